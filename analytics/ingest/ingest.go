@@ -1,0 +1,522 @@
+// Package ingest moves events from the JetStream stream EVENTS into ClickHouse.
+//
+// Every analytics process runs one Ingester on the shared durable pull consumer
+// contract.AnalyticsConsumer, so any number of processes split the stream. Messages
+// are gathered into batches closed by size or by age, each batch is one
+// ClickHouse insert, and a message is acked only after the insert that holds it
+// succeeded. While ClickHouse is down a batch is retried with backoff and its
+// messages are kept in progress: nothing is acked, nothing is lost.
+//
+// Duplicates are removed by event id at three places: JetStream drops a
+// re-published event within its duplicate window (Nats-Msg-Id = event id); a batch
+// drops repeated ids; and a message JetStream delivers again (its first insert may
+// have succeeded before the ack was lost), or any batch retried after a failed
+// insert, is first checked against the events table and its already stored ids are
+// acked without inserting. The events table itself is a ReplacingMergeTree keyed
+// on the id, the last line of defence for queries with FINAL.
+//
+// Poison messages (not JSON, or failing TrackedEvent.Validate) go to the table
+// events_dead and are terminated, never redelivered.
+package ingest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2"
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"storefront/contract"
+)
+
+// Config of an Ingester. Zero values get the defaults noted.
+type Config struct {
+	BatchSize     int           // events per insert at most (20000)
+	FlushInterval time.Duration // age at which a partial batch is inserted (200ms)
+	Workers       int           // concurrent inserts (2)
+	AckWait       time.Duration // JetStream ack wait of the consumer (30s)
+	MaxAckPending int           // unacked messages per consumer (100000)
+	ShutdownGrace time.Duration // time in-flight inserts get after stop (10s)
+	InsertTimeout time.Duration // one insert attempt at most (60s)
+	Now           func() time.Time
+}
+
+func (c Config) withDefaults() Config {
+	if c.BatchSize <= 0 {
+		c.BatchSize = 20000
+	}
+	if c.FlushInterval <= 0 {
+		c.FlushInterval = 200 * time.Millisecond
+	}
+	if c.Workers <= 0 {
+		c.Workers = 2
+	}
+	if c.AckWait <= 0 {
+		c.AckWait = 30 * time.Second
+	}
+	if c.MaxAckPending <= 0 {
+		c.MaxAckPending = 100000
+	}
+	if c.InsertTimeout <= 0 {
+		c.InsertTimeout = 60 * time.Second
+	}
+	if c.ShutdownGrace <= 0 {
+		c.ShutdownGrace = 10 * time.Second
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return c
+}
+
+type metrics struct {
+	inserted   prometheus.Counter
+	duplicates prometheus.Counter
+	dead       prometheus.Counter
+	batches    prometheus.Counter
+	errors     prometheus.Counter
+	insertSecs prometheus.Histogram
+	lagSecs    prometheus.Histogram
+}
+
+func newMetrics(reg prometheus.Registerer) *metrics {
+	m := &metrics{
+		inserted:   prometheus.NewCounter(prometheus.CounterOpts{Name: "analytics_events_inserted_total", Help: "Events inserted into ClickHouse."}),
+		duplicates: prometheus.NewCounter(prometheus.CounterOpts{Name: "analytics_events_duplicate_total", Help: "Events acked without insert because their id was already stored or repeated in the batch."}),
+		dead:       prometheus.NewCounter(prometheus.CounterOpts{Name: "analytics_events_dead_total", Help: "Poison messages parked in events_dead."}),
+		batches:    prometheus.NewCounter(prometheus.CounterOpts{Name: "analytics_insert_batches_total", Help: "Successful batch inserts."}),
+		errors:     prometheus.NewCounter(prometheus.CounterOpts{Name: "analytics_insert_errors_total", Help: "Failed insert attempts (retried)."}),
+		insertSecs: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "analytics_insert_seconds", Help: "Duration of a successful batch insert.", Buckets: prometheus.ExponentialBuckets(0.005, 2, 12)}),
+		lagSecs:    prometheus.NewHistogram(prometheus.HistogramOpts{Name: "analytics_event_lag_seconds", Help: "Event time to insert, per batch (oldest event).", Buckets: prometheus.ExponentialBuckets(0.01, 2, 14)}),
+	}
+	if reg != nil {
+		reg.MustRegister(m.inserted, m.duplicates, m.dead, m.batches, m.errors, m.insertSecs, m.lagSecs)
+	}
+	return m
+}
+
+// Ingester consumes EVENTS into ClickHouse. It is safe to run one per process
+// and any number of processes at once.
+type Ingester struct {
+	conn    driver.Conn
+	js      jetstream.JetStream
+	cfg     Config
+	log     *slog.Logger
+	m       *metrics
+	lastErr atomic.Value // string
+	ready   atomic.Bool
+}
+
+// New makes an Ingester; reg may be nil.
+func New(conn driver.Conn, js jetstream.JetStream, cfg Config, log *slog.Logger, reg prometheus.Registerer) *Ingester {
+	return &Ingester{conn: conn, js: js, cfg: cfg.withDefaults(), log: log, m: newMetrics(reg)}
+}
+
+// Status reports whether the consumer is attached and the last insert error, if
+// the last attempt failed.
+func (in *Ingester) Status() (consuming bool, lastErr string) {
+	s, _ := in.lastErr.Load().(string)
+	return in.ready.Load(), s
+}
+
+// EnsureConsumer creates or updates the shared durable consumer on EVENTS.
+// MaxDeliver stays unlimited on purpose: a good event waiting out a ClickHouse
+// outage must never be dropped; poison messages are terminated instead.
+func EnsureConsumer(ctx context.Context, js jetstream.JetStream, cfg Config) (jetstream.Consumer, error) {
+	cfg = cfg.withDefaults()
+	c, err := js.CreateOrUpdateConsumer(ctx, contract.EventsStream, jetstream.ConsumerConfig{
+		Durable:       contract.AnalyticsConsumer,
+		Description:   "analytics: EVENTS into ClickHouse",
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		AckWait:       cfg.AckWait,
+		MaxAckPending: cfg.MaxAckPending,
+		DeliverPolicy: jetstream.DeliverAllPolicy,
+		FilterSubject: contract.EventsSubjectPrefix + ">",
+		MaxDeliver:    -1,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("ensure consumer %s on %s: %w", contract.AnalyticsConsumer, contract.EventsStream, err)
+	}
+	return c, nil
+}
+
+// Run consumes until ctx is done. Batches in flight then get ShutdownGrace to
+// finish; messages not yet inserted are nak'ed so another process takes them
+// at once.
+func (in *Ingester) Run(ctx context.Context) error {
+	cons, err := EnsureConsumer(ctx, in.js, in.cfg)
+	if err != nil {
+		return err
+	}
+	msgs := make(chan jetstream.Msg, in.cfg.BatchSize)
+	stop := make(chan struct{})
+	cc, err := cons.Consume(func(m jetstream.Msg) {
+		select {
+		case msgs <- m:
+		case <-stop:
+			_ = m.Nak()
+		}
+	},
+		jetstream.PullMaxMessages(2*in.cfg.BatchSize),
+		jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
+			if !errors.Is(err, jetstream.ErrNoHeartbeat) {
+				in.log.Warn("consume", "err", err)
+			}
+		}))
+	if err != nil {
+		return fmt.Errorf("consume %s: %w", contract.AnalyticsConsumer, err)
+	}
+	in.ready.Store(true)
+	defer in.ready.Store(false)
+
+	// Workers finish their batch after ctx ends, within the grace period.
+	wctx, wcancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer wcancel()
+	batches := make(chan []jetstream.Msg)
+	var wg sync.WaitGroup
+	for range in.cfg.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range batches {
+				in.process(wctx, b)
+			}
+		}()
+	}
+
+	// A batch may leave once it is full or old enough, but only when a worker is
+	// free: while every worker is inserting, the batch keeps growing up to
+	// BatchSize. Under load inserts get bigger and fewer (each insert costs a part
+	// in events and in every rollup); when idle, latency stays at FlushInterval.
+	var pending []jetstream.Msg
+	var oldest time.Time
+	tick := time.NewTicker(max(in.cfg.FlushInterval/4, 5*time.Millisecond))
+	defer tick.Stop()
+loop:
+	for {
+		var out chan []jetstream.Msg
+		if len(pending) >= in.cfg.BatchSize || len(pending) > 0 && time.Since(oldest) >= in.cfg.FlushInterval {
+			out = batches
+		}
+		recv := msgs
+		if len(pending) >= in.cfg.BatchSize {
+			recv = nil // full: wait for a worker
+		}
+		select {
+		case <-ctx.Done():
+			break loop
+		case out <- pending:
+			pending = nil
+		case m := <-recv:
+			if len(pending) == 0 {
+				oldest = time.Now()
+			}
+			pending = append(pending, m)
+		case <-tick.C:
+		}
+	}
+	cc.Stop()
+	close(stop)
+	for _, m := range pending {
+		_ = m.Nak()
+	}
+	for {
+		select {
+		case m := <-msgs:
+			_ = m.Nak()
+			continue
+		default:
+		}
+		break
+	}
+	close(batches)
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(in.cfg.ShutdownGrace):
+		wcancel()
+		<-done
+	}
+	return nil
+}
+
+// process inserts one batch and acks it, retrying until it succeeds or ctx ends.
+func (in *Ingester) process(ctx context.Context, msgs []jetstream.Msg) {
+	b := in.parse(msgs)
+	// The messages stay in progress while this process holds them: were they
+	// redelivered meanwhile, a second batch could look for them before this one
+	// stores them, and insert them twice.
+	held := make(chan struct{})
+	defer close(held)
+	go func() {
+		t := time.NewTicker(in.cfg.AckWait / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-held:
+				return
+			case <-t.C:
+				for _, m := range msgs {
+					_ = m.InProgress()
+				}
+			}
+		}
+	}()
+	backoff := 100 * time.Millisecond
+	for attempt := 0; ; attempt++ {
+		// After a failed attempt the insert may have reached the server anyway:
+		// check every id then, not only the redelivered ones. A generous timeout:
+		// an insert abandoned by the client may still complete on the server.
+		actx, cancel := context.WithTimeout(ctx, in.cfg.InsertTimeout)
+		err := in.insert(actx, b, attempt > 0)
+		cancel()
+		if err == nil {
+			break
+		}
+		in.m.errors.Inc()
+		in.lastErr.Store(err.Error())
+		in.log.Warn("insert batch failed, retrying", "events", len(b.rows), "attempt", attempt+1, "err", err)
+		select {
+		case <-ctx.Done():
+			for _, m := range msgs {
+				_ = m.Nak()
+			}
+			return
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, 5*time.Second)
+	}
+	in.lastErr.Store("")
+	for _, m := range b.ack {
+		_ = m.Ack()
+	}
+	for _, m := range b.term {
+		_ = m.Term()
+	}
+}
+
+type deadRow struct {
+	subject    string
+	seq        uint64
+	deliveries uint64
+	err        string
+	payload    string
+}
+
+type batch struct {
+	// queryID names the last events insert sent, so a retry can wait until the
+	// server has finished it (a cancelled client does not stop a server-side insert).
+	queryID string
+	rows    []row
+	recheck []bool // per row: delivered before, may already be stored
+	ack     []jetstream.Msg
+	term    []jetstream.Msg
+	dead    []deadRow
+	dups    int
+}
+
+func (in *Ingester) parse(msgs []jetstream.Msg) *batch {
+	b := &batch{rows: make([]row, 0, len(msgs)), recheck: make([]bool, 0, len(msgs))}
+	seen := make(map[string]struct{}, len(msgs))
+	for _, m := range msgs {
+		var seq, delivered uint64
+		if md, err := m.Metadata(); err == nil {
+			seq, delivered = md.Sequence.Stream, md.NumDelivered
+		}
+		var ev contract.TrackedEvent
+		err := json.Unmarshal(m.Data(), &ev)
+		if err == nil {
+			err = ev.Validate()
+		}
+		if err != nil {
+			p := m.Data()
+			if len(p) > 64<<10 {
+				p = p[:64<<10]
+			}
+			b.dead = append(b.dead, deadRow{subject: m.Subject(), seq: seq, deliveries: delivered, err: err.Error(), payload: string(p)})
+			b.term = append(b.term, m)
+			continue
+		}
+		b.ack = append(b.ack, m)
+		if _, dup := seen[ev.ID]; dup {
+			b.dups++
+			continue
+		}
+		seen[ev.ID] = struct{}{}
+		b.rows = append(b.rows, row{ev: ev, subject: m.Subject(), seq: seq})
+		b.recheck = append(b.recheck, delivered > 1)
+	}
+	return b
+}
+
+// insert writes the dead rows and the events of b. With all set, or for rows
+// marked for recheck, ids already in the events table are dropped first; the
+// dropped rows stay dropped across attempts.
+func (in *Ingester) insert(ctx context.Context, b *batch, all bool) error {
+	if err := in.dropStored(ctx, b, all); err != nil {
+		return err
+	}
+	now := in.cfg.Now().UTC().Truncate(time.Second)
+	if len(b.dead) > 0 {
+		db, err := in.conn.PrepareBatch(ctx, insertDead)
+		if err != nil {
+			return fmt.Errorf("prepare dead-letter insert: %w", err)
+		}
+		for _, d := range b.dead {
+			if err := db.Append(now, d.subject, d.seq, d.deliveries, d.err, d.payload); err != nil {
+				return fmt.Errorf("append dead letter: %w", err)
+			}
+		}
+		if err := db.Send(); err != nil {
+			return fmt.Errorf("insert %d dead letters: %w", len(b.dead), err)
+		}
+		in.m.dead.Add(float64(len(b.dead)))
+		in.log.Warn("poison events parked in events_dead", "count", len(b.dead), "first_error", b.dead[0].err)
+		b.dead = nil
+	}
+	if len(b.rows) == 0 {
+		in.m.duplicates.Add(float64(b.dups))
+		b.dups = 0
+		return nil
+	}
+	start := time.Now()
+	var cols columns
+	oldest := b.rows[0].ev.Time
+	for _, r := range b.rows {
+		cols.add(r, now)
+		if r.ev.Time.Before(oldest) {
+			oldest = r.ev.Time
+		}
+	}
+	b.queryID = newQueryID()
+	eb, err := in.conn.PrepareBatch(clickhouse.Context(ctx, clickhouse.WithQueryID(b.queryID)), insertEvents)
+	if err != nil {
+		return fmt.Errorf("prepare events insert: %w", err)
+	}
+	if err := cols.appendTo(eb); err != nil {
+		_ = eb.Abort()
+		return err
+	}
+	if err := eb.Send(); err != nil {
+		return fmt.Errorf("insert %d events: %w", len(b.rows), err)
+	}
+	in.m.insertSecs.Observe(time.Since(start).Seconds())
+	in.m.lagSecs.Observe(in.cfg.Now().Sub(oldest).Seconds())
+	in.m.inserted.Add(float64(len(b.rows)))
+	in.m.duplicates.Add(float64(b.dups))
+	in.m.batches.Inc()
+	b.rows, b.recheck, b.dups = nil, nil, 0
+	return nil
+}
+
+// dropStored removes from b the rows whose id is already in the events table.
+func (in *Ingester) dropStored(ctx context.Context, b *batch, all bool) error {
+	var check []int
+	for i := range b.rows {
+		if all || b.recheck[i] {
+			check = append(check, i)
+		}
+	}
+	if len(check) == 0 {
+		return nil
+	}
+	if all && b.queryID != "" {
+		if err := in.awaitQuery(ctx, b.queryID); err != nil {
+			return err
+		}
+	}
+	stored := map[string]bool{}
+	const chunk = 1000 // keeps the query under max_query_size
+	for lo := 0; lo < len(check); lo += chunk {
+		part := check[lo:min(lo+chunk, len(check))]
+		types, dates, ids := map[string]bool{}, map[string]bool{}, make([]string, 0, len(part))
+		for _, i := range part {
+			e := &b.rows[i].ev
+			types[quote(e.Type)] = true
+			dates[quote(kstDate(e.Time).Format("2006-01-02"))] = true
+			ids = append(ids, quote(e.ID))
+		}
+		// The sorting key starts with (type, kst_date): naming both keeps the scan small.
+		q := "SELECT id FROM events WHERE type IN (" + joinKeys(types) + ") AND kst_date IN (" + joinKeys(dates) +
+			") AND id IN (" + strings.Join(ids, ",") + ")"
+		rows, err := in.conn.Query(ctx, q)
+		if err != nil {
+			return fmt.Errorf("look up stored event ids: %w", err)
+		}
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return fmt.Errorf("scan stored event id: %w", err)
+			}
+			stored[id] = true
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return fmt.Errorf("look up stored event ids: %w", err)
+		}
+	}
+	keep, keepCheck := b.rows[:0], b.recheck[:0]
+	for i, r := range b.rows {
+		if stored[r.ev.ID] {
+			b.dups++
+			continue
+		}
+		keep = append(keep, r)
+		keepCheck = append(keepCheck, b.recheck[i])
+	}
+	b.rows, b.recheck = keep, keepCheck
+	return nil
+}
+
+// awaitQuery waits until the server no longer runs query id: only then does a
+// look-up tell for sure whether that insert stored its rows.
+func (in *Ingester) awaitQuery(ctx context.Context, id string) error {
+	for {
+		var n uint64
+		if err := in.conn.QueryRow(ctx, "SELECT count() FROM system.processes WHERE query_id = ?", id).Scan(&n); err != nil {
+			return fmt.Errorf("check previous insert %s: %w", id, err)
+		}
+		if n == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("previous insert %s still running: %w", id, ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+func newQueryID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return "analytics-insert-" + hex.EncodeToString(b[:])
+}
+
+// quote makes a ClickHouse string literal.
+func quote(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`)
+	return "'" + r.Replace(s) + "'"
+}
+
+func joinKeys(m map[string]bool) string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return strings.Join(out, ",")
+}

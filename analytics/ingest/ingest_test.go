@@ -1,0 +1,222 @@
+package ingest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2"
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"storefront/analytics/chschema"
+	"storefront/contract"
+	"storefront/devstack/testenv"
+	"storefront/natsutil"
+)
+
+func testLog() *slog.Logger {
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+}
+
+func openCH(t *testing.T, url string) driver.Conn {
+	t.Helper()
+	opts, err := clickhouse.ParseDSN(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := clickhouse.Open(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+func setup(t *testing.T, chURL string) (jetstream.JetStream, driver.Conn) {
+	t.Helper()
+	ctx := context.Background()
+	n := testenv.NATS(t)
+	nc, err := nats.Connect(n.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := natsutil.Ensure(ctx, js, natsutil.Options{EventsMaxBytes: 256 << 20}); err != nil {
+		t.Fatal(err)
+	}
+	ch := openCH(t, chURL)
+	if _, err := chschema.Migrate(ctx, ch, testLog()); err != nil {
+		t.Fatal(err)
+	}
+	return js, ch
+}
+
+func event(id string, ts time.Time) contract.TrackedEvent {
+	return contract.TrackedEvent{V: 1, ID: id, Type: contract.EvPageView, Time: ts, Route: "/webtoon", SessionID: "s-" + id}
+}
+
+func publish(t *testing.T, js jetstream.JetStream, ev contract.TrackedEvent) {
+	t.Helper()
+	b, _ := json.Marshal(ev)
+	if _, err := js.Publish(context.Background(), contract.TrackSubject(ev.Type), b, jetstream.WithMsgID(ev.ID)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func scalar(t *testing.T, ch driver.Conn, q string) (uint64, error) {
+	var n uint64
+	err := ch.QueryRow(context.Background(), q).Scan(&n)
+	return n, err
+}
+
+func waitScalar(t *testing.T, ch driver.Conn, q string, want uint64, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		n, err := scalar(t, ch, q)
+		if err == nil && n == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s = %d (%v), want %d", q, n, err, want)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func runIngester(t *testing.T, in *Ingester) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- in.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("run: %v", err)
+		}
+	})
+}
+
+// lostAck is a message whose ack never reaches the server, as when a process
+// dies right after its insert succeeded.
+type lostAck struct{ jetstream.Msg }
+
+func (lostAck) Ack() error { return nil }
+
+func TestRedeliveryAfterLostAckIsNotInsertedTwice(t *testing.T) {
+	ctx := context.Background()
+	js, ch := setup(t, testenv.ClickHouseURL(t))
+	cfg := Config{AckWait: time.Second, FlushInterval: 20 * time.Millisecond}
+	cons, err := EnsureConsumer(ctx, js, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	publish(t, js, event("lost-ack", time.Now()))
+
+	// A first process inserts the event but its ack is lost.
+	first := New(ch, js, cfg, testLog(), nil)
+	mb, err := cons.Fetch(1, jetstream.FetchMaxWait(5*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []jetstream.Msg
+	for m := range mb.Messages() {
+		got = append(got, lostAck{m})
+	}
+	if len(got) != 1 {
+		t.Fatalf("fetched %d messages", len(got))
+	}
+	first.process(ctx, got)
+	waitScalar(t, ch, "SELECT count() FROM events", 1, 5*time.Second)
+
+	// JetStream delivers it again after AckWait; the next process must ack it
+	// without a second row (and without counting it twice in the rollups).
+	second := New(ch, js, cfg, testLog(), nil)
+	runIngester(t, second)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		info, err := cons.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.NumAckPending == 0 && info.NumPending == 0 && info.NumRedelivered == 0 && info.Delivered.Consumer >= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("redelivery not acked: %+v", info)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if n, _ := scalar(t, ch, "SELECT count() FROM events"); n != 1 {
+		t.Fatalf("events rows = %d, want 1", n)
+	}
+	if n, _ := scalar(t, ch, "SELECT sum(views) FROM pageviews_hourly"); n != 1 {
+		t.Fatalf("pageviews_hourly views = %d, want 1", n)
+	}
+}
+
+func TestClickHouseOutageLosesNothingAndDuplicatesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a private ClickHouse")
+	}
+	ctx := context.Background()
+	srv := testenv.StartClickHouse(t)
+	js, ch := setup(t, srv.URL)
+	in := New(ch, js, Config{BatchSize: 50, FlushInterval: 20 * time.Millisecond, AckWait: 5 * time.Second}, testLog(), nil)
+	runIngester(t, in)
+
+	base := time.Now()
+	const total = 3000
+	pub := func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			publish(t, js, event(fmt.Sprintf("out-%05d", i), base.Add(time.Duration(i)*time.Millisecond)))
+		}
+	}
+	pub(0, 1000)
+	waitScalar(t, ch, "SELECT count() FROM events", 1000, 20*time.Second)
+
+	// Stop ClickHouse while events keep coming, some batches fail mid-flight.
+	go pub(1000, 2000)
+	time.Sleep(50 * time.Millisecond)
+	if err := srv.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	pub(2000, total)
+	if err := srv.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	waitScalar(t, ch, "SELECT count() FROM events", total, 60*time.Second)
+	time.Sleep(500 * time.Millisecond)
+	if n, _ := scalar(t, ch, "SELECT count() FROM events"); n != total {
+		t.Fatalf("events rows = %d, want %d", n, total)
+	}
+	if n, _ := scalar(t, ch, "SELECT uniqExact(id) FROM events"); n != total {
+		t.Fatalf("distinct ids = %d, want %d", n, total)
+	}
+	if n, _ := scalar(t, ch, "SELECT sum(views) FROM pageviews_hourly"); n != total {
+		rows, err := ch.Query(ctx, "SELECT id, count() AS c, groupArray(toString(ingested_at)), groupArray(stream_seq) FROM events GROUP BY id HAVING c > 1 LIMIT 5")
+		if err == nil {
+			for rows.Next() {
+				var id string
+				var c uint64
+				var at []string
+				var seq []uint64
+				_ = rows.Scan(&id, &c, &at, &seq)
+				t.Logf("duplicate %s ×%d at %v seq %v", id, c, at, seq)
+			}
+			rows.Close()
+		}
+		t.Fatalf("rollup views = %d, want %d", n, total)
+	}
+}

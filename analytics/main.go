@@ -1,0 +1,33 @@
+// Command analytics consumes the EVENTS stream into ClickHouse, computes rankings
+// for the edges and serves reports. See analytics/README.md.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"storefront/analytics/server"
+	"storefront/svc"
+)
+
+func main() {
+	fs := flag.NewFlagSet("analytics", flag.ExitOnError)
+	var cfg server.Config
+	cfg.RegisterFlags(fs)
+	format, level := svc.LogFlags(fs)
+	_ = fs.Parse(os.Args[1:])
+	log := svc.NewLogger(*format, *level)
+	ctx, cancel := svc.SignalContext()
+	defer cancel()
+	s, err := server.New(ctx, cfg, log)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "analytics:", err)
+		os.Exit(1)
+	}
+	log.Info("analytics listening", "addr", s.Addr())
+	if err := s.Run(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "analytics:", err)
+		os.Exit(1)
+	}
+}

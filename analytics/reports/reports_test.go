@@ -1,0 +1,173 @@
+package reports_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2"
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+
+	"storefront/analytics/chschema"
+	"storefront/analytics/ingest"
+	"storefront/analytics/reports"
+	"storefront/contract"
+	"storefront/devstack/testenv"
+)
+
+const token = "test-admin"
+
+func setup(t *testing.T, now time.Time) (*httptest.Server, driver.Conn) {
+	t.Helper()
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	opts, err := clickhouse.ParseDSN(testenv.ClickHouseURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := clickhouse.Open(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ch.Close() })
+	if _, err := chschema.Migrate(ctx, ch, log); err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	reports.New(ch, token, func() time.Time { return now }, log).Register(mux)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv, ch
+}
+
+func get(t *testing.T, srv *httptest.Server, path, tok string, out any) int {
+	t.Helper()
+	req, _ := http.NewRequest("GET", srv.URL+path, nil)
+	if tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var env contract.Envelope
+	if err := json.Unmarshal(b, &env); err != nil || env.Header.Code != resp.StatusCode {
+		t.Fatalf("%s: status %d, body %s", path, resp.StatusCode, b)
+	}
+	if out != nil && resp.StatusCode == 200 {
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return resp.StatusCode
+}
+
+func TestReports(t *testing.T) {
+	// 2026-11-22 14:00 UTC = 23:00 KST: a release time.
+	release := time.Date(2026, 11, 22, 14, 0, 0, 0, time.UTC)
+	srv, ch := setup(t, release.Add(3*time.Hour))
+	var evs []contract.TrackedEvent
+	n := 0
+	add := func(e contract.TrackedEvent, at time.Time) {
+		n++
+		e.V, e.ID, e.Time = 1, fmt.Sprintf("r%d", n), at
+		evs = append(evs, e)
+	}
+	// Visitor s1: list -> detail -> viewer -> purchase. s2: list -> detail. s3: list only.
+	// m1 (member, on iOS): detail and purchase without a list view.
+	add(contract.TrackedEvent{Type: contract.EvPageView, SessionID: "s1", Channel: "AW", MemberType: "visitor", Route: "/webtoon"}, release.Add(-30*time.Minute))
+	add(contract.TrackedEvent{Type: contract.EvViewContent, SessionID: "s1", Channel: "AW", MemberType: "visitor", PID: "P1", Section: "WT", GenreID: "21"}, release.Add(time.Minute))
+	add(contract.TrackedEvent{Type: contract.EvPageView, SessionID: "s1", Channel: "AW", MemberType: "visitor", Route: "/viewer/P1/1"}, release.Add(2*time.Minute))
+	add(contract.TrackedEvent{Type: contract.EvPurchase, SessionID: "s1", Channel: "AW", PID: "P1", Section: "WT", GenreID: "21", Amount: 300, Money: "blue"}, release.Add(3*time.Minute))
+	add(contract.TrackedEvent{Type: contract.EvPageView, SessionID: "s2", Channel: "AA", MemberType: "visitor", Route: "/comic"}, release.Add(4*time.Minute))
+	add(contract.TrackedEvent{Type: contract.EvPageView, SessionID: "s2", Channel: "AA", MemberType: "visitor", Route: "/comic/detail/P2"}, release.Add(6*time.Minute))
+	add(contract.TrackedEvent{Type: contract.EvPageView, SessionID: "s3", Channel: "AA", MemberType: "visitor", Route: "/"}, release.Add(7*time.Minute))
+	add(contract.TrackedEvent{Type: contract.EvViewContent, UID: "m1", Channel: "IA", MemberType: "member", PID: "P2", Section: "CM", GenreID: "24"}, release.Add(8*time.Minute))
+	add(contract.TrackedEvent{Type: contract.EvRental, UID: "m1", Channel: "IA", PID: "P2", Section: "CM", GenreID: "24", Amount: 100, Money: "ios"}, release.Add(9*time.Minute))
+	add(contract.TrackedEvent{Type: contract.EvPurchase, UID: "m1", Channel: "IA", PID: "P2", Section: "CM", GenreID: "24", Amount: 500, Money: "ios"}, release.Add(10*time.Minute))
+	add(contract.TrackedEvent{Type: contract.EvCharge, UID: "m1", Channel: "IA", Amount: 10000, Money: "ios"}, release.Add(-2*time.Hour))
+	if err := ingest.InsertEvents(context.Background(), ch, evs, release); err != nil {
+		t.Fatal(err)
+	}
+
+	if code := get(t, srv, "/analytics/api/v1/reports/funnel", "", nil); code != 401 {
+		t.Errorf("no token: %d", code)
+	}
+	if code := get(t, srv, "/analytics/api/v1/reports/funnel", "wrong", nil); code != 401 {
+		t.Errorf("wrong token: %d", code)
+	}
+	for _, bad := range []string{"traffic", "traffic?at=yesterday", "traffic?at=2026-11-22T23:00:00%2B09:00&step=30s",
+		"top-works?by=likes", "top-works?limit=0", "top-works?section=XX", "funnel?from=2026-13-01", "revenue?from=2026-11-22&to=2026-11-01"} {
+		if code := get(t, srv, "/analytics/api/v1/reports/"+bad, token, nil); code != 400 {
+			t.Errorf("%s: %d, want 400", bad, code)
+		}
+	}
+
+	var traffic struct {
+		Points []reports.TrafficPoint `json:"points"`
+	}
+	get(t, srv, "/analytics/api/v1/reports/traffic?at=2026-11-22T23:00:00%2B09:00&before=30m&after=10m&step=5m", token, &traffic)
+	// Buckets from 22:30 to 23:10 KST: 8 points; 22:30 holds s1's list view,
+	// 23:00 minutes 1-4, 23:05 minutes 6-9 (23:10 is past the end).
+	if len(traffic.Points) != 8 {
+		t.Fatalf("traffic points = %d, want 8: %+v", len(traffic.Points), traffic.Points)
+	}
+	got := ""
+	for _, p := range traffic.Points {
+		got += fmt.Sprintf("%d/%d/%d/%d ", p.PageViews, p.ContentViews, p.Purchases, p.Revenue)
+	}
+	if want := "1/0/0/0 0/0/0/0 0/0/0/0 0/0/0/0 0/0/0/0 0/0/0/0 2/1/1/300 2/1/1/100 "; got != want {
+		t.Errorf("traffic = %q, want %q", got, want)
+	}
+
+	var top struct {
+		Works []reports.WorkStat `json:"works"`
+	}
+	get(t, srv, "/analytics/api/v1/reports/top-works?from=2026-11-22&to=2026-11-23&by=revenue", token, &top)
+	if len(top.Works) != 2 || top.Works[0].PID != "P2" || top.Works[0].Revenue != 600 || top.Works[0].Purchases != 1 || top.Works[0].Rentals != 1 ||
+		top.Works[1].PID != "P1" || top.Works[1].Views != 1 {
+		t.Errorf("top works = %+v", top.Works)
+	}
+
+	var funnel struct {
+		Steps []reports.FunnelStep `json:"steps"`
+	}
+	get(t, srv, "/analytics/api/v1/reports/funnel?from=2026-11-22&to=2026-11-23", token, &funnel)
+	got = ""
+	for _, s := range funnel.Steps {
+		got += fmt.Sprintf("%s:%d/%d ", s.Step, s.Reached, s.Through)
+	}
+	if want := "list:3/3 detail:3/2 viewer:1/1 purchase:2/1 "; got != want {
+		t.Errorf("funnel = %q, want %q", got, want)
+	}
+	if c := funnel.Steps[1].Conversion; c < 0.66 || c > 0.67 {
+		t.Errorf("detail conversion = %v, want 2/3", c)
+	}
+
+	var rev struct {
+		Channels []reports.ChannelRevenue `json:"channels"`
+	}
+	get(t, srv, "/analytics/api/v1/reports/revenue?from=2026-11-22&to=2026-11-23", token, &rev)
+	got = fmt.Sprint(rev.Channels)
+	if want := "[{AW 0 0 1 300 0 0} {IA 1 10000 1 500 1 100}]"; got != want {
+		t.Errorf("revenue = %s, want %s", got, want)
+	}
+
+	var au struct {
+		Daily []reports.ActiveUsers `json:"daily"`
+		Total uint64                `json:"rangeTotal"`
+	}
+	get(t, srv, "/analytics/api/v1/reports/active-users?from=2026-11-22&to=2026-11-23", token, &au)
+	if au.Total != 4 {
+		t.Errorf("active users in range = %d, want 4 (s1 s2 s3 m1)", au.Total)
+	}
+}

@@ -1,0 +1,245 @@
+// Package server assembles the analytics service: it applies the ClickHouse
+// schema, consumes EVENTS into ClickHouse, computes rankings into the catalog KV
+// bucket and serves the reports API and the ops endpoints on one port.
+//
+// It follows the services' API convention (Config, RegisterFlags, New, Run, Addr)
+// so analytics/main.go and cmd/storefront start it the same way.
+package server
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2"
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"storefront/analytics/chschema"
+	"storefront/analytics/ingest"
+	"storefront/analytics/rankings"
+	"storefront/analytics/reports"
+	"storefront/natsutil"
+	"storefront/svc"
+)
+
+// Config holds every setting; zero values get defaults in New.
+type Config struct {
+	Addr          string // listen address (":8082")
+	NATSURL       string
+	ClickHouseURL string
+	Ingest        ingest.Config
+	Rankings      rankings.Config
+	// AdminToken guards the reports API (Authorization: Bearer <token>).
+	AdminToken string
+	Now        func() time.Time
+}
+
+// RegisterFlags registers the flags, each falling back to an environment variable.
+func (c *Config) RegisterFlags(fs *flag.FlagSet) {
+	fs.StringVar(&c.Addr, "addr", svc.Env("ANALYTICS_ADDR", ":8082"), "listen address (env ANALYTICS_ADDR)")
+	fs.StringVar(&c.NATSURL, "nats-url", svc.Env("NATS_URL", "nats://127.0.0.1:4222"), "NATS URL (env NATS_URL)")
+	fs.StringVar(&c.ClickHouseURL, "clickhouse-url", svc.Env("CLICKHOUSE_URL", "clickhouse://127.0.0.1:9000/default"), "ClickHouse URL (env CLICKHOUSE_URL)")
+	fs.IntVar(&c.Ingest.BatchSize, "batch-size", svc.EnvInt("ANALYTICS_BATCH_SIZE", 20000), "events per ClickHouse insert at most (env ANALYTICS_BATCH_SIZE)")
+	fs.DurationVar(&c.Ingest.FlushInterval, "flush-interval", svc.EnvDuration("ANALYTICS_FLUSH_INTERVAL", 200*time.Millisecond), "age at which a partial batch is inserted (env ANALYTICS_FLUSH_INTERVAL)")
+	fs.DurationVar(&c.Rankings.Interval, "rank-interval", svc.EnvDuration("ANALYTICS_RANK_INTERVAL", time.Minute), "time between ranking computations (env ANALYTICS_RANK_INTERVAL)")
+	fs.DurationVar(&c.Rankings.RealWindow, "rank-real-window", svc.EnvDuration("ANALYTICS_RANK_REAL_WINDOW", 3*time.Hour), "window of the real-time ranking (env ANALYTICS_RANK_REAL_WINDOW)")
+	fs.StringVar(&c.AdminToken, "admin-token", svc.Env("ADMIN_TOKEN", "dev-admin-token"), "bearer token of the reports API (env ADMIN_TOKEN)")
+	fs.IntVar(&c.Ingest.Workers, "insert-workers", svc.EnvInt("ANALYTICS_INSERT_WORKERS", 2), "concurrent ClickHouse inserts (env ANALYTICS_INSERT_WORKERS)")
+}
+
+func (c Config) withDefaults() Config {
+	if c.Addr == "" {
+		c.Addr = ":8082"
+	}
+	if c.NATSURL == "" {
+		c.NATSURL = "nats://127.0.0.1:4222"
+	}
+	if c.ClickHouseURL == "" {
+		c.ClickHouseURL = "clickhouse://127.0.0.1:9000/default"
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Ingest.Now == nil {
+		c.Ingest.Now = c.Now
+	}
+	if c.Rankings.Now == nil {
+		c.Rankings.Now = c.Now
+	}
+	if c.AdminToken == "" {
+		c.AdminToken = "dev-admin-token"
+	}
+	return c
+}
+
+// Server is a running analytics service.
+type Server struct {
+	cfg      Config
+	log      *slog.Logger
+	ln       net.Listener
+	nc       *nats.Conn
+	js       jetstream.JetStream
+	kv       jetstream.KeyValue
+	ch       driver.Conn
+	reg      *prometheus.Registry
+	ready    svc.Readiness
+	ingester *ingest.Ingester
+	rankings *rankings.Computer
+	http     *http.Server
+}
+
+// OpenClickHouse opens a connection pool to the ClickHouse URL
+// (clickhouse://host:port/database).
+func OpenClickHouse(url string) (driver.Conn, error) {
+	opts, err := clickhouse.ParseDSN(url)
+	if err != nil {
+		return nil, fmt.Errorf("parse clickhouse url: %w", err)
+	}
+	if opts.DialTimeout == 0 || opts.DialTimeout > 5*time.Second {
+		// An insert attempt must fail well within the consumer's AckWait.
+		opts.DialTimeout = 5 * time.Second
+	}
+	conn, err := clickhouse.Open(opts)
+	if err != nil {
+		return nil, fmt.Errorf("open clickhouse: %w", err)
+	}
+	return conn, nil
+}
+
+// New connects to NATS and ClickHouse, applies the ClickHouse migrations, ensures
+// the stream, bucket and consumer, and binds the listen address.
+func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
+	cfg = cfg.withDefaults()
+	s := &Server{cfg: cfg, log: log, reg: svc.NewRegistry()}
+	s.ready.Set(false, "starting")
+	ch, err := OpenClickHouse(cfg.ClickHouseURL)
+	if err != nil {
+		return nil, err
+	}
+	s.ch = ch
+	if _, err := chschema.Migrate(ctx, ch, log); err != nil {
+		ch.Close()
+		return nil, fmt.Errorf("migrate clickhouse: %w", err)
+	}
+	nc, err := natsutil.Connect(cfg.NATSURL, "analytics", log)
+	if err != nil {
+		ch.Close()
+		return nil, err
+	}
+	s.nc = nc
+	js, err := jetstream.New(nc)
+	if err != nil {
+		s.close()
+		return nil, fmt.Errorf("jetstream: %w", err)
+	}
+	s.js = js
+	kv, err := natsutil.Ensure(ctx, js, natsutil.Options{})
+	if err != nil {
+		s.close()
+		return nil, err
+	}
+	s.kv = kv
+	if _, err := ingest.EnsureConsumer(ctx, js, cfg.Ingest); err != nil {
+		s.close()
+		return nil, err
+	}
+	s.ingester = ingest.New(ch, js, cfg.Ingest, log, s.reg)
+	s.rankings = rankings.New(ch, kv, cfg.Rankings, log)
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		s.close()
+		return nil, fmt.Errorf("listen %s: %w", cfg.Addr, err)
+	}
+	s.ln = ln
+	mux := svc.OpsMux(&s.ready, s.reg, s.readyDetail)
+	reports.New(ch, cfg.AdminToken, cfg.Now, log).Register(mux)
+	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	return s, nil
+}
+
+func (s *Server) readyDetail() string {
+	consuming, lastErr := s.ingester.Status()
+	out := fmt.Sprintf("consuming: %v\n", consuming)
+	if lastErr != "" {
+		out += "last insert error: " + lastErr + "\n"
+	}
+	return out
+}
+
+// Addr is the bound listen address; a wildcard host is given as 127.0.0.1 so the
+// answer can be dialled.
+func (s *Server) Addr() string {
+	a, ok := s.ln.Addr().(*net.TCPAddr)
+	if !ok || !a.IP.IsUnspecified() {
+		return s.ln.Addr().String()
+	}
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(a.Port))
+}
+
+// Run serves until ctx is done, then stops consuming, lets in-flight inserts
+// finish and shuts down; it returns nil on a clean stop.
+func (s *Server) Run(ctx context.Context) error {
+	defer s.close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errc := make(chan error, 3)
+	go func() {
+		err := s.rankings.Run(ctx)
+		if err != nil {
+			err = fmt.Errorf("rankings: %w", err)
+		}
+		errc <- err
+	}()
+	go func() {
+		err := s.ingester.Run(ctx)
+		if err != nil {
+			err = fmt.Errorf("ingest: %w", err)
+		}
+		errc <- err
+	}()
+	go func() {
+		err := s.http.Serve(s.ln)
+		if errors.Is(err, http.ErrServerClosed) {
+			err = nil
+		}
+		errc <- err
+	}()
+	s.ready.Set(true, "")
+	var first error
+	got := 0
+	select {
+	case <-ctx.Done():
+	case first = <-errc:
+		got++
+	}
+	s.ready.Set(false, "stopping")
+	cancel()
+	sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer scancel()
+	_ = s.http.Shutdown(sctx)
+	for ; got < 3; got++ {
+		if err := <-errc; first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+func (s *Server) close() {
+	if s.nc != nil {
+		_ = s.nc.Drain()
+	}
+	if s.ch != nil {
+		_ = s.ch.Close()
+	}
+}

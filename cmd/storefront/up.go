@@ -1,0 +1,220 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"golang.org/x/sync/errgroup"
+
+	analyticsserver "storefront/analytics/server"
+	"storefront/demo"
+	edgeserver "storefront/edge/server"
+	"storefront/svc"
+	"storefront/writer/catalogimport"
+	writerserver "storefront/writer/server"
+)
+
+type upFlags struct {
+	deps          depFlags
+	edgeAddr      string
+	writerAddr    string
+	analyticsAddr string
+	works         int
+	seed          int64
+	regen         bool
+	staticDir     string
+	readyFile     string
+}
+
+func up(args []string) error {
+	fs := flag.NewFlagSet("storefront up", flag.ContinueOnError)
+	var f upFlags
+	f.deps.register(fs)
+	fs.StringVar(&f.edgeAddr, "edge-addr", svc.Env("EDGE_ADDR", ":8080"), "address of the edge, the store's one origin (env EDGE_ADDR)")
+	fs.StringVar(&f.writerAddr, "writer-addr", svc.Env("WRITER_ADDR", "127.0.0.1:8081"), "address of the writer (env WRITER_ADDR)")
+	fs.StringVar(&f.analyticsAddr, "analytics-addr", svc.Env("ANALYTICS_ADDR", "127.0.0.1:8082"), "address of analytics (env ANALYTICS_ADDR)")
+	fs.IntVar(&f.works, "works", svc.EnvInt("DEMO_WORKS", 3000), "number of works in the demo catalog (env DEMO_WORKS)")
+	fs.Int64Var(&f.seed, "seed", int64(svc.EnvInt("DEMO_SEED", 1)), "seed of the demo catalog (env DEMO_SEED)")
+	fs.BoolVar(&f.regen, "regen", false, "regenerate and reload the demo catalog even if this seed and size are loaded")
+	fs.StringVar(&f.staticDir, "static", svc.Env("STATIC_DIR", "frontend/build/client"), "built frontend the edge serves (env STATIC_DIR)")
+	fs.StringVar(&f.readyFile, "ready-file", "", "touch this file once the store is ready (for scripts)")
+	logFormat, logLevel := svc.LogFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	log := svc.NewLogger(*logFormat, *logLevel)
+	ctx, cancel := svc.SignalContext()
+	defer cancel()
+
+	started := time.Now()
+	d, err := startDeps(ctx, f.deps, true, false, log)
+	if err != nil {
+		return err
+	}
+	defer d.stop()
+
+	// The services read their configuration from flags with environment
+	// fallbacks; the launcher hands them the started dependencies that way, so
+	// it runs them exactly as their own binaries would.
+	static, _ := filepath.Abs(f.staticDir)
+	setenv := map[string]string{
+		"DATABASE_URL":   d.DatabaseURL,
+		"NATS_URL":       d.NATSURL,
+		"CLICKHOUSE_URL": d.ClickHouseURL,
+		"WRITER_ADDR":    f.writerAddr,
+		"ANALYTICS_ADDR": f.analyticsAddr,
+		"EDGE_ADDR":      f.edgeAddr,
+		"STATIC_DIR":     static,
+	}
+	for k, v := range setenv {
+		os.Setenv(k, v)
+	}
+
+	var wcfg writerserver.Config
+	if err := parseEnvConfig(wcfg.RegisterFlags); err != nil {
+		return fmt.Errorf("writer config: %w", err)
+	}
+	writer, err := writerserver.New(ctx, wcfg, log.With("svc", "writer"))
+	if err != nil {
+		return fmt.Errorf("start writer: %w", err)
+	}
+	os.Setenv("WRITER_URL", "http://"+writer.Addr())
+
+	if err := loadDemo(ctx, d.DatabaseURL, f, log); err != nil {
+		return err
+	}
+
+	var acfg analyticsserver.Config
+	if err := parseEnvConfig(acfg.RegisterFlags); err != nil {
+		return fmt.Errorf("analytics config: %w", err)
+	}
+	analytics, err := analyticsserver.New(ctx, acfg, log.With("svc", "analytics"))
+	if err != nil {
+		return fmt.Errorf("start analytics: %w", err)
+	}
+	var ecfg edgeserver.Config
+	if err := parseEnvConfig(ecfg.RegisterFlags); err != nil {
+		return fmt.Errorf("edge config: %w", err)
+	}
+	edge, err := edgeserver.New(ctx, ecfg, log.With("svc", "edge"))
+	if err != nil {
+		return fmt.Errorf("start edge: %w", err)
+	}
+
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return writer.Run(gctx) })
+	g.Go(func() error { return analytics.Run(gctx) })
+	g.Go(func() error { return edge.Run(gctx) })
+	g.Go(func() error {
+		url := "http://" + strings.Replace(edge.Addr(), "[::]", "127.0.0.1", 1)
+		if err := waitReady(gctx, url+"/readyz"); err != nil {
+			return err
+		}
+		// The edge is ready once it has synced what the bucket holds; after a
+		// fresh import the relay may still be publishing, and a store that shows
+		// half its catalog is not up yet.
+		if err := waitOutboxDrained(gctx, writer.Pool()); err != nil {
+			return err
+		}
+		log.Info("store ready", "url", url, "took", time.Since(started).Round(time.Millisecond))
+		fmt.Fprintf(os.Stderr, "\n  The store is up: %s   (Ctrl-C stops everything)\n\n", url)
+		if f.readyFile != "" {
+			return os.WriteFile(f.readyFile, []byte(url+"\n"), 0o644)
+		}
+		return nil
+	})
+	err = g.Wait()
+	log.Info("stopping")
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
+
+// waitOutboxDrained waits until the writer's relay has published every outbox row.
+func waitOutboxDrained(ctx context.Context, pool *pgxpool.Pool) error {
+	for {
+		var n int64
+		if err := pool.QueryRow(ctx, "SELECT count(*) FROM outbox WHERE sent_at IS NULL").Scan(&n); err != nil {
+			return fmt.Errorf("count unsent outbox rows: %w", err)
+		}
+		if n == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// parseEnvConfig fills a service's config from its flags' environment defaults.
+func parseEnvConfig(register func(*flag.FlagSet)) error {
+	fs := flag.NewFlagSet("svc", flag.ContinueOnError)
+	register(fs)
+	return fs.Parse(nil)
+}
+
+func waitReady(ctx context.Context, url string) error {
+	c := &http.Client{Timeout: 2 * time.Second}
+	for {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if resp, err := c.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// demoStamp records which catalog is loaded so a second run skips the work.
+type demoStamp struct {
+	Seed  int64 `json:"seed"`
+	Works int   `json:"works"`
+}
+
+func loadDemo(ctx context.Context, dbURL string, f upFlags, log *slog.Logger) error {
+	stampFile := filepath.Join(f.deps.data, "demo-catalog.json")
+	want := demoStamp{Seed: f.seed, Works: f.works}
+	if b, err := os.ReadFile(stampFile); err == nil && !f.regen {
+		var have demoStamp
+		if json.Unmarshal(b, &have) == nil && have == want {
+			log.Info("demo catalog already loaded", "seed", f.seed, "works", f.works)
+			return nil
+		}
+	}
+	t0 := time.Now()
+	bar := newProgress(os.Stderr, "generating demo catalog", time.Second)
+	cat := demo.Generate(demo.Options{Seed: f.seed, Works: f.works, Now: time.Now(), Progress: bar.Update})
+	bar.Done()
+	log.Info("demo catalog generated", "works", len(cat.Products), "took", time.Since(t0).Round(time.Millisecond))
+	pool, err := pgxpool.New(ctx, dbURL)
+	if err != nil {
+		return fmt.Errorf("connect for demo import: %w", err)
+	}
+	defer pool.Close()
+	t1 := time.Now()
+	if err := catalogimport.Import(ctx, pool, cat); err != nil {
+		return fmt.Errorf("import demo catalog: %w", err)
+	}
+	log.Info("demo catalog imported", "took", time.Since(t1).Round(time.Millisecond))
+	b, _ := json.Marshal(want)
+	return os.WriteFile(stampFile, b, 0o644)
+}

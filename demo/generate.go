@@ -1,0 +1,777 @@
+package demo
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"storefront/contract"
+)
+
+// Defaults of Options.
+const (
+	DefaultWorks = 3000
+	// DefaultVolumesPerWork makes the default catalog about 100,000 volumes.
+	DefaultVolumesPerWork = 100000.0 / DefaultWorks
+)
+
+// Options size and anchor a generated catalog.
+type Options struct {
+	// Seed selects the catalog: the same seed, options and Now give a
+	// byte-identical catalog.
+	Seed int64
+	// Works is how many products; 0 means DefaultWorks.
+	Works int
+	// VolumesPerWork is the average number of volumes per work; 0 means
+	// DefaultVolumesPerWork. Single works vary widely around it (a short story
+	// has a handful of episodes, a long-running webtoon hundreds).
+	VolumesPerWork float64
+	// Now anchors release dates and event windows; zero means time.Now().
+	// Most volumes lie in the past, a few are scheduled for 23:00 KST today or
+	// tomorrow, and event windows are laid around it.
+	Now time.Time
+	// Progress, when set, is called from the generating goroutine with the
+	// number of works done so far and the total.
+	Progress func(done, total int)
+}
+
+// KST is Korean time (UTC+9, no daylight saving); release slots and event
+// windows are laid out in it.
+var kst = time.FixedZone("KST", 9*60*60)
+
+const (
+	secondsPerDay = 24 * 60 * 60
+	kstOffset     = 9 * 60 * 60
+	releaseHour   = 23
+)
+
+// RelatedSections names the related-content section codes (TC0001..TC0122)
+// the generator fills. The others of the seed's range exist in the real store
+// (theme and view-based recommendations) and stay empty in the demo.
+var RelatedSections = map[string]string{
+	"TC0011": "같은 장르 베스트",
+	"TC0012": "작가의 다른 작품",
+	"TC0013": "이 작품을 본 독자들이 본 작품",
+	"TC0015": "같은 장르 신작",
+	"TC0016": "완전판",
+}
+
+// Related-list codes used by the generator.
+const (
+	relSameGenreBest = "TC0011"
+	relAuthorWorks   = "TC0012"
+	relAlsoLiked     = "TC0013"
+	relSameGenreNew  = "TC0015"
+	relComplete      = "TC0016"
+)
+
+// work kinds beyond the section.
+const (
+	kindRegular = iota
+	kindShort   // webtoon short story
+	kindSerial  // novel published in episodes (화)
+	kindSet     // special-price set of another work
+	kindPackage // package of another work
+)
+
+// meta is what the generator keeps about a work between passes.
+type meta struct {
+	kind     int
+	rawVols  int
+	author   int32 // index of the first author in gen.authors
+	main     int32 // for sets and packages: index of the main work, else -1
+	price    int   // regular buy price of a volume
+	rent     int   // regular rent price, 0 = not rentable
+	free     int   // first free volumes
+	lastPast int64 // unix seconds of the newest released volume
+	step     int64 // seconds between volumes (0 = by weekday schedule)
+	next     int64 // unix seconds of a volume scheduled ahead, 0 = none
+}
+
+type author struct {
+	id   int64
+	name string
+}
+
+type gen struct {
+	opt   Options
+	seed  uint64
+	now   int64 // unix seconds
+	pcg   *rand.PCG
+	r     *rand.Rand
+	cat   *Catalog
+	meta  []meta
+	auth  []author
+	seen  map[string]struct{}
+	units map[string][]string // unit -> interned "1화", "2화", ...
+}
+
+// Stream numbers keep the random streams of the parts apart, so adding a
+// field to one part does not shift the others.
+const (
+	streamWork    = 0
+	streamVolumes = 1 << 40
+	streamAuthor  = 2 << 40
+	streamRelated = 3 << 40
+	streamExtras  = 4 << 40
+)
+
+func (g *gen) reseed(stream uint64) *rand.Rand {
+	g.pcg.Seed(g.seed, stream*0x9E3779B97F4A7C15+0x632BE59BD9B4E019)
+	return g.r
+}
+
+// Generate builds a catalog. It is deterministic: the same options (with the
+// same Now) give the same catalog, down to the bytes of its JSON. Slices of pids
+// in related lists may be shared between products: treat the catalog as read-only.
+func Generate(opt Options) *Catalog {
+	if opt.Works <= 0 {
+		opt.Works = DefaultWorks
+	}
+	if opt.VolumesPerWork <= 0 {
+		opt.VolumesPerWork = DefaultVolumesPerWork
+	}
+	if opt.Now.IsZero() {
+		opt.Now = time.Now()
+	}
+	pcg := rand.NewPCG(0, 0)
+	g := &gen{
+		opt:   opt,
+		seed:  uint64(opt.Seed),
+		now:   opt.Now.Unix(),
+		pcg:   pcg,
+		r:     rand.New(pcg),
+		cat:   &Catalog{Seed: opt.Seed},
+		seen:  make(map[string]struct{}, opt.Works),
+		units: map[string][]string{},
+	}
+	g.makeAuthors()
+	g.cat.Products = make([]contract.Product, opt.Works)
+	g.meta = make([]meta, opt.Works)
+	for i := range opt.Works {
+		g.work(i)
+		// Works and volumes take about the same time: each pass is half the bar.
+		if opt.Progress != nil && i%512 == 0 {
+			opt.Progress(i/2, opt.Works)
+		}
+	}
+	g.volumes()
+	g.related()
+	g.extras()
+	if opt.Progress != nil {
+		opt.Progress(opt.Works, opt.Works)
+	}
+	return g.cat
+}
+
+func (g *gen) makeAuthors() {
+	n := max(16, g.opt.Works*2/5)
+	g.auth = make([]author, n)
+	for i := range g.auth {
+		r := g.reseed(streamAuthor + uint64(i))
+		var name string
+		switch x := r.IntN(100); {
+		case x < 55:
+			name = pick(r, surnames) + pick(r, givenSyllables)
+			if r.IntN(20) != 0 {
+				name += pick(r, givenSyllables)
+			}
+		case x < 95:
+			name = pick(r, penPrefixes) + pick(r, penSuffixes)
+		default:
+			name = pick(r, studioNames)
+		}
+		g.auth[i] = author{id: 100001 + int64(i), name: name}
+	}
+}
+
+// pickAuthor favours low indices, so a few authors have many works.
+func (g *gen) pickAuthor(r *rand.Rand) int32 {
+	u := r.Float64()
+	return int32(u * u * u * float64(len(g.auth)))
+}
+
+func pick[T any](r *rand.Rand, s []T) T { return s[r.IntN(len(s))] }
+
+// weighted picks an index with probability proportional to w[i].
+func weighted(r *rand.Rand, w []int) int {
+	total := 0
+	for _, x := range w {
+		total += x
+	}
+	n := r.IntN(total)
+	for i, x := range w {
+		if n < x {
+			return i
+		}
+		n -= x
+	}
+	return len(w) - 1
+}
+
+// Genre weights per section, in contract.Genres order:
+// romance bl erotic drama gl action fantasy thriller martial romancefantasy comedy daily school sports.
+var genreWeights = map[string][]int{
+	contract.SectionWebtoon: {18, 6, 0, 10, 1, 12, 12, 7, 5, 10, 6, 6, 5, 2},
+	contract.SectionComic:   {12, 8, 0, 12, 1, 15, 12, 8, 8, 3, 10, 5, 5, 5},
+	contract.SectionNovel:   {22, 12, 0, 4, 2, 3, 18, 5, 12, 20, 1, 1, 1, 0},
+}
+
+// Genres adult works come in (erotic most often).
+var adultGenreWeights = []int{20, 15, 40, 8, 3, 3, 2, 6, 0, 3, 0, 0, 0, 0}
+
+// category1Of maps a genre key to the seed's top-level tab.
+func category1Of(key string) string {
+	switch key {
+	case "romance", "romancefantasy":
+		return "romance"
+	case "fantasy", "martial":
+		return "fanmu"
+	case "bl", "gl":
+		return "bl"
+	case "action", "thriller", "drama":
+		return "series"
+	}
+	return "others"
+}
+
+// SubGenre is a novel sub-genre under a top-level tab.
+type SubGenre struct {
+	Key      string `json:"key"`
+	Name     string `json:"name"`
+	Category string `json:"category"`
+}
+
+// NovelSubGenres are the sub-genres novels are filed under (Product.SubGenre).
+var NovelSubGenres = []SubGenre{
+	{"modern-romance", "현대로맨스", "romance"},
+	{"historical-romance", "시대로맨스", "romance"},
+	{"romance-fantasy", "로맨스판타지", "romance"},
+	{"modern-fantasy", "현대판타지", "fanmu"},
+	{"fusion-fantasy", "퓨전판타지", "fanmu"},
+	{"classic-martial", "정통무협", "fanmu"},
+	{"new-martial", "신무협", "fanmu"},
+	{"modern-bl", "현대BL", "bl"},
+	{"fantasy-bl", "판타지BL", "bl"},
+	{"mystery", "미스터리", "series"},
+	{"light-novel", "라이트노벨", "others"},
+}
+
+func subGenresOf(category string) []SubGenre {
+	var out []SubGenre
+	for _, s := range NovelSubGenres {
+		if s.Category == category {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+var subGenresByCategory = map[string][]SubGenre{
+	"romance": subGenresOf("romance"),
+	"fanmu":   subGenresOf("fanmu"),
+	"bl":      subGenresOf("bl"),
+	"series":  subGenresOf("series"),
+	"others":  subGenresOf("others"),
+}
+
+var sections = []string{contract.SectionWebtoon, contract.SectionComic, contract.SectionNovel}
+
+func pidPrefix(section string) string {
+	switch section {
+	case contract.SectionWebtoon:
+		return "wt"
+	case contract.SectionComic:
+		return "cm"
+	}
+	return "eb"
+}
+
+// PID returns the pid of the i-th work (from 0) of a section: "wt000001".
+func PID(section string, i int) string {
+	b := make([]byte, 0, 8)
+	b = append(b, pidPrefix(section)...)
+	n := strconv.Itoa(i + 1)
+	for range 6 - len(n) {
+		b = append(b, '0')
+	}
+	return string(append(b, n...))
+}
+
+func (g *gen) work(i int) {
+	r := g.reseed(streamWork + uint64(i))
+	p := &g.cat.Products[i]
+	m := &g.meta[i]
+	m.main = -1
+	works := g.opt.Works
+
+	// The last 2% are special-price sets and packages of earlier finished
+	// comics and novels.
+	if works >= 50 && i >= works-works/50 {
+		if j := g.pickMain(r, i); j >= 0 {
+			g.setOf(r, i, j)
+			return
+		}
+	}
+
+	p.Section = sections[weighted(r, []int{45, 25, 30})]
+	p.PID = PID(p.Section, i)
+	p.ThumbURL = "/img/cover/" + p.PID + ".svg"
+	p.ThumbWideURL = "/img/wide/" + p.PID + ".svg"
+	p.ServiceCode = 200
+	p.Version = 1
+
+	if r.IntN(100) < 10 {
+		p.Age = 19
+		p.GenreID = contract.Genres[weighted(r, adultGenreWeights)].ID
+	} else {
+		p.Age = []int{0, 12, 15}[weighted(r, []int{35, 30, 35})]
+		p.GenreID = contract.Genres[weighted(r, genreWeights[p.Section])].ID
+	}
+	genre := genreByID(p.GenreID)
+	p.Category1 = category1Of(genre.Key)
+	p.Category2 = genre.Name
+	if p.Section == contract.SectionNovel {
+		subs := subGenresByCategory[p.Category1]
+		if len(subs) > 0 {
+			s := pick(r, subs)
+			p.SubGenre = s.Key
+			p.Category2 = s.Name
+		}
+	}
+
+	switch p.Section {
+	case contract.SectionWebtoon:
+		p.Unit = "화"
+		if r.IntN(100) < 5 {
+			m.kind = kindShort
+			p.IsShortStory = true
+		}
+		p.FlagEnd = r.IntN(100) < 35 || m.kind == kindShort && r.IntN(2) == 0
+	case contract.SectionComic:
+		p.Unit = "권"
+		p.FlagEnd = r.IntN(100) < 55
+	default:
+		if r.IntN(100) < 60 {
+			m.kind = kindSerial
+			p.Unit = "화"
+		} else {
+			p.Unit = "권"
+		}
+		p.FlagEnd = r.IntN(100) < 50
+	}
+	m.rawVols = rawVolumes(r, p.Section, m.kind, p.FlagEnd)
+
+	g.authors(r, p, m)
+	g.title(r, i, p)
+	p.Summary = summary(r, p.Category1)
+	p.Provider = pick(r, providers)
+	p.Keywords = keywords(r)
+	g.schedule(r, p, m)
+	g.commerce(r, p, m)
+	g.metrics(r, p)
+
+	if r.IntN(100) < 8 {
+		p.Trailers = []contract.Trailer{{Title: p.Title + " 티저", ImageURL: p.ThumbWideURL}}
+	}
+	if r.IntN(100) < 5 {
+		p.Notices = []contract.ProductNotice{{
+			ID:       int64(i + 1),
+			Title:    "[" + p.Title + "] " + pick(r, noticeTitles),
+			Body:     "항상 " + josa(p.Title, "을", "를") + " 사랑해 주시는 독자 여러분께 감사드립니다. 자세한 일정은 작품 공지를 통해 다시 안내드리겠습니다.",
+			PostedAt: time.Unix(m.lastPast-int64(r.IntN(14)+1)*secondsPerDay, 0).UTC(),
+		}}
+	}
+	if r.IntN(500) == 0 {
+		p.ServiceCode = pick(r, []int{201, 202, 203})
+	}
+}
+
+func genreByID(id string) contract.Genre {
+	for _, g := range contract.Genres {
+		if g.ID == id {
+			return g
+		}
+	}
+	return contract.Genre{}
+}
+
+// rawVolumes draws a volume count before scaling to Options.VolumesPerWork.
+func rawVolumes(r *rand.Rand, section string, kind int, end bool) int {
+	logn := func(median, sigma float64) int {
+		return max(1, int(median*math.Exp(sigma*r.NormFloat64())))
+	}
+	switch {
+	case kind == kindShort:
+		return 1 + r.IntN(10)
+	case section == contract.SectionWebtoon:
+		if end {
+			return min(400, logn(70, 0.6))
+		}
+		return min(400, logn(45, 0.8))
+	case section == contract.SectionComic:
+		return min(80, logn(8, 0.7))
+	case kind == kindSerial:
+		return min(600, logn(90, 0.7))
+	}
+	return min(30, logn(4, 0.6))
+}
+
+func (g *gen) authors(r *rand.Rand, p *contract.Product, m *meta) {
+	a := g.pickAuthor(r)
+	m.author = a
+	mk := func(i int32, w, pt, orig bool) contract.Author {
+		return contract.Author{AuthorID: g.auth[i].id, AuthorName: g.auth[i].name, IsWriter: w, IsPainter: pt, IsOriginalWriter: orig}
+	}
+	if p.Section == contract.SectionNovel {
+		p.Authors = []contract.Author{mk(a, true, false, false)}
+		return
+	}
+	// distinct moves i past the authors already credited.
+	distinct := func(i int32, taken ...int32) int32 {
+		for slices.Contains(taken, i) {
+			i = (i + 1) % int32(len(g.auth))
+		}
+		return i
+	}
+	switch x := r.IntN(100); {
+	case x < 50:
+		p.Authors = []contract.Author{mk(a, true, true, false)}
+	case x < 88:
+		b := distinct(g.pickAuthor(r), a)
+		p.Authors = []contract.Author{mk(a, true, false, false), mk(b, false, true, false)}
+	default:
+		// Adapted from a novel: the painter draws, the original writer is credited.
+		b := distinct(g.pickAuthor(r), a)
+		c := distinct(g.pickAuthor(r), a, b)
+		p.Authors = []contract.Author{mk(a, true, false, false), mk(b, false, true, false), mk(c, false, false, true)}
+	}
+}
+
+func (g *gen) title(r *rand.Rand, i int, p *contract.Product) {
+	if i < len(curatedTitles) {
+		p.Title = curatedTitles[i]
+		g.seen[p.Title] = struct{}{}
+		return
+	}
+	for try := 0; ; try++ {
+		t := composeTitle(r)
+		if try > 4 {
+			t += " " + pick(r, subTitles)
+		}
+		if _, dup := g.seen[t]; !dup || try > 8 {
+			g.seen[t] = struct{}{}
+			p.Title = t
+			break
+		}
+	}
+	if r.IntN(100) < 8 {
+		p.SubTitle = pick(r, subTitles)
+	}
+}
+
+func composeTitle(r *rand.Rand) string {
+	switch r.IntN(11) {
+	case 0:
+		return pick(r, adjectives) + " " + pick(r, roleNouns)
+	case 1:
+		return pick(r, roleNouns) + "의 " + pick(r, abstractNouns)
+	case 2:
+		if r.IntN(3) == 0 {
+			return "나 혼자만 " + pick(r, soloTails)
+		}
+		return "나 혼자만 " + pick(r, soloTails) + " " + pick(r, roleNouns)
+	case 3:
+		return pick(r, ranks) + " " + pick(r, roleNouns)
+	case 4:
+		role := pick(r, roleNouns)
+		return josa(role, "은", "는") + " " + pick(r, verbTails)
+	case 5:
+		return pick(r, placeNouns) + "의 " + pick(r, roleNouns)
+	case 6:
+		return "회귀한 " + pick(r, roleNouns) + "의 " + pick(r, abstractNouns)
+	case 7:
+		return pick(r, roleNouns) + " " + pick(r, chronicleNouns)
+	case 8:
+		return pick(r, placeNouns) + pick(r, chronicleNouns)
+	case 9:
+		role := pick(r, roleNouns)
+		return "내 " + josa(role, "과", "와") + " " + pick(r, []string{"결혼해줘", "계약해줘", "이혼해줘", "도망쳐줘", "헤어지는 법"})
+	}
+	adj := pick(r, adjectives)
+	if strings.HasSuffix(adj, "의") { // no "최강의 탑의 ..."
+		return adj + " " + pick(r, roleNouns)
+	}
+	return adj + " " + pick(r, placeNouns) + "의 " + pick(r, abstractNouns)
+}
+
+func characterName(r *rand.Rand) string {
+	return pick(r, givenSyllables) + pick(r, givenSyllables)
+}
+
+func summary(r *rand.Rand, category string) string {
+	a, b := characterName(r), characterName(r)
+	open := pick(r, summaryOpen[category])
+	s := formatNames(open, a, b)
+	s += " " + pick(r, summaryTurn)
+	if hook := pick(r, summaryHook); hook != "" {
+		s += " " + formatNames(hook, a, "")
+	}
+	return s
+}
+
+// formatNames replaces the first two %s of tmpl with names and fixes the
+// particle that follows each name (templates are written for names ending in a
+// vowel: "%s는", "%s와", "%s가", "%s를", "%s다").
+func formatNames(tmpl, a, b string) string {
+	out := make([]byte, 0, len(tmpl)+len(a)+len(b)+3)
+	n := 0
+	for i := 0; i < len(tmpl); i++ {
+		if tmpl[i] == '%' && i+1 < len(tmpl) && tmpl[i+1] == 's' {
+			name := a
+			if n == 1 {
+				name = b
+			}
+			n++
+			i++
+			out = append(out, name...)
+			if !hasBatchim(name) {
+				continue
+			}
+			next, size := utf8.DecodeRuneInString(tmpl[i+1:])
+			switch next {
+			case '는':
+				out, i = append(out, "은"...), i+size
+			case '와':
+				out, i = append(out, "과"...), i+size
+			case '가':
+				out, i = append(out, "이"...), i+size
+			case '를':
+				out, i = append(out, "을"...), i+size
+			case '다':
+				out = append(out, "이"...)
+			}
+			continue
+		}
+		out = append(out, tmpl[i])
+	}
+	return string(out)
+}
+
+func keywords(r *rand.Rand) []string {
+	n := 2 + r.IntN(4)
+	out := make([]string, 0, n)
+	for len(out) < n {
+		k := pick(r, keywordPool)
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+var weekdayNames = []string{"일", "월", "화", "수", "목", "금", "토"}
+
+// schedule decides weekdays, update cycle and where the volumes lie in time.
+func (g *gen) schedule(r *rand.Rand, p *contract.Product, m *meta) {
+	today := kstDay(g.now)
+	slot := func(day int64) int64 { return day*secondsPerDay - kstOffset + releaseHour*3600 }
+	if p.FlagEnd {
+		p.UpdateCycle = "완결"
+		m.lastPast = slot(today - 30 - int64(r.IntN(1800)))
+		switch {
+		case p.Unit == "화":
+			m.step = 7 * secondsPerDay
+		case r.IntN(2) == 0:
+			m.step = -1 // every volume released on the same day
+		default:
+			m.step = 60 * secondsPerDay
+		}
+		return
+	}
+	if p.Unit == "권" {
+		p.UpdateCycle = pick(r, []string{"월 1회", "격월", "비정기"})
+		if r.IntN(100) < 12 {
+			m.next = slot(today + int64(r.IntN(2)))
+			if m.next <= g.now {
+				m.next += secondsPerDay
+			}
+			m.lastPast = slot(today - 30 - int64(r.IntN(30)))
+		} else {
+			m.lastPast = slot(today - 1 - int64(r.IntN(60)))
+		}
+		m.step = int64(30+r.IntN(60)) * secondsPerDay
+		return
+	}
+	// Weekly (or daily) episodes at 23:00 KST on the work's weekdays.
+	switch x := r.IntN(100); {
+	case x < 85 || p.Section == contract.SectionWebtoon && x < 97:
+		p.Weekdays = []int{r.IntN(7)}
+	case x < 97:
+		a, b := r.IntN(7), r.IntN(6)
+		if b >= a {
+			b++
+		}
+		p.Weekdays = []int{min(a, b), max(a, b)}
+	default:
+		p.Weekdays = []int{0, 1, 2, 3, 4, 5, 6}
+	}
+	if len(p.Weekdays) == 7 {
+		p.UpdateCycle = "매일"
+	} else {
+		c := "매주 "
+		for k, d := range p.Weekdays {
+			if k > 0 {
+				c += ", "
+			}
+			c += weekdayNames[d]
+		}
+		p.UpdateCycle = c + "요일"
+	}
+	last := slot(today)
+	for last > g.now || !slices.Contains(p.Weekdays, weekdayOf(last)) {
+		last -= secondsPerDay
+	}
+	m.lastPast = last
+	next := slot(today)
+	for next <= g.now || !slices.Contains(p.Weekdays, weekdayOf(next)) {
+		next += secondsPerDay
+	}
+	// Episodes are uploaded ahead of their slot; the edge flips them visible.
+	if next-g.now <= 2*secondsPerDay {
+		m.next = next
+	}
+}
+
+// kstDay is the day number (days since 1970-01-01 in KST) of unix time t.
+func kstDay(t int64) int64 { return floorDiv(t+kstOffset, secondsPerDay) }
+
+// weekdayOf is the KST weekday (0 = Sunday) of unix time t.
+func weekdayOf(t int64) int { return int((kstDay(t) + 4) % 7) } // 1970-01-01 was a Thursday
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+func roundTo(x, unit int) int { return max(unit, (x+unit/2)/unit*unit) }
+
+func (g *gen) commerce(r *rand.Rand, p *contract.Product, m *meta) {
+	switch {
+	case p.Unit == "화":
+		m.price = []int{100, 200, 300, 400, 500}[weighted(r, []int{45, 25, 20, 5, 5})]
+		if p.Section == contract.SectionNovel {
+			m.price = 100
+		}
+		if m.price >= 200 {
+			m.rent = roundTo(m.price/2, 10)
+		}
+		p.RentDays = 3
+		m.free = 1 + r.IntN(5)
+	default:
+		m.price = 3000 + 500*r.IntN(5)
+		m.rent = roundTo(m.price*(30+r.IntN(11))/100, 100)
+		p.RentDays = 7
+		if r.IntN(100) < 40 {
+			m.free = 1
+		}
+	}
+	if r.IntN(100) < 8 {
+		p.DiscountRate = pick(r, []int{10, 20, 30, 50})
+	}
+	if r.IntN(100) < 5 {
+		p.CashbackRate = pick(r, []int{10, 20, 30})
+	}
+	waitShare := 10
+	if p.Unit == "화" {
+		waitShare = 40
+	}
+	if r.IntN(100) < waitShare && m.kind != kindShort {
+		p.WaitForFree = true
+		p.WaitRecycle = []int{1440, 720, 4320, 2880, 180}[weighted(r, []int{50, 15, 15, 15, 5})]
+		if !p.FlagEnd {
+			p.WaitExcludeNewest = 3 + r.IntN(8)
+		}
+	}
+	p.Gift = r.IntN(100) < 15
+	jp := 15
+	if p.Section == contract.SectionWebtoon {
+		jp = 5
+	}
+	p.JumpingPass = r.IntN(100) < jp
+	switch {
+	case p.Section != contract.SectionComic && r.IntN(100) < 15:
+		p.IsOriginal = true
+		p.OriginalLabel = "블루 오리지널"
+	case r.IntN(100) < 20:
+		p.IsMonopoly = true
+		p.OriginalLabel = "독점"
+	}
+}
+
+func (g *gen) metrics(r *rand.Rand, p *contract.Product) {
+	// Log-normal views: a median work has tens of thousands, the top a few
+	// hundred million, like a real long tail.
+	v := math.Exp(10 + 2.1*r.NormFloat64())
+	if p.IsOriginal {
+		v *= 3
+	}
+	p.ViewCnt = int64(min(v, 9e10)) + 1
+	p.ReviewCount = int(p.ViewCnt / int64(300+r.IntN(2700)))
+	// Review points are 1..5; a work's average lies between 3.2 and 5.
+	avg := 3.2 + 1.8*r.Float64()
+	p.PointSum = int64(float64(p.ReviewCount) * avg)
+	p.ZzimCount = p.ViewCnt / int64(20+r.IntN(60))
+}
+
+// pickMain chooses the finished comic or novel a set or package bundles.
+func (g *gen) pickMain(r *rand.Rand, i int) int {
+	for range 20 {
+		j := r.IntN(i)
+		p := &g.cat.Products[j]
+		if g.meta[j].main < 0 && p.FlagEnd && p.Unit == "권" && !p.IsSpecialPriceSet && !p.IsPackage && g.meta[j].rawVols > 1 {
+			return j
+		}
+	}
+	return -1
+}
+
+func (g *gen) setOf(r *rand.Rand, i, j int) {
+	main := &g.cat.Products[j]
+	p := &g.cat.Products[i]
+	m := &g.meta[i]
+	*m = g.meta[j]
+	m.main = int32(j)
+	m.free = 0
+	*p = contract.Product{
+		Section: main.Section, Summary: main.Summary, Provider: main.Provider,
+		GenreID: main.GenreID, SubGenre: main.SubGenre, Category1: main.Category1, Category2: main.Category2,
+		Authors: main.Authors, Age: main.Age, FlagEnd: true, UpdateCycle: "완결", Unit: main.Unit,
+		Keywords: main.Keywords, ServiceCode: 200, Version: 1, RentDays: main.RentDays,
+	}
+	p.PID = PID(p.Section, i)
+	p.ThumbURL = "/img/cover/" + p.PID + ".svg"
+	p.ThumbWideURL = "/img/wide/" + p.PID + ".svg"
+	p.SpecialPriceSetMainSubdir = main.PID
+	if r.IntN(4) == 0 {
+		m.kind = kindPackage
+		p.IsPackage = true
+		p.Title = main.Title + " 완결 패키지"
+		p.DiscountRate = 20
+	} else {
+		m.kind = kindSet
+		p.IsSpecialPriceSet = true
+		p.Title = main.Title + " 특가세트"
+		p.DiscountRate = pick(r, []int{30, 40, 50})
+	}
+	m.rent = 0
+	g.metrics(r, p)
+	p.ViewCnt /= 10
+}

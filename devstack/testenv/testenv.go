@@ -1,0 +1,197 @@
+// Package testenv gives tests real PostgreSQL, ClickHouse and NATS JetStream.
+//
+// PostgresURL and ClickHouseURL hand each call a fresh, empty database on a shared
+// server: the one named by DATABASE_URL / CLICKHOUSE_URL when set (the project's
+// test script starts one of each for the whole run), otherwise a private server
+// started once per test binary and killed when it exits. NATS is always a private
+// in-process server per call: it starts in milliseconds and tests may stop it.
+package testenv
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2"
+
+	"storefront/devstack"
+)
+
+var (
+	pgOnce sync.Once
+	pgURL  string
+	pgErr  error
+	chOnce sync.Once
+	chURL  string
+	chErr  error
+)
+
+func quietLog() *slog.Logger {
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+// tempDir makes a directory other users can traverse: PostgreSQL runs as the
+// postgres user when tests run as root, and t.TempDir is private to root.
+func tempDir(prefix string) (string, error) {
+	d, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		return "", err
+	}
+	return d, os.Chmod(d, 0o755)
+}
+
+func randomName(prefix string) string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return prefix + hex.EncodeToString(b[:])
+}
+
+func postgresServer() (string, error) {
+	pgOnce.Do(func() {
+		if u := os.Getenv("DATABASE_URL"); u != "" {
+			pgURL = u
+			return
+		}
+		dir, err := tempDir("sf-pg-")
+		if err != nil {
+			pgErr = err
+			return
+		}
+		port, err := devstack.FreePort()
+		if err != nil {
+			pgErr = err
+			return
+		}
+		pg, err := devstack.StartPostgres(context.Background(), dir+"/data", port, quietLog(),
+			"fsync=off", "synchronous_commit=off", "full_page_writes=off")
+		if err != nil {
+			pgErr = err
+			return
+		}
+		pgURL = pg.URL
+	})
+	return pgURL, pgErr
+}
+
+// PostgresURL returns the URL of a new empty database, dropped when the test ends.
+func PostgresURL(t testing.TB) string {
+	t.Helper()
+	server, err := postgresServer()
+	if err != nil {
+		t.Fatalf("postgres for tests: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	name := randomName("t_")
+	u, err := devstack.CreateDatabase(ctx, server, name)
+	if err != nil {
+		t.Fatalf("create test database: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_ = devstack.DropDatabase(ctx, server, name)
+	})
+	return u
+}
+
+func clickhouseServer() (string, error) {
+	chOnce.Do(func() {
+		if u := os.Getenv("CLICKHOUSE_URL"); u != "" {
+			chURL = u
+			return
+		}
+		ch, err := startClickHouse()
+		if err != nil {
+			chErr = err
+			return
+		}
+		chURL = ch.URL
+	})
+	return chURL, chErr
+}
+
+func startClickHouse() (*devstack.ClickHouse, error) {
+	dir, err := tempDir("sf-ch-")
+	if err != nil {
+		return nil, err
+	}
+	tcp, err := devstack.FreePort()
+	if err != nil {
+		return nil, err
+	}
+	http, err := devstack.FreePort()
+	if err != nil {
+		return nil, err
+	}
+	return devstack.StartClickHouse(context.Background(), dir, tcp, http, quietLog())
+}
+
+// ClickHouseURL returns clickhouse://host:port/<db> of a new empty database,
+// dropped when the test ends.
+func ClickHouseURL(t testing.TB) string {
+	t.Helper()
+	server, err := clickhouseServer()
+	if err != nil {
+		t.Fatalf("clickhouse for tests: %v", err)
+	}
+	name := randomName("t_")
+	if err := clickhouseExec(server, "CREATE DATABASE IF NOT EXISTS "+name); err != nil {
+		t.Fatalf("create clickhouse test database: %v", err)
+	}
+	t.Cleanup(func() { _ = clickhouseExec(server, "DROP DATABASE IF EXISTS "+name) })
+	return devstack.WithDatabase(server, name)
+}
+
+func clickhouseExec(serverURL, sql string) error {
+	opts, err := clickhouse.ParseDSN(serverURL)
+	if err != nil {
+		return fmt.Errorf("parse clickhouse url: %w", err)
+	}
+	conn, err := clickhouse.Open(opts)
+	if err != nil {
+		return fmt.Errorf("open clickhouse: %w", err)
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := conn.Exec(ctx, sql); err != nil {
+		return fmt.Errorf("clickhouse %q: %w", strings.SplitN(sql, " ", 3)[:2], err)
+	}
+	return nil
+}
+
+// StartClickHouse starts a private ClickHouse the test may stop and restart
+// (outage tests). It is slow to start: use ClickHouseURL otherwise.
+func StartClickHouse(t testing.TB) *devstack.ClickHouse {
+	t.Helper()
+	ch, err := startClickHouse()
+	if err != nil {
+		t.Fatalf("start clickhouse: %v", err)
+	}
+	t.Cleanup(func() { _ = ch.Stop() })
+	return ch
+}
+
+// NATS starts a private in-process JetStream server on a free port, stopped
+// when the test ends.
+func NATS(t testing.TB) *devstack.NATS {
+	t.Helper()
+	port, err := devstack.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := devstack.StartNATS(t.TempDir(), port)
+	if err != nil {
+		t.Fatalf("start nats: %v", err)
+	}
+	t.Cleanup(n.Stop)
+	return n
+}

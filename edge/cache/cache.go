@@ -1,0 +1,206 @@
+// Package cache holds rendered response bodies (plain, gzip and brotli) for the
+// edge, keyed by request shape and audience variant.
+//
+// It is not the source of truth: the read models live in package catalog, and a
+// body here is only a copy that can be thrown away. Ristretto may drop a Set
+// (full buffers, admission policy); that only costs a re-render on the next
+// request, never a wrong answer.
+//
+// Invalidation is by dependency tags. A body records the version of every tag it
+// was rendered from (a product, a section's lists, a work's reviews, ...) and the
+// instant it stops being true by the clock (a scheduled release, an event start).
+// A catalog update bumps exactly the tags it touches, which makes exactly the
+// bodies built from them invalid: Get never returns them again and they are
+// deleted when next looked up. Versions are read and bumped while the catalog
+// lock is held, so a body rendered from old data can never carry new versions.
+package cache
+
+import (
+	"bytes"
+	"compress/gzip"
+	"sync"
+	"sync/atomic"
+
+	"github.com/andybalholm/brotli"
+	"github.com/cespare/xxhash/v2"
+	"github.com/dgraph-io/ristretto/v2"
+)
+
+// Tags maps tag names to version counters. The zero value is not usable; use NewTags.
+// Safe for concurrent use.
+type Tags struct {
+	mu sync.Mutex
+	m  map[string]*atomic.Uint64
+}
+
+// NewTags returns an empty tag table.
+func NewTags() *Tags { return &Tags{m: make(map[string]*atomic.Uint64)} }
+
+// Ref is a tag's counter together with the version a body was rendered at.
+type Ref struct {
+	ctr *atomic.Uint64
+	ver uint64
+}
+
+// Current returns a reference to tag's current version.
+func (t *Tags) Current(tag string) Ref {
+	t.mu.Lock()
+	c := t.m[tag]
+	if c == nil {
+		c = new(atomic.Uint64)
+		t.m[tag] = c
+	}
+	t.mu.Unlock()
+	return Ref{ctr: c, ver: c.Load()}
+}
+
+// Bump invalidates every body rendered from tag. A tag nobody rendered from
+// costs nothing.
+func (t *Tags) Bump(tag string) {
+	t.mu.Lock()
+	c := t.m[tag]
+	t.mu.Unlock()
+	if c != nil {
+		c.Add(1)
+	}
+}
+
+// Entry is one rendered answer.
+type Entry struct {
+	Status int
+	// CType is the content type (empty means JSON).
+	CType string
+	// Private marks content that needs the caller's authorization check on
+	// every hit (volume pages beyond the preview).
+	Private bool
+	// SigNoToken is the response signature for a request without a request
+	// token, computed once (requests with a token are signed per request).
+	SigNoToken []byte
+	Body       []byte
+	Gzip       []byte // nil when compression does not pay
+	Brotli     []byte
+	// Until is the unix nanosecond instant the body stops being true by the
+	// clock (0 = never): a scheduled release or an event boundary.
+	Until int64
+	refs  []Ref
+	key   string
+}
+
+// Valid reports whether the entry may still be served at unix-nano now.
+func (e *Entry) Valid(now int64) bool {
+	if e.Until != 0 && now >= e.Until {
+		return false
+	}
+	for i := range e.refs {
+		if e.refs[i].ctr.Load() != e.refs[i].ver {
+			return false
+		}
+	}
+	return true
+}
+
+// minCompress is the size under which compressing costs more than it saves.
+const minCompress = 512
+
+// NewEntry builds an entry and its compressed variants.
+func NewEntry(status int, body []byte, until int64, refs []Ref) *Entry {
+	e := NewPlainEntry(status, body, until, refs)
+	e.compress()
+	return e
+}
+
+// NewPlainEntry builds an entry without compressed variants; Compressed makes them.
+func NewPlainEntry(status int, body []byte, until int64, refs []Ref) *Entry {
+	return &Entry{Status: status, Body: body, Until: until, refs: refs}
+}
+
+// NeedsCompression reports whether compressed variants would pay.
+func (e *Entry) NeedsCompression() bool {
+	return len(e.Body) >= minCompress && e.Gzip == nil && e.Brotli == nil
+}
+
+// Compressed returns a copy of e with its compressed variants.
+func (e *Entry) Compressed() *Entry {
+	c := *e
+	c.compress()
+	return &c
+}
+
+func (e *Entry) compress() {
+	body := e.Body
+	if len(body) >= minCompress {
+		var b bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&b, gzip.DefaultCompression)
+		zw.Write(body)
+		zw.Close()
+		if b.Len() < len(body) {
+			e.Gzip = bytes.Clone(b.Bytes())
+		}
+		b.Reset()
+		bw := brotli.NewWriterLevel(&b, 5)
+		bw.Write(body)
+		bw.Close()
+		if b.Len() < len(body) {
+			e.Brotli = bytes.Clone(b.Bytes())
+		}
+	}
+}
+
+// Cache is a bounded cache of entries. Safe for concurrent use.
+type Cache struct {
+	// Keys are our own 64-bit hashes; the entry keeps the full key so a
+	// collision is a miss, never another answer.
+	rc *ristretto.Cache[uint64, *Entry]
+	// Counters for /metrics and tests.
+	Hits, Misses, Stale atomic.Uint64
+}
+
+// New returns a cache holding about maxBytes of bodies.
+func New(maxBytes int64) (*Cache, error) {
+	if maxBytes <= 0 {
+		maxBytes = 256 << 20
+	}
+	rc, err := ristretto.NewCache(&ristretto.Config[uint64, *Entry]{
+		// Ten counters per expected entry (entries of ~8 KiB).
+		NumCounters:        max(maxBytes/800, 10_000),
+		MaxCost:            maxBytes,
+		BufferItems:        64,
+		IgnoreInternalCost: true,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Cache{rc: rc}, nil
+}
+
+// Get returns a valid entry for key at unix-nano now. It does not allocate.
+func (c *Cache) Get(key []byte, now int64) *Entry {
+	h := xxhash.Sum64(key)
+	e, ok := c.rc.Get(h)
+	if !ok || e == nil || e.key != string(key) {
+		c.Misses.Add(1)
+		return nil
+	}
+	if !e.Valid(now) {
+		c.Stale.Add(1)
+		c.rc.Del(h)
+		return nil
+	}
+	c.Hits.Add(1)
+	return e
+}
+
+// Set stores e under key; it may be dropped.
+func (c *Cache) Set(key []byte, e *Entry) {
+	e.key = string(key)
+	c.rc.Set(xxhash.Sum64(key), e, int64(len(e.Body)+len(e.Gzip)+len(e.Brotli)+64))
+}
+
+// Wait blocks until buffered Sets are applied (tests and benchmarks).
+func (c *Cache) Wait() { c.rc.Wait() }
+
+// Clear drops every entry.
+func (c *Cache) Clear() { c.rc.Clear() }
+
+// Close stops the cache's goroutines.
+func (c *Cache) Close() { c.rc.Close() }

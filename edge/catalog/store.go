@@ -1,0 +1,357 @@
+// Package catalog holds the edge's authoritative read models: plain in-memory
+// maps of the contract documents found in the `catalog` KV bucket, and the
+// queries every public read is answered from (lists, detail, rankings, search).
+//
+// A Store is fed by one KV watcher (Apply) and read by many request goroutines
+// (Read). Apply bumps the cache tags a change touches while it holds the write
+// lock, so a body rendered under Read carries versions that agree with the data
+// it was rendered from.
+package catalog
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"storefront/contract"
+	"storefront/edge/cache"
+	"storefront/edge/search"
+)
+
+// Tag names bumped by updates. Renderers depend on them through Deps.
+const (
+	TagAllProducts = "prods"   // any product list, search or ranking over every section
+	TagEvents      = "events"  // events, benefit and heroism pages
+	TagAwards      = "awards"  //
+	TagFAQ         = "faq"     //
+	TagNotices     = "notices" //
+	TagBanners     = "banners" //
+	TagQuickLinks  = "quick"   //
+	TagKeywords    = "keywords"
+	TagJumping     = "jumping"
+	TagSite        = "site"
+	TagRankings    = "rankings"
+)
+
+// TagProduct is the tag of one product's own document.
+func TagProduct(pid string) string { return "p:" + pid }
+
+// TagSection is the tag of every list over one section.
+func TagSection(section string) string { return "s:" + section }
+
+// TagReviews is the tag of one product's review list.
+func TagReviews(pid string) string { return "r:" + pid }
+
+// TagAuthor is the tag of an author's works list.
+func TagAuthor(id int64) string { return "a:" + strconv.FormatInt(id, 10) }
+
+// Prod is a product document with what the edge derives from it once.
+type Prod struct {
+	contract.Product
+	titleKey    []rune // search.Key(title)
+	authorKeys  [][]rune
+	releases    []time.Time // volume release instants, ascending
+	volsByNo    []contract.Volume
+	lastRelease time.Time
+}
+
+// Store is the set of read models. The zero value is not usable; use New.
+type Store struct {
+	mu   sync.RWMutex
+	tags *cache.Tags
+
+	products   map[string]*Prod
+	events     map[int64]*contract.Event
+	awards     map[int64]*contract.Award
+	faqs       map[int64]*contract.FAQ
+	notices    map[int64]*contract.Notice
+	banners    map[int64]*contract.Banner
+	keywords   map[int64]*contract.Keyword
+	rankings   map[string]*contract.Ranking // "<scope>.<tab>"
+	reviews    map[string]*contract.ReviewList
+	quickLinks *contract.QuickLinks
+	jumping    *contract.JumpingPass
+	site       *contract.SiteConfig
+
+	// revision of the last applied KV entry, and when.
+	revision  uint64
+	updatedAt time.Time
+	applied   uint64
+}
+
+// New returns an empty store bumping tags in t.
+func New(t *cache.Tags) *Store {
+	return &Store{
+		tags:     t,
+		products: make(map[string]*Prod),
+		events:   make(map[int64]*contract.Event),
+		awards:   make(map[int64]*contract.Award),
+		faqs:     make(map[int64]*contract.FAQ),
+		notices:  make(map[int64]*contract.Notice),
+		banners:  make(map[int64]*contract.Banner),
+		keywords: make(map[int64]*contract.Keyword),
+		rankings: make(map[string]*contract.Ranking),
+		reviews:  make(map[string]*contract.ReviewList),
+	}
+}
+
+// Tags returns the tag table bodies depend on.
+func (s *Store) Tags() *cache.Tags { return s.tags }
+
+// Update is one KV change.
+type Update struct {
+	Key      string
+	Value    []byte
+	Delete   bool
+	Revision uint64
+}
+
+// Apply applies updates in order under one lock. Bad documents are skipped and
+// reported; the rest still apply.
+func (s *Store) Apply(now time.Time, ups ...Update) []error {
+	// Decode outside the lock and on every core: that is where the time
+	// goes (a 100,000-work initial sync is ~250 MB of JSON).
+	docs := make([]any, len(ups))
+	derrs := make([]error, len(ups))
+	workers := 1
+	if len(ups) >= 64 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(ups); i += workers {
+				if ups[i].Delete {
+					continue
+				}
+				d, err := decode(ups[i].Key, ups[i].Value)
+				if err != nil {
+					derrs[i] = fmt.Errorf("decode %s: %w", ups[i].Key, err)
+					continue
+				}
+				docs[i] = d
+			}
+		}()
+	}
+	wg.Wait()
+	var errs []error
+	for _, err := range derrs {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, u := range ups {
+		if !u.Delete && docs[i] == nil {
+			continue
+		}
+		s.apply(u, docs[i])
+		if u.Revision > s.revision {
+			s.revision = u.Revision
+		}
+		s.applied++
+	}
+	s.updatedAt = now
+	return errs
+}
+
+// Stats reports the last applied revision, when it was applied and how many
+// entries were applied in total.
+func (s *Store) Stats() (revision uint64, at time.Time, applied uint64, products int) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.revision, s.updatedAt, s.applied, len(s.products)
+}
+
+func decode(key string, v []byte) (any, error) {
+	var err error
+	switch {
+	case strings.HasPrefix(key, contract.KeyProduct):
+		var p contract.Product
+		if err = json.Unmarshal(v, &p); err == nil {
+			if p.PID == "" {
+				p.PID = key[len(contract.KeyProduct):]
+			}
+			return derive(&p), nil
+		}
+	case strings.HasPrefix(key, contract.KeyEvent):
+		var d contract.Event
+		if err = json.Unmarshal(v, &d); err == nil {
+			return &d, nil
+		}
+	case strings.HasPrefix(key, contract.KeyAward):
+		var d contract.Award
+		if err = json.Unmarshal(v, &d); err == nil {
+			return &d, nil
+		}
+	case strings.HasPrefix(key, contract.KeyFAQ):
+		var d contract.FAQ
+		if err = json.Unmarshal(v, &d); err == nil {
+			return &d, nil
+		}
+	case strings.HasPrefix(key, contract.KeyNotice):
+		var d contract.Notice
+		if err = json.Unmarshal(v, &d); err == nil {
+			return &d, nil
+		}
+	case strings.HasPrefix(key, contract.KeyBanner):
+		var d contract.Banner
+		if err = json.Unmarshal(v, &d); err == nil {
+			return &d, nil
+		}
+	case strings.HasPrefix(key, contract.KeyKeyword):
+		var d contract.Keyword
+		if err = json.Unmarshal(v, &d); err == nil {
+			return &d, nil
+		}
+	case strings.HasPrefix(key, contract.KeyRanking):
+		var d contract.Ranking
+		if err = json.Unmarshal(v, &d); err == nil {
+			return &d, nil
+		}
+	case strings.HasPrefix(key, contract.KeyReviews):
+		var d contract.ReviewList
+		if err = json.Unmarshal(v, &d); err == nil {
+			if d.PID == "" {
+				d.PID = key[len(contract.KeyReviews):]
+			}
+			return &d, nil
+		}
+	case key == contract.KeyQuickLinks:
+		var d contract.QuickLinks
+		if err = json.Unmarshal(v, &d); err == nil {
+			return &d, nil
+		}
+	case key == contract.KeyJumpPass:
+		var d contract.JumpingPass
+		if err = json.Unmarshal(v, &d); err == nil {
+			return &d, nil
+		}
+	case key == contract.KeySiteConfig:
+		var d contract.SiteConfig
+		if err = json.Unmarshal(v, &d); err == nil {
+			return &d, nil
+		}
+	default:
+		// Keys of later read models this edge does not know yet are ignored,
+		// so writers can add models before edges serve them.
+		return struct{}{}, nil
+	}
+	return nil, err
+}
+
+func derive(p *contract.Product) *Prod {
+	d := &Prod{Product: *p}
+	d.titleKey = search.Key(p.Title)
+	for _, a := range p.Authors {
+		d.authorKeys = append(d.authorKeys, search.Key(a.AuthorName))
+	}
+	d.volsByNo = slices.Clone(p.Volumes)
+	sort.SliceStable(d.volsByNo, func(i, j int) bool { return d.volsByNo[i].No < d.volsByNo[j].No })
+	for _, v := range p.Volumes {
+		d.releases = append(d.releases, v.ReleaseAt)
+	}
+	slices.SortFunc(d.releases, func(a, b time.Time) int { return a.Compare(b) })
+	return d
+}
+
+func idOf(key, prefix string) (int64, bool) {
+	n, err := strconv.ParseInt(key[len(prefix):], 10, 64)
+	return n, err == nil
+}
+
+// apply changes one model and bumps the tags it touches. Caller holds s.mu.
+func (s *Store) apply(u Update, doc any) {
+	key := u.Key
+	switch {
+	case strings.HasPrefix(key, contract.KeyProduct):
+		pid := key[len(contract.KeyProduct):]
+		old := s.products[pid]
+		var nw *Prod
+		if !u.Delete {
+			nw = doc.(*Prod)
+			if old != nil && nw.Version != 0 && nw.Version < old.Version {
+				return // an older document arriving late
+			}
+			s.products[pid] = nw
+		} else {
+			delete(s.products, pid)
+		}
+		s.tags.Bump(TagProduct(pid))
+		s.tags.Bump(TagAllProducts)
+		for _, p := range []*Prod{old, nw} {
+			if p == nil {
+				continue
+			}
+			s.tags.Bump(TagSection(p.Section))
+			for _, a := range p.Authors {
+				s.tags.Bump(TagAuthor(a.AuthorID))
+			}
+		}
+	case strings.HasPrefix(key, contract.KeyEvent):
+		if id, ok := idOf(key, contract.KeyEvent); ok {
+			setOrDelete(s.events, id, doc, u.Delete)
+		}
+		s.tags.Bump(TagEvents)
+	case strings.HasPrefix(key, contract.KeyAward):
+		if id, ok := idOf(key, contract.KeyAward); ok {
+			setOrDelete(s.awards, id, doc, u.Delete)
+		}
+		s.tags.Bump(TagAwards)
+	case strings.HasPrefix(key, contract.KeyFAQ):
+		if id, ok := idOf(key, contract.KeyFAQ); ok {
+			setOrDelete(s.faqs, id, doc, u.Delete)
+		}
+		s.tags.Bump(TagFAQ)
+	case strings.HasPrefix(key, contract.KeyNotice):
+		if id, ok := idOf(key, contract.KeyNotice); ok {
+			setOrDelete(s.notices, id, doc, u.Delete)
+		}
+		s.tags.Bump(TagNotices)
+	case strings.HasPrefix(key, contract.KeyBanner):
+		if id, ok := idOf(key, contract.KeyBanner); ok {
+			setOrDelete(s.banners, id, doc, u.Delete)
+		}
+		s.tags.Bump(TagBanners)
+	case strings.HasPrefix(key, contract.KeyKeyword):
+		if id, ok := idOf(key, contract.KeyKeyword); ok {
+			setOrDelete(s.keywords, id, doc, u.Delete)
+		}
+		s.tags.Bump(TagKeywords)
+	case strings.HasPrefix(key, contract.KeyRanking):
+		setOrDelete(s.rankings, key[len(contract.KeyRanking):], doc, u.Delete)
+		s.tags.Bump(TagRankings)
+	case strings.HasPrefix(key, contract.KeyReviews):
+		pid := key[len(contract.KeyReviews):]
+		setOrDelete(s.reviews, pid, doc, u.Delete)
+		s.tags.Bump(TagReviews(pid))
+	case key == contract.KeyQuickLinks:
+		s.quickLinks, _ = doc.(*contract.QuickLinks)
+		s.tags.Bump(TagQuickLinks)
+	case key == contract.KeyJumpPass:
+		s.jumping, _ = doc.(*contract.JumpingPass)
+		s.tags.Bump(TagJumping)
+	case key == contract.KeySiteConfig:
+		s.site, _ = doc.(*contract.SiteConfig)
+		s.tags.Bump(TagSite)
+	}
+}
+
+func setOrDelete[K comparable, V any](m map[K]*V, k K, doc any, del bool) {
+	if del {
+		delete(m, k)
+		return
+	}
+	if v, ok := doc.(*V); ok {
+		m[k] = v
+	}
+}

@@ -1,0 +1,437 @@
+package catalog
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"storefront/contract"
+	"storefront/edge/cache"
+	"storefront/edge/search"
+)
+
+// View is one consistent read of the store at one instant for one audience.
+// Everything it returns was visible at Now to that audience; every access
+// records the tags and the clock instant the answer depends on.
+// A View is only valid inside the function given to Store.Read.
+type View struct {
+	s *Store
+	// Now is the edge's clock; volumes released after it are not visible yet.
+	Now time.Time
+	// Teen hides adult works everywhere.
+	Teen bool
+
+	tags  map[string]struct{}
+	until time.Time
+}
+
+// Read runs fn on a consistent view and returns what the answer depends on:
+// tag references for the body cache and the instant (unix ns, 0 = none) it
+// stops being true by the clock.
+func (s *Store) Read(now time.Time, teen bool, fn func(v *View)) (refs []cache.Ref, until int64) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	v := &View{s: s, Now: now, Teen: teen, tags: make(map[string]struct{}, 4)}
+	fn(v)
+	refs = make([]cache.Ref, 0, len(v.tags))
+	for t := range v.tags {
+		refs = append(refs, s.tags.Current(t))
+	}
+	if !v.until.IsZero() {
+		until = v.until.UnixNano()
+	}
+	return refs, until
+}
+
+// Depend records that the answer depends on tag.
+func (v *View) Depend(tag string) { v.tags[tag] = struct{}{} }
+
+// Until records that the answer changes at t (when t is after Now).
+func (v *View) Until(t time.Time) {
+	if t.After(v.Now) && (v.until.IsZero() || t.Before(v.until)) {
+		v.until = t
+	}
+}
+
+// watch records p's next release as a change instant.
+func (v *View) watch(p *Prod) {
+	i, _ := slices.BinarySearchFunc(p.releases, v.Now, func(a, b time.Time) int {
+		if !a.After(b) {
+			return -1
+		}
+		return 1
+	})
+	if i < len(p.releases) {
+		v.Until(p.releases[i])
+	}
+}
+
+// Visible reports whether p may be shown to this audience at all.
+func (v *View) Visible(p *Prod) bool {
+	return p != nil && !p.Hidden && !(v.Teen && p.IsAdult())
+}
+
+// Lookup returns a product regardless of audience (detail decides what to show),
+// or nil. Hidden products are nil.
+func (v *View) Lookup(pid string) *Prod {
+	v.Depend(TagProduct(pid))
+	p := v.s.products[pid]
+	if p == nil || p.Hidden {
+		return nil
+	}
+	v.watch(p)
+	return p
+}
+
+// Product returns a product visible to this audience, or nil.
+func (v *View) Product(pid string) *Prod {
+	p := v.Lookup(pid)
+	if !v.Visible(p) {
+		return nil
+	}
+	return p
+}
+
+// Volumes returns p's volumes released by Now, in ascending order.
+func (v *View) Volumes(p *Prod) []contract.Volume {
+	n := 0
+	for _, vol := range p.volsByNo {
+		if !vol.ReleaseAt.After(v.Now) {
+			n++
+		}
+	}
+	if n == len(p.volsByNo) {
+		return p.volsByNo
+	}
+	out := make([]contract.Volume, 0, n)
+	for _, vol := range p.volsByNo {
+		if !vol.ReleaseAt.After(v.Now) {
+			out = append(out, vol)
+		}
+	}
+	return out
+}
+
+// LastUpdate is the release time of p's newest visible volume (or its
+// registration when none is out yet).
+func (v *View) LastUpdate(p *Prod) time.Time {
+	i, _ := slices.BinarySearchFunc(p.releases, v.Now, func(a, b time.Time) int {
+		if !a.After(b) {
+			return -1
+		}
+		return 1
+	})
+	if i == 0 {
+		return p.RegisteredAt
+	}
+	return p.releases[i-1]
+}
+
+// kstDay returns the KST midnight starting t's day.
+func kstDay(t time.Time) time.Time {
+	k := t.In(contract.KST)
+	return time.Date(k.Year(), k.Month(), k.Day(), 0, 0, 0, 0, contract.KST)
+}
+
+// NextKSTMidnight is the start of the KST day after t's.
+func NextKSTMidnight(t time.Time) time.Time { return kstDay(t).Add(24 * time.Hour) }
+
+// UpToday reports whether p had a volume released today (KST) by Now.
+func (v *View) UpToday(p *Prod) bool {
+	lu := v.LastUpdate(p)
+	up := len(p.releases) > 0 && !lu.Before(kstDay(v.Now))
+	if up {
+		v.Until(kstDay(v.Now).Add(24 * time.Hour))
+	}
+	return up
+}
+
+// IsNew reports whether p was registered in the last 7 days.
+func (v *View) IsNew(p *Prod) bool {
+	return !p.RegisteredAt.IsZero() && v.Now.Sub(p.RegisteredAt) < 7*24*time.Hour && !p.RegisteredAt.After(v.Now)
+}
+
+// Filter selects works for a list. Zero fields do not filter.
+type Filter struct {
+	Section    string // WT, CM, EB
+	GenreID    string
+	SubGenre   string
+	Category   string // category1 tab
+	Weekday    int    // 0..6, -1 for any
+	TodayUp    bool
+	End        string // "Y" finished, "N" ongoing
+	Original   bool
+	ShortStory bool
+	Free       string // wff, gift, jumping, freevol
+	Keyword    string
+	AuthorID   int64
+	Package    bool // special-price sets and packages
+	AdultOnly  bool
+	Discount   bool // discount or cashback
+}
+
+// Sort orders.
+const (
+	SortRecent  = "recent"  // newest visible volume first (the seed's default)
+	SortPopular = "popular" // view count
+	SortNew     = "new"     // registration
+	SortTitle   = "title"
+	SortRating  = "rating"
+	SortZzim    = "zzim"
+)
+
+// ValidSort reports whether s is a sort order.
+func ValidSort(s string) bool {
+	switch s {
+	case SortRecent, SortPopular, SortNew, SortTitle, SortRating, SortZzim:
+		return true
+	}
+	return false
+}
+
+func (v *View) match(p *Prod, f *Filter) bool {
+	if !v.Visible(p) {
+		return false
+	}
+	if f.Section != "" && p.Section != f.Section {
+		return false
+	}
+	if f.GenreID != "" && p.GenreID != f.GenreID {
+		return false
+	}
+	if f.SubGenre != "" && p.SubGenre != f.SubGenre {
+		return false
+	}
+	if f.Category != "" && p.Category1 != f.Category {
+		return false
+	}
+	if f.Weekday >= 0 && !slices.Contains(p.Weekdays, f.Weekday) {
+		return false
+	}
+	if f.End == "Y" && !p.FlagEnd || f.End == "N" && p.FlagEnd {
+		return false
+	}
+	if f.Original && !p.IsOriginal || f.ShortStory && !p.IsShortStory {
+		return false
+	}
+	if f.Package && !(p.IsSpecialPriceSet || p.IsPackage) {
+		return false
+	}
+	if f.AdultOnly && !p.IsAdult() {
+		return false
+	}
+	if f.Discount && p.DiscountRate == 0 && p.CashbackRate == 0 {
+		return false
+	}
+	switch f.Free {
+	case "wff":
+		if !p.WaitForFree {
+			return false
+		}
+	case "gift":
+		if !p.Gift {
+			return false
+		}
+	case "jumping":
+		if !p.JumpingPass {
+			return false
+		}
+	case "freevol":
+		if v.FreeVolumes(p) == 0 {
+			return false
+		}
+	}
+	if f.Keyword != "" && !slices.Contains(p.Keywords, f.Keyword) {
+		return false
+	}
+	if f.AuthorID != 0 && !slices.ContainsFunc(p.Authors, func(a contract.Author) bool { return a.AuthorID == f.AuthorID }) {
+		return false
+	}
+	if f.TodayUp && !v.UpToday(p) {
+		return false
+	}
+	return true
+}
+
+// FreeVolumes counts p's visible free volumes.
+func (v *View) FreeVolumes(p *Prod) int {
+	n := 0
+	for _, vol := range p.volsByNo {
+		if vol.IsFree && !vol.ReleaseAt.After(v.Now) {
+			n++
+		}
+	}
+	return n
+}
+
+// List returns the works matching f in order. It depends on the section's
+// lists (or every product) and on the next release among the candidates.
+func (v *View) List(f Filter, order string) []*Prod {
+	if f.Section != "" {
+		v.Depend(TagSection(f.Section))
+	} else {
+		v.Depend(TagAllProducts)
+	}
+	if f.TodayUp {
+		// Today's list empties at KST midnight.
+		v.Until(kstDay(v.Now).Add(24 * time.Hour))
+	}
+	var out []*Prod
+	for _, p := range v.s.products {
+		if f.Section != "" && p.Section != f.Section {
+			continue
+		}
+		v.watch(p)
+		if v.match(p, &f) {
+			out = append(out, p)
+		}
+	}
+	v.SortProds(out, order)
+	return out
+}
+
+// SortProds orders ps in place; ties break by pid so pages are stable.
+func (v *View) SortProds(ps []*Prod, order string) {
+	var cmp func(a, b *Prod) int
+	switch order {
+	case SortPopular:
+		cmp = func(a, b *Prod) int { return compareInt(b.ViewCnt, a.ViewCnt) }
+	case SortNew:
+		cmp = func(a, b *Prod) int { return b.RegisteredAt.Compare(a.RegisteredAt) }
+	case SortTitle:
+		cmp = func(a, b *Prod) int { return strings.Compare(a.Title, b.Title) }
+	case SortRating:
+		cmp = func(a, b *Prod) int { return compareInt(rating(b), rating(a)) }
+	case SortZzim:
+		cmp = func(a, b *Prod) int { return compareInt(b.ZzimCount, a.ZzimCount) }
+	default:
+		// Precompute: LastUpdate is a binary search per call.
+		lu := make(map[*Prod]int64, len(ps))
+		for _, p := range ps {
+			lu[p] = v.LastUpdate(p).UnixNano()
+		}
+		cmp = func(a, b *Prod) int { return compareInt(lu[b], lu[a]) }
+	}
+	slices.SortFunc(ps, func(a, b *Prod) int {
+		if c := cmp(a, b); c != 0 {
+			return c
+		}
+		return strings.Compare(a.PID, b.PID)
+	})
+}
+
+// rating is the average point × 1000 (0 without reviews).
+func rating(p *Prod) int64 {
+	if p.ReviewCount == 0 {
+		return 0
+	}
+	return p.PointSum * 1000 / int64(p.ReviewCount)
+}
+
+func compareInt[T ~int | ~int64](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Match is a search hit.
+type Match struct {
+	P *Prod
+	// Score orders hits: title prefix, title, author.
+	Score int
+}
+
+// Search finds visible works whose title or author matches q (spaces and case
+// ignored, Hangul initial consonants allowed). section "" searches everything.
+func (v *View) Search(q, section string) []Match {
+	v.Depend(TagAllProducts)
+	qk := search.Key(q)
+	if len(qk) == 0 {
+		return nil
+	}
+	var out []Match
+	for _, p := range v.s.products {
+		if section != "" && p.Section != section || !v.Visible(p) {
+			continue
+		}
+		score := 0
+		if i := search.Match(p.titleKey, qk); i == 0 {
+			score = 3
+		} else if i > 0 {
+			score = 2
+		} else {
+			for _, ak := range p.authorKeys {
+				if search.Match(ak, qk) >= 0 {
+					score = 1
+					break
+				}
+			}
+		}
+		if score > 0 {
+			out = append(out, Match{P: p, Score: score})
+		}
+	}
+	slices.SortFunc(out, func(a, b Match) int {
+		if a.Score != b.Score {
+			return b.Score - a.Score
+		}
+		if c := compareInt(b.P.ViewCnt, a.P.ViewCnt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.P.PID, b.P.PID)
+	})
+	return out
+}
+
+// Ranking returns the ranked visible works of scope (all, wt, cm, eb,
+// genre-<id>) and tab, from analytics' ranking document when there is one,
+// else by view count. computed reports whether analytics' ranking was used.
+func (v *View) Ranking(scope, tab string) (items []RankedProd, computed bool) {
+	v.Depend(TagRankings)
+	v.Depend(TagAllProducts)
+	if r := v.s.rankings[scope+"."+tab]; r != nil && len(r.Items) > 0 {
+		for _, it := range r.Items {
+			if p := v.s.products[it.PID]; v.Visible(p) {
+				items = append(items, RankedProd{P: p, Delta: it.Delta, Score: it.Score})
+			}
+		}
+		for i := range items {
+			items[i].Rank = i + 1
+		}
+		return items, true
+	}
+	f := Filter{Weekday: -1}
+	switch {
+	case scope == "wt":
+		f.Section = contract.SectionWebtoon
+	case scope == "cm":
+		f.Section = contract.SectionComic
+	case scope == "eb":
+		f.Section = contract.SectionNovel
+	case strings.HasPrefix(scope, "genre-"):
+		f.GenreID = scope[len("genre-"):]
+	}
+	order := SortPopular
+	if tab == contract.RankNew {
+		order = SortNew
+	}
+	for i, p := range v.List(f, order) {
+		if i == 100 {
+			break
+		}
+		items = append(items, RankedProd{P: p, Rank: i + 1, Score: float64(p.ViewCnt)})
+	}
+	return items, false
+}
+
+// RankedProd is one entry of a ranking.
+type RankedProd struct {
+	P     *Prod
+	Rank  int
+	Delta int
+	Score float64
+}

@@ -1,0 +1,98 @@
+package frontdoor
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"sync/atomic"
+	"time"
+
+	"github.com/valyala/fasthttp"
+)
+
+// Proxy forwards calls to writer nodes round-robin, passing cookies and
+// headers both ways. A node that refuses the connection is skipped (the
+// request never reached it, so trying the next one cannot apply it twice).
+type Proxy struct {
+	nodes   []*fasthttp.HostClient
+	next    atomic.Uint64
+	timeout time.Duration
+	log     *slog.Logger
+}
+
+// ErrNoWriter means no writer node took the call.
+var ErrNoWriter = errors.New("no writer node reachable")
+
+// NewProxy makes a proxy over writer base URLs such as http://127.0.0.1:8081.
+func NewProxy(urls []string, timeout time.Duration, log *slog.Logger) (*Proxy, error) {
+	p := &Proxy{timeout: timeout, log: log}
+	for _, raw := range urls {
+		u, err := url.Parse(raw)
+		if err != nil || u.Host == "" {
+			return nil, fmt.Errorf("bad writer URL %q", raw)
+		}
+		p.nodes = append(p.nodes, &fasthttp.HostClient{
+			Addr:                          u.Host,
+			IsTLS:                         u.Scheme == "https",
+			MaxConns:                      1024,
+			ReadTimeout:                   timeout,
+			WriteTimeout:                  timeout,
+			MaxIdleConnDuration:           30 * time.Second,
+			DisableHeaderNamesNormalizing: true,
+			DisablePathNormalizing:        true,
+			NoDefaultUserAgentHeader:      true,
+		})
+	}
+	return p, nil
+}
+
+// Nodes is how many writer nodes there are.
+func (p *Proxy) Nodes() int { return len(p.nodes) }
+
+// Forward sends ctx's request to a writer and puts the answer in ctx.Response.
+func (p *Proxy) Forward(ctx *fasthttp.RequestCtx) error {
+	if len(p.nodes) == 0 {
+		return ErrNoWriter
+	}
+	req := fasthttp.AcquireRequest()
+	defer fasthttp.ReleaseRequest(req)
+	ctx.Request.CopyTo(req)
+	// The answer is signed over its plain body, so ask for it uncompressed.
+	req.Header.Del("Accept-Encoding")
+	req.Header.Set("X-Forwarded-For", clientIP(ctx))
+	req.Header.SetBytesV("X-Forwarded-Host", ctx.Host())
+	if ctx.IsTLS() {
+		req.Header.Set("X-Forwarded-Proto", "https")
+	} else {
+		req.Header.Set("X-Forwarded-Proto", "http")
+	}
+	start := p.next.Add(1)
+	var err error
+	for i := range p.nodes {
+		n := p.nodes[(int(start)+i)%len(p.nodes)]
+		ctx.Response.Reset()
+		err = n.DoTimeout(req, &ctx.Response, p.timeout)
+		if err == nil {
+			return nil
+		}
+		var op *net.OpError
+		dial := errors.As(err, &op) && op.Op == "dial"
+		idempotent := req.Header.IsGet() || req.Header.IsHead()
+		if !dial && !errors.Is(err, fasthttp.ErrNoFreeConns) && !(idempotent && !errors.Is(err, fasthttp.ErrTimeout)) {
+			break
+		}
+		p.log.Warn("writer node unreachable, trying the next", "node", n.Addr, "err", err)
+	}
+	return fmt.Errorf("forward %s: %w", ctx.Path(), err)
+}
+
+func clientIP(ctx *fasthttp.RequestCtx) string {
+	prior := string(ctx.Request.Header.Peek("X-Forwarded-For"))
+	ip := ctx.RemoteIP().String()
+	if prior != "" {
+		return prior + ", " + ip
+	}
+	return ip
+}

@@ -1,0 +1,130 @@
+// Package frontdoor holds the edge's front-door pieces that are not catalog
+// reads: the built SPA (Static), forwarding to writer nodes (Proxy) and the
+// tracking intake (Tracker).
+package frontdoor
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"mime"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/valyala/fasthttp"
+)
+
+type file struct {
+	body, gz, br []byte
+	ctype        string
+	cacheControl string
+}
+
+// Static serves the built SPA from memory: index.html for every route the SPA
+// owns, hashed assets under /assets/ as immutable, and precompressed .br/.gz
+// siblings when the build made them. The build is small, so it is read once at
+// start; a new build needs a restart (deploys restart edges anyway).
+type Static struct {
+	files map[string]*file
+	index *file
+}
+
+const (
+	cacheImmutable = "public, max-age=31536000, immutable"
+	cacheRevalid   = "no-cache"
+	cacheShort     = "public, max-age=3600"
+)
+
+// placeholder is served when no build exists, so a back-end-only run still
+// answers / with something that says what is missing.
+var placeholder = []byte(`<!doctype html><html lang="ko"><meta charset="utf-8"><title>storefront</title><p>The frontend is not built (STATIC_DIR has no index.html). The API is under /home/api/v1/.</p></html>`)
+
+// LoadStatic reads every file under dir. A missing dir is not an error.
+func LoadStatic(dir string, log *slog.Logger) (*Static, error) {
+	s := &Static{files: make(map[string]*file)}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		urlPath := "/" + filepath.ToSlash(rel)
+		if strings.HasSuffix(urlPath, ".gz") || strings.HasSuffix(urlPath, ".br") {
+			return nil // loaded as variants of their originals
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", p, err)
+		}
+		f := &file{body: b, ctype: mime.TypeByExtension(path.Ext(urlPath))}
+		if f.ctype == "" {
+			f.ctype = "application/octet-stream"
+		}
+		if gz, err := os.ReadFile(p + ".gz"); err == nil {
+			f.gz = gz
+		}
+		if br, err := os.ReadFile(p + ".br"); err == nil {
+			f.br = br
+		}
+		switch {
+		case strings.HasPrefix(urlPath, "/assets/"):
+			f.cacheControl = cacheImmutable
+		case strings.HasSuffix(urlPath, ".html"):
+			f.cacheControl = cacheRevalid
+		default:
+			f.cacheControl = cacheShort
+		}
+		s.files[urlPath] = f
+		return nil
+	})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("load static files from %s: %w", dir, err)
+	}
+	s.index = s.files["/index.html"]
+	if s.index == nil {
+		log.Warn("no built frontend, serving a placeholder page", "dir", dir)
+		s.index = &file{body: placeholder, ctype: "text/html; charset=utf-8", cacheControl: cacheRevalid}
+	}
+	return s, nil
+}
+
+// Serve answers a GET or HEAD for a non-API path.
+func (s *Static) Serve(ctx *fasthttp.RequestCtx) {
+	p := string(ctx.Path())
+	f := s.files[p]
+	if f == nil {
+		if strings.HasPrefix(p, "/assets/") || path.Ext(p) != "" && p != "/index.html" {
+			// A missing hashed asset must not turn into index.html: the
+			// browser would cache HTML as a script.
+			ctx.Error("not found", fasthttp.StatusNotFound)
+			return
+		}
+		f = s.index
+	}
+	h := &ctx.Response.Header
+	h.SetContentType(f.ctype)
+	h.Set("Cache-Control", f.cacheControl)
+	h.Set("Vary", "Accept-Encoding")
+	switch {
+	case f.br != nil && ctx.Request.Header.HasAcceptEncoding("br"):
+		h.Set("Content-Encoding", "br")
+		ctx.Response.SetBodyRaw(f.br)
+	case f.gz != nil && ctx.Request.Header.HasAcceptEncoding("gzip"):
+		h.Set("Content-Encoding", "gzip")
+		ctx.Response.SetBodyRaw(f.gz)
+	default:
+		ctx.Response.SetBodyRaw(f.body)
+	}
+}
+
+// Has reports whether the build holds urlPath.
+func (s *Static) Has(urlPath string) bool { return s.files[urlPath] != nil }
+
+// IsPlaceholder reports whether no build was found.
+func (s *Static) IsPlaceholder() bool { return bytes.Equal(s.index.body, placeholder) }

@@ -1,0 +1,203 @@
+package frontdoor
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/valyala/fasthttp"
+
+	"storefront/contract"
+)
+
+// SessionCookie holds the tracking session id the edge hands out.
+const SessionCookie = "sf_sid"
+
+// HeaderAppVersion carries the app's version in app web views.
+const HeaderAppVersion = "X-App-Version"
+
+// MaxBatch bounds the events of one batch call.
+const MaxBatch = 100
+
+// Tracker turns browser tracking calls into contract.TrackedEvents on the
+// EVENTS stream and reports success only after JetStream acked every event.
+type Tracker struct {
+	JS             jetstream.JetStream
+	Now            func() time.Time
+	Salt           []byte
+	AudienceSecret []byte
+	Timeout        time.Duration
+}
+
+// ClientEvent is what a browser may say about an event. Identity (uid) is not
+// taken from the body: the session decides who the reader is.
+type ClientEvent struct {
+	Type       string            `json:"type"`
+	CurPageURL string            `json:"curPageUrl"`
+	URL        string            `json:"url"`
+	Route      string            `json:"route"`
+	Referrer   string            `json:"referrer"`
+	PID        string            `json:"pid"`
+	Section    string            `json:"section"`
+	GenreID    string            `json:"genreId"`
+	Vol        int               `json:"vol"`
+	Props      map[string]string `json:"props"`
+}
+
+// BadRequest is an error the client caused; Error is safe to show.
+type BadRequest struct{ Msg string }
+
+func (e *BadRequest) Error() string { return e.Msg }
+
+// browserTypes are the event types browsers may send; business events come
+// only from the writer.
+var browserTypes = map[string]bool{contract.EvPageView: true, contract.EvViewContent: true, contract.EvMemberProfile: true}
+
+// Build validates c and enriches it into a TrackedEvent from the request.
+func (t *Tracker) Build(ctx *fasthttp.RequestCtx, c *ClientEvent, sessionID string) (*contract.TrackedEvent, error) {
+	if !browserTypes[c.Type] {
+		return nil, &BadRequest{Msg: fmt.Sprintf("event type %q is not accepted from browsers", c.Type)}
+	}
+	u := c.URL
+	if u == "" {
+		u = c.CurPageURL
+	}
+	if c.Type == contract.EvPageView && u == "" {
+		return nil, &BadRequest{Msg: "curPageUrl is required"}
+	}
+	if len(u) > 2048 || len(c.Referrer) > 2048 || len(c.PID) > 128 || len(c.Props) > 64 {
+		return nil, &BadRequest{Msg: "event field too long"}
+	}
+	if c.PID != "" && !contract.ValidKeyID(c.PID) {
+		return nil, &BadRequest{Msg: "bad pid"}
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return nil, fmt.Errorf("event id: %w", err)
+	}
+	ch := strings.ToUpper(string(ctx.Request.Header.Peek(contract.HeaderChannel)))
+	ev := &contract.TrackedEvent{
+		V: contract.EventSchemaVersion, ID: id.String(), Type: c.Type, Time: t.Now().UTC(),
+		Channel: ch, AppVersion: string(ctx.Request.Header.Peek(HeaderAppVersion)),
+		IPHash:    t.ipHash(ctx),
+		UAClass:   UAClass(string(ctx.Request.Header.UserAgent()), ch),
+		SessionID: sessionID, MemberType: "visitor",
+		URL: u, Route: c.Route, Referrer: c.Referrer, PID: c.PID, Section: c.Section, GenreID: c.GenreID, Vol: c.Vol,
+		Props: c.Props,
+	}
+	if ev.Referrer == "" {
+		ev.Referrer = string(ctx.Request.Header.Referer())
+	}
+	if tok := ctx.Request.Header.Cookie(contract.AudienceCookie); len(tok) > 0 {
+		if a, err := contract.VerifyAudience(t.AudienceSecret, string(tok), t.Now()); err == nil {
+			ev.MemberType = "member"
+			if a.AdultLevel == 2 || a.AdultLevel == 3 {
+				ev.MemberType = "adult"
+			}
+		}
+	}
+	if err := ev.Validate(); err != nil {
+		return nil, &BadRequest{Msg: err.Error()}
+	}
+	return ev, nil
+}
+
+func (t *Tracker) ipHash(ctx *fasthttp.RequestCtx) string {
+	h := sha256.New()
+	h.Write(t.Salt)
+	h.Write([]byte{0})
+	h.Write([]byte(ctx.RemoteIP().String()))
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// Session returns the request's tracking session id, handing out a new one
+// (as a cookie on the answer) when it has none.
+func Session(ctx *fasthttp.RequestCtx) string {
+	if v := ctx.Request.Header.Cookie(SessionCookie); len(v) >= 16 && len(v) <= 64 {
+		return string(v)
+	}
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	id := hex.EncodeToString(b[:])
+	c := fasthttp.AcquireCookie()
+	defer fasthttp.ReleaseCookie(c)
+	c.SetKey(SessionCookie)
+	c.SetValue(id)
+	c.SetPath("/")
+	c.SetHTTPOnly(true)
+	c.SetSameSite(fasthttp.CookieSameSiteLaxMode)
+	ctx.Response.Header.SetCookie(c)
+	return id
+}
+
+// Publish sends every event and waits for all JetStream acks. The message id
+// is the event id, so a retried call is deduplicated by the stream.
+func (t *Tracker) Publish(ctx context.Context, evs []*contract.TrackedEvent) error {
+	ctx, cancel := context.WithTimeout(ctx, t.Timeout)
+	defer cancel()
+	futures := make([]jetstream.PubAckFuture, 0, len(evs))
+	for _, ev := range evs {
+		b, err := json.Marshal(ev)
+		if err != nil {
+			return fmt.Errorf("encode event %s: %w", ev.ID, err)
+		}
+		f, err := t.JS.PublishAsync(contract.TrackSubject(ev.Type), b, jetstream.WithMsgID(ev.ID))
+		if err != nil {
+			return fmt.Errorf("publish event %s: %w", ev.ID, err)
+		}
+		futures = append(futures, f)
+	}
+	for _, f := range futures {
+		select {
+		case <-f.Ok():
+		case err := <-f.Err():
+			return fmt.Errorf("publish event: %w", err)
+		case <-ctx.Done():
+			return fmt.Errorf("publish events: no ack: %w", ctx.Err())
+		}
+	}
+	return nil
+}
+
+// UAClass classifies a user agent (the channel header wins when present).
+func UAClass(ua, channel string) string {
+	switch channel {
+	case "AA", "AC", "AO":
+		return "android-app"
+	case "IA":
+		return "ios-app"
+	case "AW":
+		return "android-web"
+	case "IW":
+		return "ios-web"
+	}
+	l := strings.ToLower(ua)
+	switch {
+	case strings.Contains(l, "bot") || strings.Contains(l, "crawler") || strings.Contains(l, "spider") || strings.Contains(l, "headlesschrome"):
+		return "bot"
+	case strings.Contains(l, "android") && strings.Contains(l, "; wv)"):
+		return "android-app"
+	case strings.Contains(l, "android"):
+		return "android-web"
+	case (strings.Contains(l, "iphone") || strings.Contains(l, "ipad")) && !strings.Contains(l, "safari"):
+		return "ios-app"
+	case strings.Contains(l, "iphone") || strings.Contains(l, "ipad"):
+		return "ios-web"
+	}
+	return "desktop"
+}
+
+// IsBadRequest reports whether err is the client's fault.
+func IsBadRequest(err error) (*BadRequest, bool) {
+	var b *BadRequest
+	ok := errors.As(err, &b)
+	return b, ok
+}

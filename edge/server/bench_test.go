@@ -1,0 +1,194 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/valyala/fasthttp"
+
+	"storefront/contract"
+	"storefront/demo"
+	"storefront/devstack/testenv"
+	"storefront/edge/catalog"
+)
+
+var benchNow = time.Date(2026, 3, 2, 12, 0, 0, 0, contract.KST)
+
+// benchServer is an edge whose store is filled directly from a demo catalog
+// (no HTTP listener is used: requests go straight to the handler).
+func benchServer(b testing.TB, works int) *Server {
+	b.Helper()
+	n := testenv.NATS(b)
+	ctx, cancel := context.WithCancel(context.Background())
+	b.Cleanup(cancel)
+	s, err := New(ctx, Config{Addr: "127.0.0.1:0", NATSURL: n.URL, StaticDir: b.TempDir(), Now: func() time.Time { return benchNow }},
+		slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(s.close)
+	cat := demo.Generate(demo.Options{Seed: 1, Works: works, Now: benchNow})
+	var ups []catalog.Update
+	for i := range cat.Products {
+		v, _ := json.Marshal(&cat.Products[i])
+		ups = append(ups, catalog.Update{Key: contract.ProductKey(cat.Products[i].PID), Value: v})
+	}
+	if errs := s.store.Apply(benchNow, ups...); len(errs) > 0 {
+		b.Fatal(errs[0])
+	}
+	return s
+}
+
+func benchRequest(uri string, headers ...string) *fasthttp.RequestCtx {
+	var req fasthttp.Request
+	req.SetRequestURI(uri)
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	ctx := &fasthttp.RequestCtx{}
+	ctx.Init(&req, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 5555}, nil)
+	return ctx
+}
+
+func benchHit(b *testing.B, s *Server, uri string, headers ...string) {
+	ctx := benchRequest(uri, headers...)
+	// Warm: render once and wait until ristretto applied the Set.
+	for i := 0; i < 100; i++ {
+		s.handle(ctx)
+		s.cache.Wait()
+		if ctx.Response.StatusCode() != 200 {
+			b.Fatalf("%s: %d %s", uri, ctx.Response.StatusCode(), ctx.Response.Body())
+		}
+		h := s.cache.Hits.Load()
+		ctx.Response.Reset()
+		s.handle(ctx)
+		if s.cache.Hits.Load() > h {
+			break
+		}
+	}
+	misses := s.cache.Misses.Load()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		ctx.Response.Reset()
+		s.handle(ctx)
+	}
+	b.StopTimer()
+	if s.cache.Misses.Load() != misses {
+		b.Fatalf("%s: %d cache misses during the benchmark", uri, s.cache.Misses.Load()-misses)
+	}
+	b.ReportMetric(float64(len(ctx.Response.Body())), "bytes/answer")
+}
+
+func BenchmarkCachedHit(b *testing.B) {
+	s := benchServer(b, 3000)
+	aud := contract.SignAudience([]byte("dev-audience-secret"), contract.Audience{AdultLevel: 2, Expires: benchNow.Add(time.Hour)})
+	b.Run("list", func(b *testing.B) { benchHit(b, s, "/home/api/v1/webtoon/genre/21?sort=popular") })
+	b.Run("list-token", func(b *testing.B) {
+		benchHit(b, s, "/home/api/v1/webtoon/genre/21?sort=popular", contract.HeaderRequestToken, "0123456789abcdef")
+	})
+	b.Run("list-gzip", func(b *testing.B) {
+		benchHit(b, s, "/home/api/v1/webtoon/genre/21?sort=popular", "Accept-Encoding", "gzip, deflate")
+	})
+	b.Run("list-br-adult-signed", func(b *testing.B) {
+		benchHit(b, s, "/home/api/v1/webtoon/genre/21?sort=popular", "Accept-Encoding", "gzip, br", "Cookie", contract.AudienceCookie+"="+aud,
+			contract.HeaderRequestToken, "0123456789abcdef", contract.HeaderChannel, "AW")
+	})
+	b.Run("home-token", func(b *testing.B) {
+		benchHit(b, s, "/home/api/v1/home", contract.HeaderRequestToken, "0123456789abcdef")
+	})
+	b.Run("detail", func(b *testing.B) { benchHit(b, s, "/home/api/v1/products/"+demo.PID(contract.SectionWebtoon, 1)) })
+	b.Run("ranking", func(b *testing.B) { benchHit(b, s, "/home/api/v1/rankings?category=wt") })
+	b.Run("search", func(b *testing.B) { benchHit(b, s, "/home/api/v1/search?q=%E3%84%B1%E3%85%81") })
+}
+
+// BenchmarkRender measures answers rendered from the read models (cache misses).
+func BenchmarkRender(b *testing.B) {
+	s := benchServer(b, 3000)
+	for _, uri := range []string{
+		"/home/api/v1/webtoon/genre/21?sort=popular", "/home/api/v1/home", "/home/api/v1/products/" + demo.PID(contract.SectionWebtoon, 1),
+		"/home/api/v1/search?q=%E3%84%B1%E3%85%81",
+	} {
+		b.Run(uri, func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				i++
+				ctx := benchRequest(uri + fmt.Sprintf("&n=%d", i))
+				s.handle(ctx)
+			}
+		})
+	}
+}
+
+// BenchmarkStartup100k measures an edge start against a bucket holding a
+// 100,000-work demo catalog: from New to ready (initial sync done).
+func BenchmarkStartup100k(b *testing.B) {
+	n := testenv.NATS(b)
+	nc, err := nats.Connect(n.URL)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	ctx := context.Background()
+	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: contract.CatalogBucket, History: 1, MaxValueSize: 1 << 20})
+	if err != nil {
+		b.Fatal(err)
+	}
+	cat := demo.Generate(demo.Options{Seed: 1, Works: 100000, VolumesPerWork: 5, Now: benchNow})
+	var total int
+	for i := range cat.Products {
+		v, _ := json.Marshal(&cat.Products[i])
+		total += len(v)
+		if i%2000 == 0 {
+			<-js.PublishAsyncComplete()
+		}
+		if _, err := js.PublishAsync("$KV."+contract.CatalogBucket+"."+contract.ProductKey(cat.Products[i].PID), v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	<-js.PublishAsyncComplete()
+	st, _ := kv.Status(ctx)
+	b.Logf("bucket: %d values, %d MB of product JSON", st.Values(), total>>20)
+	cat = nil
+	b.ResetTimer()
+	for b.Loop() {
+		var ru0, ru1 syscall.Rusage
+		syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+		start := time.Now()
+		rctx, cancel := context.WithCancel(ctx)
+		s, err := New(rctx, Config{Addr: "127.0.0.1:0", NATSURL: n.URL, StaticDir: filepath.Join(b.TempDir(), "none")},
+			slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
+		if err != nil {
+			b.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- s.Run(rctx) }()
+		for !s.synced.Load() {
+			time.Sleep(time.Millisecond)
+		}
+		b.ReportMetric(time.Since(start).Seconds(), "s-to-ready")
+		syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+		cpu := time.Duration(ru1.Utime.Nano()+ru1.Stime.Nano()-ru0.Utime.Nano()-ru0.Stime.Nano()) * time.Nanosecond
+		// CPU of this process (edge and the in-process NATS server): a figure
+		// the shared machine's load does not distort.
+		b.ReportMetric(cpu.Seconds(), "cpu-s")
+		_, _, _, products := s.store.Stats()
+		if products != 100000 {
+			b.Fatalf("%d products after sync", products)
+		}
+		cancel()
+		<-done
+	}
+}

@@ -1,0 +1,318 @@
+package server_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"storefront/contract"
+	"storefront/edge/server"
+)
+
+func TestScheduledReleaseFlipsByTheEdgeClock(t *testing.T) {
+	e := newEnv(t)
+	clk := &clock{t: t0}
+	release := t0.Add(time.Hour)
+	e.putProduct(product("rel", contract.SectionWebtoon, "예약 작품", func(p *contract.Product) {
+		p.Weekdays = []int{1}
+		p.Volumes = append(p.Volumes, contract.Volume{No: 4, Title: "4화", ReleaseAt: release, BuyPrice: 300, Pages: 3, PreviewPages: 1, ContentBase: contract.ContentBase("rel", 4)})
+	}))
+	e.putProduct(product("other", contract.SectionWebtoon, "다른 작품"))
+	g := startEdge(t, e, func(c *server.Config) { c.Now = clk.Now })
+	g.waitReady()
+
+	type state struct {
+		vols, latest int
+		todayup, up  bool
+		content      int
+	}
+	observe := func() state {
+		var d struct {
+			ProdInfo struct {
+				UpdateVolNo int    `json:"updateVolNo"`
+				UpdateState string `json:"updateState"`
+			} `json:"prodInfo"`
+			VolList []struct{ No int } `json:"volList"`
+		}
+		g.getJSON("/home/api/v1/products/rel", 200, &d)
+		var vl struct {
+			VolList []struct{ No int } `json:"volList"`
+		}
+		g.getJSON("/home/api/v1/products/rel/volumes?order=latest", 200, &vl)
+		_, today := g.get("/home/api/v1/webtoon/todayup")
+		_, wk := g.get("/home/api/v1/webtoon/weekday/mon")
+		if !bytes.Contains(wk, []byte(`"pid":"rel"`)) {
+			t.Fatal("weekday list lost the work")
+		}
+		resp, _ := g.get("/content/rel/4/1.svg")
+		return state{vols: len(d.VolList), latest: vl.VolList[0].No, todayup: bytes.Contains(today, []byte(`"pid":"rel"`)),
+			up: d.ProdInfo.UpdateState == "UP", content: resp.StatusCode}
+	}
+	// Twice before: the second round is served from the cache.
+	for range 2 {
+		if s := observe(); s != (state{vols: 3, latest: 3, todayup: false, up: false, content: 404}) {
+			t.Fatalf("before release: %+v", s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	clk.Set(release.Add(-time.Millisecond))
+	if s := observe(); s.vols != 3 {
+		t.Fatalf("a millisecond before: %+v", s)
+	}
+	clk.Set(release)
+	if s := observe(); s != (state{vols: 4, latest: 4, todayup: true, up: true, content: 200}) {
+		t.Fatalf("at release: %+v", s)
+	}
+	// KST midnight empties today-up.
+	clk.Set(time.Date(2026, 3, 3, 0, 0, 0, 0, contract.KST))
+	if s := observe(); s.todayup || s.vols != 4 {
+		t.Fatalf("next day: %+v", s)
+	}
+}
+
+func metric(t *testing.T, g *edge, name string) float64 {
+	t.Helper()
+	_, b := g.get("/metrics")
+	m := regexp.MustCompile(`(?m)^` + name + ` (\S+)$`).FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("metric %s missing", name)
+	}
+	v, _ := strconv.ParseFloat(string(m[1]), 64)
+	return v
+}
+
+func TestUpdateDropsExactlyTheAffectedBodies(t *testing.T) {
+	e := newEnv(t)
+	e.putProduct(product("a", contract.SectionWebtoon, "에이"))
+	otherAuthor := func(p *contract.Product) { p.Authors = []contract.Author{{AuthorID: 2, AuthorName: "박작가"}} }
+	e.putProduct(product("b", contract.SectionComic, "비", otherAuthor))
+	g := startEdge(t, e)
+	g.waitReady()
+	warm := func(path string) {
+		// Sets are asynchronous: ask until the answer comes from the cache.
+		eventually(t, path+" cached", func() bool {
+			h := metric(t, g, "edge_cache_hits_total")
+			g.get(path)
+			return metric(t, g, "edge_cache_hits_total") > h
+		})
+	}
+	for _, p := range []string{"/home/api/v1/products/a", "/home/api/v1/products/b", "/home/api/v1/comic/best", "/home/api/v1/webtoon/best"} {
+		warm(p)
+	}
+	e.putProduct(product("a", contract.SectionWebtoon, "새 에이", func(p *contract.Product) { p.Version = 2 }))
+	eventually(t, "a renamed", func() bool {
+		_, b := g.get("/home/api/v1/products/a")
+		return bytes.Contains(b, []byte("새 에이"))
+	})
+	_, b := g.get("/home/api/v1/webtoon/best")
+	if !bytes.Contains(b, []byte("새 에이")) {
+		t.Fatalf("webtoon list not refreshed: %s", b)
+	}
+	// b's detail and the comic list did not depend on a: still cached.
+	for _, p := range []string{"/home/api/v1/products/b", "/home/api/v1/comic/best"} {
+		h, m := metric(t, g, "edge_cache_hits_total"), metric(t, g, "edge_cache_misses_total")
+		g.get(p)
+		if metric(t, g, "edge_cache_hits_total") != h+1 || metric(t, g, "edge_cache_misses_total") != m {
+			t.Errorf("%s was dropped by an update of another section's work", p)
+		}
+	}
+	// An older document arriving late is ignored.
+	e.putProduct(product("a", contract.SectionWebtoon, "옛 에이", func(p *contract.Product) { p.Version = 1 }))
+	e.putProduct(product("b", contract.SectionComic, "비 둘", otherAuthor, func(p *contract.Product) { p.Version = 2 }))
+	eventually(t, "b renamed", func() bool {
+		_, b := g.get("/home/api/v1/products/b")
+		return bytes.Contains(b, []byte("비 둘"))
+	})
+	if _, b := g.get("/home/api/v1/products/a"); !bytes.Contains(b, []byte("새 에이")) {
+		t.Fatalf("older version replaced a newer one: %s", b)
+	}
+}
+
+func TestTinyCacheNeverServesWrongData(t *testing.T) {
+	e := newEnv(t)
+	for i := range 20 {
+		e.putProduct(product(fmt.Sprintf("t%02d", i), contract.SectionWebtoon, fmt.Sprintf("작품 %d", i)))
+	}
+	// A cache far too small: most Sets are dropped or evicted at once.
+	g := startEdge(t, e, func(c *server.Config) { c.CacheBytes = 2048 })
+	g.waitReady()
+	for round := 2; round < 6; round++ {
+		for i := range 20 {
+			pid := fmt.Sprintf("t%02d", i)
+			e.putProduct(product(pid, contract.SectionWebtoon, fmt.Sprintf("작품 %d 판 %d", i, round), func(p *contract.Product) { p.Version = int64(round) }))
+		}
+		want := fmt.Sprintf("판 %d", round)
+		eventually(t, "round "+want, func() bool {
+			for i := range 20 {
+				_, b := g.get(fmt.Sprintf("/home/api/v1/products/t%02d", i))
+				if !bytes.Contains(b, []byte(want)) {
+					return false
+				}
+			}
+			return true
+		})
+		// Once served, never older.
+		for i := range 20 {
+			for range 3 {
+				_, b := g.get(fmt.Sprintf("/home/api/v1/products/t%02d", i))
+				if !bytes.Contains(b, []byte(want)) {
+					t.Fatalf("stale body after update: %s", b)
+				}
+			}
+		}
+	}
+}
+
+func TestServesStaleWhileNATSIsDownAndCatchesUp(t *testing.T) {
+	e := newEnv(t)
+	e.putProduct(product("s1", contract.SectionWebtoon, "처음"))
+	g := startEdge(t, e)
+	g.waitReady()
+	e.nats.Stop()
+	eventually(t, "staleness reported", func() bool {
+		return metric(t, g, "edge_nats_connected") == 0 && metric(t, g, "edge_catalog_stale_seconds") > 0
+	})
+	resp, b := g.get("/readyz")
+	if resp.StatusCode != 200 || !bytes.Contains(b, []byte("nats_connected false")) || !bytes.Contains(b, []byte("stale_seconds")) {
+		t.Fatalf("readyz while NATS is down: %d %s", resp.StatusCode, b)
+	}
+	for _, p := range []string{"/home/api/v1/products/s1", "/home/api/v1/home?section=wt", "/home/api/v1/webtoon/genre/21?sort=title"} {
+		if resp, b := g.get(p); resp.StatusCode != 200 || !bytes.Contains(b, []byte("처음")) {
+			t.Fatalf("%s while NATS is down: %d %s", p, resp.StatusCode, b)
+		}
+	}
+	if err := e.nats.Start(); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "reconnected", func() bool { return metric(t, g, "edge_nats_connected") == 1 })
+	if metric(t, g, "edge_catalog_stale_seconds") != 0 {
+		t.Fatal("still stale after reconnect")
+	}
+	e2 := newEnvAt(t, e.nats.URL)
+	e2.putProduct(product("s1", contract.SectionWebtoon, "다시", func(p *contract.Product) { p.Version = 2 }))
+	e2.putProduct(product("s2", contract.SectionWebtoon, "새로"))
+	eventually(t, "caught up", func() bool {
+		_, b1 := g.get("/home/api/v1/products/s1")
+		r2, _ := g.get("/home/api/v1/products/s2")
+		return bytes.Contains(b1, []byte("다시")) && r2.StatusCode == 200
+	})
+}
+
+func TestVolumesReviewsRankingsSearch(t *testing.T) {
+	e := newEnv(t)
+	e.putProduct(product("v1", contract.SectionComic, "귀멸의 칼날", func(p *contract.Product) { p.ViewCnt = 10 }))
+	e.putProduct(product("v2", contract.SectionComic, "나 혼자만 레벨업", func(p *contract.Product) {
+		p.ViewCnt = 50
+		p.IsSpecialPriceSet = true
+		p.Authors = []contract.Author{{AuthorID: 9, AuthorName: "추공", IsWriter: true}}
+	}))
+	e.putProduct(product("v3", contract.SectionWebtoon, "전지적 독자 시점", func(p *contract.Product) { p.ViewCnt = 30 }))
+	base := t0.Add(-time.Hour)
+	e.put("reviews.v1", contract.ReviewList{PID: "v1", Reviews: []contract.Review{
+		{ID: 1, Body: "a", Point: 5, LikeCnt: 1, IsBuyerReview: true, CreatedAt: base},
+		{ID: 2, Body: "b", Point: 4, LikeCnt: 9, IsBuyerReview: false, CreatedAt: base.Add(time.Minute)},
+		{ID: 3, Body: "c", Point: 3, LikeCnt: 5, IsBuyerReview: true, CreatedAt: base.Add(2 * time.Minute)},
+	}})
+	g := startEdge(t, e)
+	g.waitReady()
+
+	ids := func(path string, field string) string {
+		_, b := g.get(path)
+		re := regexp.MustCompile(`"` + field + `":("?[^,"]+"?)`)
+		var out []string
+		for _, m := range re.FindAllSubmatch(b, -1) {
+			out = append(out, strings.Trim(string(m[1]), `"`))
+		}
+		return strings.Join(out, ",")
+	}
+	// Volume order: old, latest; a special-price set is always oldest first.
+	if got := ids("/home/api/v1/products/v1/volumes", "no"); got != "1,2,3" {
+		t.Errorf("old order: %s", got)
+	}
+	if got := ids("/home/api/v1/products/v1/volumes?order=latest", "no"); got != "3,2,1" {
+		t.Errorf("latest order: %s", got)
+	}
+	if got := ids("/home/api/v1/products/v2/volumes?order=latest", "no"); got != "1,2,3" {
+		t.Errorf("special-price set: %s", got)
+	}
+	// Reviews: likes first by default, buyer filter, recency, v2 shape.
+	if got := ids("/home/api/v1/products/v1/reviews", "id"); got != "2,3,1" {
+		t.Errorf("by likes: %s", got)
+	}
+	if got := ids("/home/api/v1/products/v1/reviews?buyer=Y", "id"); got != "3,1" {
+		t.Errorf("buyers: %s", got)
+	}
+	if got := ids("/home/api/v1/products/v1/reviews?sort=recent&size=2", "id"); got != "3,2" {
+		t.Errorf("recent page 1: %s", got)
+	}
+	var v2 struct {
+		Data struct {
+			Reviews    []struct{ ID int64 } `json:"reviews"`
+			TotalCount int                  `json:"totalCount"`
+		} `json:"data"`
+	}
+	g.getJSON("/home/api/v1/products/v1/reviews/v2?buyer=Y", 200, &v2)
+	if v2.Data.TotalCount != 2 || len(v2.Data.Reviews) != 2 {
+		t.Errorf("v2: %+v", v2)
+	}
+	// Rankings: by view count until analytics ranked, then analytics' order.
+	if got := ids("/home/api/v1/rankings", "pid"); got != "v2,v3,v1" {
+		t.Errorf("fallback ranking: %s", got)
+	}
+	if got := ids("/home/api/v1/rankings?category=cm", "pid"); got != "v2,v1" {
+		t.Errorf("comic ranking: %s", got)
+	}
+	e.put("ranking.all.real", contract.Ranking{Scope: "all", Tab: "real", Items: []contract.RankingItem{{PID: "v1", Rank: 1, Delta: 2}, {PID: "gone", Rank: 2}, {PID: "v3", Rank: 3}}})
+	eventually(t, "analytics ranking", func() bool { return ids("/home/api/v1/rankings", "pid") == "v1,v3" })
+	if got := ids("/home/api/v1/rankings", "rank"); got != "1,2" {
+		t.Errorf("ranks renumbered: %s", got)
+	}
+	if got := ids("/home/api/v1/rankings", "source"); got != "analytics" {
+		t.Errorf("source: %s", got)
+	}
+	// Search: initial consonants, spaces, authors.
+	for q, want := range map[string]string{
+		"ㄱㅁ": "v1", "귀멸의칼날": "v1", "나혼자": "v2", "ㄴ ㅎㅈ": "v2", "추공": "v2", "독자 시점": "v3", "ㅈㅈㅈ": "v3",
+	} {
+		if got := ids("/home/api/v1/search?q="+url.QueryEscape(q), "pid"); got != want {
+			t.Errorf("search %q: %q, want %q", q, got, want)
+		}
+	}
+	if resp, _ := g.get("/home/api/v1/search?q="); resp.StatusCode != 400 {
+		t.Errorf("empty search: %d", resp.StatusCode)
+	}
+}
+
+func TestBadInputIsA400Envelope(t *testing.T) {
+	e := newEnv(t)
+	g := startEdge(t, e)
+	g.waitReady()
+	for _, p := range []string{
+		"/home/api/v1/home?section=xx", "/home/api/v1/webtoon/genre/21?sort=bogus", "/home/api/v1/webtoon/genre/21?page=0",
+		"/home/api/v1/webtoon/genre/21?size=1000", "/home/api/v1/webtoon/weekday/funday", "/home/api/v1/rankings?tab=hourly",
+		"/home/api/v1/rankings?category=zz", "/home/api/v1/cs/faq?cid=99999", "/home/api/v1/products/x/volumes?order=new",
+		"/home/api/v1/products/x/reviews?buyer=maybe", "/home/api/v1/webtoon/genre/all?filter=cheap", "/home/api/v1/webtoon/best?genre=99",
+	} {
+		resp, b := g.get(p)
+		var env contract.Envelope
+		if resp.StatusCode != 400 || json.Unmarshal(b, &env) != nil || env.Header.Code != 400 || env.Header.Message == "" {
+			t.Errorf("%s: %d %s", p, resp.StatusCode, b)
+		}
+	}
+	for _, p := range []string{"/home/api/v1/products/nope", "/home/api/v1/products/bad.pid", "/home/api/v1/events/bluerun/77", "/home/api/v1/keywords/5", "/home/api/v1/webtoon/genre/nogenre"} {
+		resp, b := g.get(p)
+		if resp.StatusCode != 404 || !bytes.Contains(b, []byte(`"code":404`)) {
+			t.Errorf("%s: %d %s", p, resp.StatusCode, b)
+		}
+	}
+	_ = io.EOF
+	_ = http.StatusOK
+}

@@ -1,0 +1,223 @@
+package server_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"storefront/contract"
+	"storefront/edge/server"
+)
+
+// fakeWriter is a real HTTP server standing in for a writer node.
+func fakeWriter(t *testing.T, name string, hits *atomic.Int64) *httptest.Server {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		c, _ := r.Cookie("session")
+		body, _ := io.ReadAll(r.Body)
+		http.SetCookie(w, &http.Cookie{Name: "from", Value: name})
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-Writer", name)
+		fmt.Fprintf(w, `{"header":{"code":200,"message":""},"node":%q,"method":%q,"path":%q,"cookie":%q,"body":%q,"xff":%q,"channel":%q}`,
+			name, r.Method, r.URL.RequestURI(), cookieVal(c), body, r.Header.Get("X-Forwarded-For"), r.Header.Get(contract.HeaderChannel))
+	}))
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+func cookieVal(c *http.Cookie) string {
+	if c == nil {
+		return ""
+	}
+	return c.Value
+}
+
+func TestForwardsMemberCallsRoundRobinAndSignsThem(t *testing.T) {
+	e := newEnv(t)
+	var h1, h2 atomic.Int64
+	w1, w2 := fakeWriter(t, "w1", &h1), fakeWriter(t, "w2", &h2)
+	g := startEdge(t, e, func(c *server.Config) { c.WriterURL = w1.URL + ", " + w2.URL })
+	g.waitReady()
+	paths := []struct{ method, path string }{
+		{"POST", "/protocol/appapi/mb/user/info/zzim-add"},
+		{"GET", "/home/api/v1/users/interests/genres"},
+		{"PUT", "/home/api/v1/users/interests/genres"},
+		{"POST", "/api/v-1/user/login_auto.asp?new_url=/"},
+		{"GET", "/iam/v2/user-info"},
+		{"POST", "/admin/api/v1/products"},
+		{"GET", "/pc/api/awards/"},
+		{"POST", "/home/api/v1/products/p1/reviews"},
+	}
+	for _, p := range paths {
+		req, _ := http.NewRequest(p.method, g.url+p.path, strings.NewReader(`{"x":1}`))
+		req.AddCookie(&http.Cookie{Name: "session", Value: "s3cr3t"})
+		req.Header.Set(contract.HeaderChannel, "IW")
+		req.Header.Set(contract.HeaderRequestToken, "rt-"+p.method)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw := readAll(t, resp)
+		if resp.StatusCode != 200 || !bytes.Contains(raw, []byte(`"path":"`+p.path+`"`)) ||
+			!bytes.Contains(raw, []byte(`"cookie":"s3cr3t"`)) || !bytes.Contains(raw, []byte(`"method":"`+p.method+`"`)) ||
+			!bytes.Contains(raw, []byte(`"channel":"IW"`)) || !bytes.Contains(raw, []byte(`"xff":"127.0.0.1"`)) {
+			t.Fatalf("%s %s: %d %s", p.method, p.path, resp.StatusCode, raw)
+		}
+		if p.method != "GET" && !bytes.Contains(raw, []byte(`"body":"{\"x\":1}"`)) {
+			t.Fatalf("body not passed: %s", raw)
+		}
+		if resp.Header.Get("Set-Cookie") == "" || resp.Header.Get("X-Writer") == "" {
+			t.Fatalf("writer headers not passed back: %v", resp.Header)
+		}
+		if got, want := resp.Header.Get("Authorization"), contract.Signature(200, "rt-"+p.method, raw); got != want {
+			t.Fatalf("forwarded answer signature %q, want %q", got, want)
+		}
+	}
+	if h1.Load() != 4 || h2.Load() != 4 {
+		t.Fatalf("round robin: w1 %d, w2 %d", h1.Load(), h2.Load())
+	}
+	// A dead node is skipped.
+	w1.Close()
+	for range 4 {
+		resp, _ := g.get("/iam/v2/user-info")
+		if resp.StatusCode != 200 {
+			t.Fatalf("with one node down: %d", resp.StatusCode)
+		}
+	}
+	// Every node down: 502 envelope.
+	w2.Close()
+	resp, b := g.get("/iam/v2/user-info")
+	if resp.StatusCode != 502 || !bytes.Contains(b, []byte(`"code":502`)) {
+		t.Fatalf("all writers down: %d %s", resp.StatusCode, b)
+	}
+}
+
+func TestServesTheSPA(t *testing.T) {
+	e := newEnv(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "index.html"), "<!doctype html><title>store</title>")
+	js := strings.Repeat("console.log('hello');", 100)
+	writeFile(t, filepath.Join(dir, "assets", "app-abc123.js"), js)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(js))
+	zw.Close()
+	writeFile(t, filepath.Join(dir, "assets", "app-abc123.js.gz"), gz.String())
+	writeFile(t, filepath.Join(dir, "favicon.ico"), "icon")
+	g := startEdge(t, e, func(c *server.Config) { c.StaticDir = dir })
+	g.waitReady()
+	for _, p := range []string{"/", "/webtoon/best", "/comic/detail/p1", "/novel/genre/21/romance/2", "/cs/notice/closingprod", "/nuxgin?url=/"} {
+		resp, b := g.get(p)
+		if resp.StatusCode != 200 || string(b) != "<!doctype html><title>store</title>" || resp.Header.Get("Cache-Control") != "no-cache" {
+			t.Fatalf("%s: %d %q %v", p, resp.StatusCode, b, resp.Header)
+		}
+	}
+	// Hashed assets: immutable, precompressed variant when accepted.
+	req, _ := http.NewRequest("GET", g.url+"/assets/app-abc123.js", nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := readAll(t, resp)
+	if resp.Header.Get("Content-Encoding") != "gzip" || !bytes.Equal(raw, gz.Bytes()) ||
+		!strings.Contains(resp.Header.Get("Cache-Control"), "immutable") || !strings.Contains(resp.Header.Get("Content-Type"), "javascript") {
+		t.Fatalf("asset: %v", resp.Header)
+	}
+	resp, b := g.get("/assets/app-abc123.js", "Accept-Encoding: identity")
+	if string(b) != js || resp.Header.Get("Content-Encoding") != "" {
+		t.Fatal("plain asset")
+	}
+	// A missing asset is a 404, never index.html.
+	if resp, _ := g.get("/assets/missing-000.js"); resp.StatusCode != 404 {
+		t.Fatalf("missing asset: %d", resp.StatusCode)
+	}
+}
+
+func TestContentPreviewPublicRestNeedsToken(t *testing.T) {
+	e := newEnv(t)
+	e.putProduct(product("w1", contract.SectionWebtoon, "웹툰"))
+	e.putProduct(product("n1", contract.SectionNovel, "소설"))
+	g := startEdge(t, e)
+	g.waitReady()
+	secret := []byte("dev-content-secret")
+	check := func(path string, want int) {
+		t.Helper()
+		resp, b := g.get(path)
+		if resp.StatusCode != want {
+			t.Fatalf("%s: %d want %d: %.100s", path, resp.StatusCode, want, b)
+		}
+	}
+	check("/img/cover/w1.svg", 200)
+	check("/img/cover/nope.svg", 404)
+	check("/content/w1/1/1.svg", 200)
+	check("/content/w1/1/2.svg", 200)
+	check("/content/w1/1/3.svg", 403)
+	check("/content/w1/1/6.svg", 404)
+	check("/content/w1/9/1.svg", 404)
+	check("/content/n1/1/1.txt", 200)
+	check("/content/w1/1/1.txt", 404)
+	tok := contract.SignContent(secret, "w1", 1, time.Now().Add(time.Hour))
+	check("/content/w1/1/3.svg?t="+tok, 200)
+	check("/content/w1/2/3.svg?t="+tok, 403) // a token for another volume
+	old := contract.SignContent(secret, "w1", 1, time.Now().Add(-time.Second))
+	check("/content/w1/1/3.svg?t="+old, 403)
+}
+
+func TestAPIAnswersAreSignedAndCompressed(t *testing.T) {
+	e := newEnv(t)
+	for i := range 30 {
+		e.putProduct(product(fmt.Sprintf("s%02d", i), contract.SectionWebtoon, fmt.Sprintf("긴 제목의 작품 %d", i)))
+	}
+	g := startEdge(t, e)
+	g.waitReady()
+	for _, enc := range []string{"", "gzip", "br"} {
+		// A fresh answer goes out plain; its compressed variants follow.
+		var resp *http.Response
+		var raw []byte
+		eventually(t, enc+" variant", func() bool {
+			req, _ := http.NewRequest("GET", g.url+"/home/api/v1/home?section=wt", nil)
+			req.Header.Set(contract.HeaderRequestToken, "abc")
+			if enc != "" {
+				req.Header.Set("Accept-Encoding", enc)
+			}
+			var err error
+			resp, err = http.DefaultTransport.RoundTrip(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw = readAll(t, resp)
+			return resp.Header.Get("Content-Encoding") == enc
+		})
+		plain := raw
+		if enc == "gzip" {
+			zr, _ := gzip.NewReader(bytes.NewReader(raw))
+			plain, _ = io.ReadAll(zr)
+		}
+		if enc == "br" {
+			continue // the signature is over the same plain body as the others
+		}
+		if got, want := resp.Header.Get("Authorization"), contract.Signature(200, "abc", plain); got != want {
+			t.Fatalf("%s: signature %q, want %q", enc, got, want)
+		}
+	}
+	// Errors are signed envelopes with the same status.
+	req, _ := http.NewRequest("GET", g.url+"/home/api/v1/home?section=zz", nil)
+	req.Header.Set(contract.HeaderRequestToken, "t2")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := readAll(t, resp)
+	if resp.StatusCode != 400 || !bytes.Contains(raw, []byte(`"code":400`)) || resp.Header.Get("Authorization") != contract.Signature(400, "t2", raw) {
+		t.Fatalf("bad section: %d %s", resp.StatusCode, raw)
+	}
+}

@@ -1,0 +1,272 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"storefront/contract"
+	"storefront/edge/cache"
+	"storefront/edge/catalog"
+)
+
+// APIPrefix is where the edge's own reads live (with the writer's member calls).
+const APIPrefix = "/home/api/v1/"
+
+// forwardPrefixes always go to a writer.
+var forwardPrefixes = [][]byte{[]byte("/protocol/"), []byte("/api/"), []byte("/iam/"), []byte("/admin/"), []byte("/pc/api/")}
+
+var (
+	apiPrefix  = []byte(APIPrefix)
+	imgPrefix  = []byte("/img/")
+	contPrefix = []byte(contract.ContentPrefix)
+	ctJSON     = []byte("application/json; charset=utf-8")
+)
+
+func (s *Server) handle(ctx *fasthttp.RequestCtx) {
+	path := ctx.Path()
+	switch {
+	case bytes.HasPrefix(path, apiPrefix):
+		if ctx.IsGet() || ctx.IsHead() {
+			s.serveAPI(ctx)
+			return
+		}
+		if ctx.IsPost() && s.serveTracking(ctx, path[len(apiPrefix):]) {
+			return
+		}
+		s.forward(ctx)
+		return
+	case string(path) == "/healthz" || string(path) == "/readyz" || string(path) == "/metrics":
+		s.ops(ctx)
+		return
+	case bytes.HasPrefix(path, imgPrefix) || bytes.HasPrefix(path, contPrefix):
+		s.serveArt(ctx)
+		return
+	}
+	for _, p := range forwardPrefixes {
+		if bytes.HasPrefix(path, p) {
+			s.forward(ctx)
+			return
+		}
+	}
+	if !ctx.IsGet() && !ctx.IsHead() {
+		s.writeError(ctx, fasthttp.StatusMethodNotAllowed, "method not allowed")
+		return
+	}
+	s.m.requests.WithLabelValues("static").Inc()
+	s.static.Serve(ctx)
+}
+
+var keyPool = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
+
+// audience decides whether the teen version applies, from the signed audience
+// cookie and the channel header, without calling the origin.
+func (s *Server) teen(ctx *fasthttp.RequestCtx, now time.Time) bool {
+	level := 0
+	if tok := ctx.Request.Header.Cookie(contract.AudienceCookie); len(tok) > 0 {
+		level = s.auds.level(s.audSecret, tok, now)
+	}
+	return contract.TeenVersion(level, AdultChannel(ctx.Request.Header.Peek(contract.HeaderChannel)))
+}
+
+// AdultChannel reports whether a channel may show adult works. The store apps
+// (AA Google Play, IA App Store) may not; web (AW, IW), the complete Android
+// build (AC) and one-store (AO) may. No header means a browser: web.
+func AdultChannel(ch []byte) bool {
+	switch string(ch) {
+	case "AA", "IA", "aa", "ia":
+		return false
+	}
+	return true
+}
+
+// serveAPI answers a read from the cache or renders it; a path the edge does
+// not serve goes to a writer.
+func (s *Server) serveAPI(ctx *fasthttp.RequestCtx) {
+	now := s.cfg.Now()
+	teen := s.teen(ctx, now)
+	kp := keyPool.Get().(*[]byte)
+	key := (*kp)[:0]
+	if teen {
+		key = append(key, 't')
+	} else {
+		key = append(key, 'a')
+	}
+	key = append(key, ctx.RequestURI()...)
+	if e := s.cache.Get(key, now.UnixNano()); e != nil {
+		*kp = key
+		keyPool.Put(kp)
+		s.writeEntry(ctx, e)
+		return
+	}
+	fn, ok := s.route(ctx)
+	if !ok {
+		*kp = key
+		keyPool.Put(kp)
+		s.forward(ctx)
+		return
+	}
+	// One render per key at a time: at a release instant thousands of readers
+	// miss the same list together.
+	sk := string(key)
+	v, _, _ := s.flight.Do(sk, func() (any, error) { return s.render(ctx, sk, fn, now, teen), nil })
+	e := v.(*cache.Entry)
+	if !e.Valid(now.UnixNano()) {
+		e = s.render(ctx, sk, fn, now, teen)
+	}
+	*kp = key
+	keyPool.Put(kp)
+	s.writeEntry(ctx, e)
+}
+
+// render builds, caches and returns the answer of fn.
+func (s *Server) render(ctx *fasthttp.RequestCtx, key string, fn renderFunc, now time.Time, teen bool) *cache.Entry {
+	var status int
+	var body any
+	refs, until := s.store.Read(now, teen, func(v *catalog.View) { status, body = fn(v) })
+	b, err := json.Marshal(body)
+	if err != nil {
+		s.log.Error("render answer", "path", string(ctx.Path()), "err", err)
+		status, b = 500, contract.ErrorBody(500, "일시적인 오류입니다.")
+	}
+	e := cache.NewPlainEntry(status, b, until, refs)
+	e.SigNoToken = []byte(contract.Signature(status, "", b))
+	s.cache.Set([]byte(key), e)
+	if e.NeedsCompression() {
+		s.compressLater(key, e)
+	}
+	return e
+}
+
+// compressLater adds the gzip and brotli variants off the request path, so a
+// fresh answer (right after a release or an update) goes out at once, plain.
+// At most one compression per core runs; the rest wait their turn.
+func (s *Server) compressLater(key string, e *cache.Entry) {
+	s.compressing.Add(1)
+	go func() {
+		defer s.compressing.Done()
+		s.compressSem <- struct{}{}
+		defer func() { <-s.compressSem }()
+		c := e.Compressed()
+		if !e.Valid(s.cfg.Now().UnixNano()) {
+			return
+		}
+		// Ristretto applies new keys asynchronously and refuses a second
+		// "new" Set of a key it has not stored yet: let the plain Set land
+		// first, so this one is an update.
+		s.cache.Wait()
+		s.cache.Set([]byte(key), c)
+	}()
+}
+
+// writeEntry writes a rendered answer: the best encoding the client takes and
+// the signature over the plain body.
+func (s *Server) writeEntry(ctx *fasthttp.RequestCtx, e *cache.Entry) {
+	ctx.SetStatusCode(e.Status)
+	h := &ctx.Response.Header
+	h.SetContentTypeBytes(ctJSON)
+	h.Set("Cache-Control", "no-store")
+	h.Set("Vary", "Accept-Encoding, Cookie, X-Channel")
+	switch {
+	case e.Brotli != nil && ctx.Request.Header.HasAcceptEncoding("br"):
+		h.Set("Content-Encoding", "br")
+		ctx.Response.SetBodyRaw(e.Brotli)
+	case e.Gzip != nil && ctx.Request.Header.HasAcceptEncoding("gzip"):
+		h.Set("Content-Encoding", "gzip")
+		ctx.Response.SetBodyRaw(e.Gzip)
+	default:
+		ctx.Response.SetBodyRaw(e.Body)
+	}
+	if len(ctx.Request.Header.Peek(contract.HeaderRequestToken)) == 0 && e.SigNoToken != nil {
+		h.SetBytesV(contract.HeaderSignature, e.SigNoToken)
+		return
+	}
+	s.sign(ctx, e.Status, e.Body)
+}
+
+// writeError writes the envelope of an error with the same HTTP status, signed.
+func (s *Server) writeError(ctx *fasthttp.RequestCtx, code int, msg string) {
+	b := contract.ErrorBody(code, msg)
+	ctx.Response.Reset()
+	ctx.SetStatusCode(code)
+	ctx.Response.Header.SetContentTypeBytes(ctJSON)
+	ctx.Response.Header.Set("Cache-Control", "no-store")
+	ctx.Response.SetBody(b)
+	s.sign(ctx, code, b)
+}
+
+// writeJSON writes an uncached answer, signed.
+func (s *Server) writeJSON(ctx *fasthttp.RequestCtx, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		s.writeError(ctx, 500, "일시적인 오류입니다.")
+		return
+	}
+	ctx.SetStatusCode(status)
+	ctx.Response.Header.SetContentTypeBytes(ctJSON)
+	ctx.Response.Header.Set("Cache-Control", "no-store")
+	ctx.Response.SetBody(b)
+	s.sign(ctx, status, b)
+}
+
+// forward passes the call to a writer and signs its answer (a writer signs
+// too; the edge's signature over the same body and token is the same value,
+// and it covers writers that did not sign).
+func (s *Server) forward(ctx *fasthttp.RequestCtx) {
+	if err := s.proxy.Forward(ctx); err != nil {
+		s.m.forwarded.WithLabelValues("error").Inc()
+		s.log.Warn("forward failed", "path", string(ctx.Path()), "err", err)
+		s.writeError(ctx, fasthttp.StatusBadGateway, "서비스에 일시적인 문제가 있습니다. 잠시 후 다시 시도해 주세요.")
+		return
+	}
+	s.m.forwarded.WithLabelValues("ok").Inc()
+	body := ctx.Response.Body()
+	if len(ctx.Response.Header.ContentEncoding()) > 0 {
+		// The signature is over the plain body; decode what a writer compressed anyway.
+		if plain, err := ctx.Response.BodyUncompressed(); err == nil {
+			ctx.Response.Header.Del("Content-Encoding")
+			ctx.Response.SetBody(plain)
+			body = ctx.Response.Body()
+		}
+	}
+	s.sign(ctx, ctx.Response.StatusCode(), body)
+}
+
+// audCache remembers verified audience tokens so a cached hit with a cookie
+// does no HMAC work and allocates nothing.
+type audCache struct {
+	mu sync.Mutex
+	m  map[string]audEntry
+}
+
+type audEntry struct {
+	level int
+	exp   int64
+}
+
+func (a *audCache) level(secret, tok []byte, now time.Time) int {
+	a.mu.Lock()
+	e, ok := a.m[string(tok)]
+	a.mu.Unlock()
+	if ok {
+		if now.Unix() < e.exp {
+			return e.level
+		}
+		return 0
+	}
+	aud, err := contract.VerifyAudience(secret, string(tok), now)
+	e = audEntry{level: 0, exp: now.Add(time.Minute).Unix()}
+	if err == nil {
+		e = audEntry{level: aud.AdultLevel, exp: aud.Expires.Unix()}
+	}
+	a.mu.Lock()
+	if a.m == nil || len(a.m) > 100_000 {
+		a.m = make(map[string]audEntry)
+	}
+	a.m[string(tok)] = e
+	a.mu.Unlock()
+	return e.level
+}

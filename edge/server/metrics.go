@@ -1,0 +1,86 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/valyala/fasthttp"
+	"github.com/valyala/fasthttp/fasthttpadaptor"
+
+	"storefront/svc"
+)
+
+type metrics struct {
+	applied   prometheus.Counter
+	requests  *prometheus.CounterVec
+	forwarded *prometheus.CounterVec
+	tracked   *prometheus.CounterVec
+}
+
+func newMetrics(s *Server) *metrics {
+	m := &metrics{
+		applied: prometheus.NewCounter(prometheus.CounterOpts{Name: "edge_catalog_entries_applied_total", Help: "KV entries applied to the read models."}),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "edge_requests_total", Help: "Requests by kind."},
+			[]string{"kind"}),
+		forwarded: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "edge_forwarded_total", Help: "Calls forwarded to writers by outcome."},
+			[]string{"outcome"}),
+		tracked: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "edge_tracking_events_total", Help: "Tracking events by outcome."},
+			[]string{"outcome"}),
+	}
+	s.reg.MustRegister(m.applied, m.requests, m.forwarded, m.tracked,
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_cache_hits_total", Help: "Rendered bodies served from the cache."},
+			func() float64 { return float64(s.cache.Hits.Load()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_cache_misses_total", Help: "Bodies rendered because none was cached."},
+			func() float64 { return float64(s.cache.Misses.Load()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_cache_invalidated_total", Help: "Cached bodies found invalid (catalog update or release instant) and dropped."},
+			func() float64 { return float64(s.cache.Stale.Load()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "edge_catalog_products", Help: "Products in memory."},
+			func() float64 { _, _, _, n := s.store.Stats(); return float64(n) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "edge_catalog_revision", Help: "Last applied KV revision."},
+			func() float64 { r, _, _, _ := s.store.Stats(); return float64(r) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "edge_catalog_last_update_age_seconds", Help: "Seconds since the last catalog update was applied."},
+			func() float64 {
+				_, at, _, _ := s.store.Stats()
+				if at.IsZero() {
+					return -1
+				}
+				return s.cfg.Now().Sub(at).Seconds()
+			}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "edge_catalog_stale_seconds", Help: "Seconds the edge has been cut off from catalog updates (0 when connected)."},
+			func() float64 { return s.Staleness().Seconds() }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "edge_nats_connected", Help: "1 when connected to NATS."},
+			func() float64 {
+				if s.nc.IsConnected() {
+					return 1
+				}
+				return 0
+			}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "edge_catalog_synced", Help: "1 once the initial catalog sync finished."},
+			func() float64 {
+				if s.synced.Load() {
+					return 1
+				}
+				return 0
+			}),
+	)
+	return m
+}
+
+// readyDetail adds the catalog's state to /readyz: ready stays true while NATS
+// is down (the edge serves its last catalog) but says how stale it is.
+func (s *Server) readyDetail() string {
+	rev, at, applied, products := s.store.Stats()
+	var b strings.Builder
+	fmt.Fprintf(&b, "catalog_synced %v\ncatalog_products %d\ncatalog_revision %d\ncatalog_entries_applied %d\n", s.synced.Load(), products, rev, applied)
+	if !at.IsZero() {
+		fmt.Fprintf(&b, "catalog_last_update_age %s\n", s.cfg.Now().Sub(at).Round(time.Millisecond))
+	}
+	fmt.Fprintf(&b, "nats_connected %v\nstale_seconds %.1f\n", s.nc.IsConnected(), s.Staleness().Seconds())
+	return b.String()
+}
+
+func opsHandler(s *Server) fasthttp.RequestHandler {
+	return fasthttpadaptor.NewFastHTTPHandler(svc.OpsMux(&s.ready, s.reg, s.readyDetail))
+}

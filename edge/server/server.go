@@ -1,0 +1,254 @@
+// Package server is the edge service: the store's one origin for browsers and
+// app web views. It answers every public read from memory (package catalog fed
+// by one KV watch, bodies cached by package cache), serves the built SPA and the
+// generated art, accepts tracking events (answering after the JetStream ack)
+// and forwards member and write calls to writer nodes.
+//
+// It follows the service API convention: Config, RegisterFlags, New, Run, Addr.
+package server
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/valyala/fasthttp"
+	"golang.org/x/sync/singleflight"
+
+	"storefront/edge/cache"
+	"storefront/edge/catalog"
+	"storefront/edge/frontdoor"
+	"storefront/natsutil"
+	"storefront/svc"
+)
+
+// Config is every setting of the edge. Zero values get defaults in New.
+type Config struct {
+	Addr           string // EDGE_ADDR
+	NATSURL        string // NATS_URL
+	WriterURL      string // WRITER_URL, comma-separated writer nodes
+	StaticDir      string // STATIC_DIR
+	AudienceSecret string // AUDIENCE_SECRET
+	ContentSecret  string // CONTENT_SECRET
+	IPSalt         string // TRACK_IP_SALT: salt of the tracking IP hash
+	CacheBytes     int64  // EDGE_CACHE_MB × 1 MiB
+	NATSReplicas   int    // NATS_REPLICAS
+	// ForwardTimeout bounds a forwarded call to a writer.
+	ForwardTimeout time.Duration
+	// PublishTimeout bounds waiting for the JetStream ack of tracking events.
+	PublishTimeout time.Duration
+	// Now is the edge's clock (releases flip by it). nil = time.Now.
+	Now func() time.Time
+}
+
+// RegisterFlags registers the edge's flags with environment fallbacks.
+func (c *Config) RegisterFlags(fs *flag.FlagSet) {
+	fs.StringVar(&c.Addr, "addr", svc.Env("EDGE_ADDR", ":8080"), "listen address (env EDGE_ADDR)")
+	fs.StringVar(&c.NATSURL, "nats", svc.Env("NATS_URL", "nats://127.0.0.1:54222"), "NATS URL (env NATS_URL)")
+	fs.StringVar(&c.WriterURL, "writer", svc.Env("WRITER_URL", "http://127.0.0.1:8081"), "writer node URLs, comma-separated (env WRITER_URL)")
+	fs.StringVar(&c.StaticDir, "static", svc.Env("STATIC_DIR", "frontend/build/client"), "built SPA to serve (env STATIC_DIR)")
+	fs.StringVar(&c.AudienceSecret, "audience-secret", svc.Env("AUDIENCE_SECRET", "dev-audience-secret"), "secret of the audience cookie shared with the writer (env AUDIENCE_SECRET)")
+	fs.StringVar(&c.ContentSecret, "content-secret", svc.Env("CONTENT_SECRET", "dev-content-secret"), "secret of content tokens shared with the writer (env CONTENT_SECRET)")
+	fs.StringVar(&c.IPSalt, "ip-salt", svc.Env("TRACK_IP_SALT", "dev-ip-salt"), "salt of the client IP hash in tracking events (env TRACK_IP_SALT)")
+	c.CacheBytes = int64(svc.EnvInt("EDGE_CACHE_MB", 256)) << 20
+	fs.Func("cache-mb", "rendered-body cache size in MiB (env EDGE_CACHE_MB, default 256)", func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("cache-mb must be a positive integer")
+		}
+		c.CacheBytes = int64(n) << 20
+		return nil
+	})
+	fs.IntVar(&c.NATSReplicas, "nats-replicas", svc.EnvInt("NATS_REPLICAS", 1), "replicas of the stream and bucket when creating them (env NATS_REPLICAS)")
+	fs.DurationVar(&c.ForwardTimeout, "forward-timeout", svc.EnvDuration("EDGE_FORWARD_TIMEOUT", 30*time.Second), "timeout of a call forwarded to a writer (env EDGE_FORWARD_TIMEOUT)")
+	fs.DurationVar(&c.PublishTimeout, "publish-timeout", svc.EnvDuration("EDGE_PUBLISH_TIMEOUT", 5*time.Second), "timeout waiting for JetStream to ack tracking events (env EDGE_PUBLISH_TIMEOUT)")
+}
+
+func (c *Config) withDefaults() Config {
+	o := *c
+	if o.Addr == "" {
+		o.Addr = ":8080"
+	}
+	if o.NATSURL == "" {
+		o.NATSURL = "nats://127.0.0.1:54222"
+	}
+	if o.AudienceSecret == "" {
+		o.AudienceSecret = "dev-audience-secret"
+	}
+	if o.ContentSecret == "" {
+		o.ContentSecret = "dev-content-secret"
+	}
+	if o.IPSalt == "" {
+		o.IPSalt = "dev-ip-salt"
+	}
+	if o.CacheBytes <= 0 {
+		o.CacheBytes = 256 << 20
+	}
+	if o.ForwardTimeout <= 0 {
+		o.ForwardTimeout = 30 * time.Second
+	}
+	if o.PublishTimeout <= 0 {
+		o.PublishTimeout = 5 * time.Second
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}
+
+// Server is a running edge.
+type Server struct {
+	cfg   Config
+	log   *slog.Logger
+	ln    net.Listener
+	nc    *nats.Conn
+	js    jetstream.JetStream
+	kv    jetstream.KeyValue
+	store *catalog.Store
+	cache *cache.Cache
+	ready svc.Readiness
+	reg   *prometheus.Registry
+	m     *metrics
+
+	static  *frontdoor.Static
+	proxy   *frontdoor.Proxy
+	tracker *frontdoor.Tracker
+	ops     fasthttp.RequestHandler
+
+	audSecret, contentSecret []byte
+	auds                     audCache
+
+	// synced is set once the initial KV sync finished.
+	synced   atomic.Bool
+	syncedAt time.Time
+	// disconnectedAt is when NATS was lost (unix ns, 0 = connected).
+	disconnectedAt atomic.Int64
+	startedAt      time.Time
+
+	restart chan struct{}
+	// compressSem bounds background compressions to the cores.
+	compressSem chan struct{}
+	flight      singleflight.Group
+	compressing sync.WaitGroup
+	closeOnce   sync.Once
+}
+
+// New connects to NATS, makes sure the stream and bucket exist, binds the
+// listener and loads the static files. Serving and watching start in Run.
+func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
+	cfg = cfg.withDefaults()
+	s := &Server{cfg: cfg, log: log, startedAt: time.Now(), restart: make(chan struct{}, 1),
+		compressSem: make(chan struct{}, runtime.GOMAXPROCS(0)),
+		audSecret:   []byte(cfg.AudienceSecret), contentSecret: []byte(cfg.ContentSecret)}
+	s.ready.Set(false, "initial catalog sync")
+	var err error
+	if s.cache, err = cache.New(cfg.CacheBytes); err != nil {
+		return nil, fmt.Errorf("create body cache: %w", err)
+	}
+	s.store = catalog.New(cache.NewTags())
+	if s.nc, err = natsutil.Connect(cfg.NATSURL, "edge", log); err != nil {
+		return nil, err
+	}
+	if s.js, err = jetstream.New(s.nc); err != nil {
+		s.nc.Close()
+		return nil, fmt.Errorf("jetstream: %w", err)
+	}
+	ectx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if s.kv, err = natsutil.Ensure(ectx, s.js, natsutil.Options{Replicas: cfg.NATSReplicas}); err != nil {
+		s.nc.Close()
+		return nil, err
+	}
+	if s.static, err = frontdoor.LoadStatic(cfg.StaticDir, log); err != nil {
+		s.nc.Close()
+		return nil, err
+	}
+	var writers []string
+	for _, u := range strings.Split(cfg.WriterURL, ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			writers = append(writers, u)
+		}
+	}
+	if s.proxy, err = frontdoor.NewProxy(writers, cfg.ForwardTimeout, log); err != nil {
+		s.nc.Close()
+		return nil, err
+	}
+	s.tracker = &frontdoor.Tracker{JS: s.js, Now: cfg.Now, Salt: []byte(cfg.IPSalt), AudienceSecret: s.audSecret, Timeout: cfg.PublishTimeout}
+	s.reg = svc.NewRegistry()
+	s.m = newMetrics(s)
+	s.ops = opsHandler(s)
+	if s.ln, err = net.Listen("tcp", cfg.Addr); err != nil {
+		s.nc.Close()
+		return nil, fmt.Errorf("listen %s: %w", cfg.Addr, err)
+	}
+	return s, nil
+}
+
+// Addr is the bound address.
+func (s *Server) Addr() string { return s.ln.Addr().String() }
+
+// Run watches the catalog and serves until ctx is done, then shuts down.
+func (s *Server) Run(ctx context.Context) error {
+	defer s.close()
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	watchDone := make(chan error, 1)
+	go func() { watchDone <- s.watch(wctx) }()
+	go s.watchConnection(wctx)
+
+	srv := &fasthttp.Server{
+		Handler:               s.handle,
+		Name:                  "edge",
+		NoDefaultServerHeader: true,
+		ReadBufferSize:        16 << 10,
+		ReadTimeout:           60 * time.Second,
+		WriteTimeout:          60 * time.Second,
+		IdleTimeout:           120 * time.Second,
+		Logger:                slogAdapter{s.log},
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(s.ln) }()
+	s.log.Info("edge listening", "addr", s.Addr())
+	select {
+	case err := <-serveErr:
+		return fmt.Errorf("serve %s: %w", s.Addr(), err)
+	case <-ctx.Done():
+	}
+	s.ready.Set(false, "shutting down")
+	sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer scancel()
+	if err := srv.ShutdownWithContext(sctx); err != nil {
+		return fmt.Errorf("shutdown %s: %w", s.Addr(), err)
+	}
+	cancel()
+	if err := <-watchDone; err != nil && !errors.Is(err, context.Canceled) {
+		s.log.Warn("catalog watch ended", "err", err)
+	}
+	return nil
+}
+
+func (s *Server) close() {
+	s.closeOnce.Do(func() {
+		// Handlers are done (the server shut down); let their background
+		// compressions finish before the cache goes.
+		s.compressing.Wait()
+		s.nc.Close()
+		s.cache.Close()
+	})
+}
+
+type slogAdapter struct{ l *slog.Logger }
+
+func (a slogAdapter) Printf(format string, args ...any) { a.l.Warn(fmt.Sprintf(format, args...)) }

@@ -1,0 +1,87 @@
+package server
+
+import (
+	"encoding/json"
+
+	"github.com/valyala/fasthttp"
+
+	"storefront/contract"
+	"storefront/edge/frontdoor"
+)
+
+// serveTracking handles POST tracking/page-view and tracking/events; false for
+// other POSTs (they go to a writer).
+func (s *Server) serveTracking(ctx *fasthttp.RequestCtx, rest []byte) bool {
+	switch string(rest) {
+	case "tracking/page-view":
+		var c frontdoor.ClientEvent
+		if err := json.Unmarshal(ctx.PostBody(), &c); err != nil {
+			s.m.tracked.WithLabelValues("bad").Inc()
+			s.writeError(ctx, 400, "body must be JSON with curPageUrl")
+			return true
+		}
+		c.Type = contract.EvPageView
+		s.track(ctx, []frontdoor.ClientEvent{c}, false)
+	case "tracking/events":
+		var body struct {
+			Events []frontdoor.ClientEvent `json:"events"`
+		}
+		if err := json.Unmarshal(ctx.PostBody(), &body); err != nil {
+			s.m.tracked.WithLabelValues("bad").Inc()
+			s.writeError(ctx, 400, "body must be JSON: {\"events\":[...]}")
+			return true
+		}
+		if len(body.Events) == 0 || len(body.Events) > frontdoor.MaxBatch {
+			s.m.tracked.WithLabelValues("bad").Inc()
+			s.writeError(ctx, 400, "events must hold 1 to 100 events")
+			return true
+		}
+		s.track(ctx, body.Events, true)
+	default:
+		return false
+	}
+	return true
+}
+
+func (s *Server) track(ctx *fasthttp.RequestCtx, cs []frontdoor.ClientEvent, batch bool) {
+	sid := frontdoor.Session(ctx)
+	evs := make([]*contract.TrackedEvent, 0, len(cs))
+	for i := range cs {
+		ev, err := s.tracker.Build(ctx, &cs[i], sid)
+		if err != nil {
+			s.m.tracked.WithLabelValues("bad").Inc()
+			if b, ok := frontdoor.IsBadRequest(err); ok {
+				s.writeError(ctx, 400, b.Msg)
+				return
+			}
+			s.writeError(ctx, 500, "일시적인 오류입니다.")
+			return
+		}
+		evs = append(evs, ev)
+	}
+	if err := s.tracker.Publish(ctx, evs); err != nil {
+		s.m.tracked.WithLabelValues("unavailable").Add(float64(len(evs)))
+		s.log.Warn("tracking publish failed", "err", err)
+		s.writeError(ctx, 503, "이벤트를 저장하지 못했습니다. 잠시 후 다시 시도해 주세요.")
+		return
+	}
+	s.m.tracked.WithLabelValues("ok").Add(float64(len(evs)))
+	if !batch {
+		s.writeJSON(ctx, 200, struct {
+			Header  contract.Header `json:"header"`
+			EventID string          `json:"event_id"`
+		}{contract.Header{Code: 200}, evs[0].ID})
+		return
+	}
+	ids := make([]string, len(evs))
+	for i, e := range evs {
+		ids[i] = e.ID
+	}
+	s.writeJSON(ctx, 200, struct {
+		Header   contract.Header `json:"header"`
+		EventIDs []string        `json:"event_ids"`
+	}{contract.Header{Code: 200}, ids})
+}
+
+// HeaderAppVersion carries the app version in app web views.
+const HeaderAppVersion = frontdoor.HeaderAppVersion

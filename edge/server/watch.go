@@ -1,0 +1,160 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"storefront/edge/catalog"
+)
+
+// initialBatch is how many entries the initial sync decodes and applies at a
+// time: large enough to keep the lock rarely taken, small enough to bound memory.
+const initialBatch = 2048
+
+// watch feeds the store from one WatchAll on the catalog bucket. The first
+// nil entry ends the initial sync and makes the edge ready. When the watcher
+// ends (NATS lost for good, bucket recreated) it is restarted from the last
+// applied revision; the edge keeps serving what it has meanwhile.
+func (s *Server) watch(ctx context.Context) error {
+	for {
+		err := s.watchOnce(ctx)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		s.log.Warn("catalog watch interrupted, restarting", "err", err)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+// restartWatch asks the running watch to restart (after a reconnect).
+func (s *Server) restartWatch() {
+	select {
+	case s.restart <- struct{}{}:
+	default:
+	}
+}
+
+func (s *Server) watchOnce(ctx context.Context) error {
+	var opts []jetstream.WatchOpt
+	rev, _, _, _ := s.store.Stats()
+	if s.synced.Load() && rev > 0 {
+		opts = append(opts, jetstream.ResumeFromRevision(rev+1))
+	}
+	w, err := s.kv.WatchAll(ctx, opts...)
+	if err != nil {
+		return fmt.Errorf("watch %s: %w", s.kv.Bucket(), err)
+	}
+	defer w.Stop()
+	var batch []catalog.Update
+	flush := func() {
+		if len(batch) == 0 {
+			return
+		}
+		for _, err := range s.store.Apply(s.cfg.Now(), batch...) {
+			s.log.Warn("catalog document skipped", "err", err)
+		}
+		s.m.applied.Add(float64(len(batch)))
+		batch = batch[:0]
+	}
+	initial := !s.synced.Load()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.restart:
+			flush()
+			return fmt.Errorf("nats reconnected")
+		case e, ok := <-w.Updates():
+			if !ok {
+				flush()
+				return fmt.Errorf("watcher closed")
+			}
+			if e == nil {
+				// End of the initial values (or of the replay after a resume).
+				flush()
+				if initial {
+					initial = false
+					s.markSynced()
+				}
+				continue
+			}
+			batch = append(batch, catalog.Update{
+				Key:      e.Key(),
+				Value:    e.Value(),
+				Delete:   e.Operation() != jetstream.KeyValuePut,
+				Revision: e.Revision(),
+			})
+			if initial {
+				if len(batch) >= initialBatch {
+					flush()
+				}
+				continue
+			}
+			// Live updates: take whatever else is already queued, then apply,
+			// so a burst costs one lock and one tag sweep.
+			for more := true; more && len(batch) < initialBatch; {
+				select {
+				case e2, ok := <-w.Updates():
+					if !ok || e2 == nil {
+						more = false
+						break
+					}
+					batch = append(batch, catalog.Update{Key: e2.Key(), Value: e2.Value(),
+						Delete: e2.Operation() != jetstream.KeyValuePut, Revision: e2.Revision()})
+				default:
+					more = false
+				}
+			}
+			flush()
+		}
+	}
+}
+
+func (s *Server) markSynced() {
+	now := s.cfg.Now()
+	_, _, applied, products := s.store.Stats()
+	s.syncedAt = now
+	s.synced.Store(true)
+	s.ready.Set(true, "")
+	s.log.Info("catalog synced", "entries", applied, "products", products, "took", time.Since(s.startedAt).Round(time.Millisecond))
+}
+
+// watchConnection tracks NATS connectivity for staleness reporting and
+// restarts the watch from the last revision after a reconnect, so updates
+// made while the edge was cut off are caught up.
+func (s *Server) watchConnection(ctx context.Context) {
+	t := time.NewTicker(100 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if s.nc.IsConnected() {
+			if s.disconnectedAt.Swap(0) != 0 {
+				s.log.Info("nats back, catching up the catalog")
+				s.restartWatch()
+			}
+		} else if s.disconnectedAt.Load() == 0 {
+			s.disconnectedAt.Store(time.Now().UnixNano())
+		}
+	}
+}
+
+// Staleness is how long the edge has been cut off from catalog updates (0
+// while connected).
+func (s *Server) Staleness() time.Duration {
+	d := s.disconnectedAt.Load()
+	if d == 0 || s.nc.IsConnected() {
+		return 0
+	}
+	return time.Since(time.Unix(0, d))
+}

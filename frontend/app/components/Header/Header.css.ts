@@ -1,0 +1,35 @@
+import { style } from "@vanilla-extract/css";
+import { vars } from "~/styles/theme.css";
+import { zIndex } from "~/styles/tokens";
+
+export const header = style({
+  position: "sticky",
+  top: 0,
+  zIndex: zIndex.header,
+  background: vars.color.bg,
+  borderBottom: `1px solid ${vars.color.border}`,
+});
+export const row = style({ display: "flex", alignItems: "center", height: 52, padding: "0 8px 0 16px", gap: 4 });
+export const logo = style({ fontSize: 19, fontWeight: 800, letterSpacing: -0.5, color: vars.color.accent, marginRight: "auto" });
+export const iconButton = style({
+  width: 40,
+  height: 40,
+  border: 0,
+  borderRadius: 999,
+  background: "transparent",
+  display: "grid",
+  placeItems: "center",
+  cursor: "pointer",
+  color: vars.color.text,
+});
+export const tabs = style({ display: "flex", gap: 2, padding: "0 8px", overflowX: "auto", scrollbarWidth: "none" });
+export const tab = style({
+  flex: "0 0 auto",
+  padding: "10px 10px 9px",
+  fontSize: 15,
+  fontWeight: 600,
+  color: vars.color.textSubtle,
+  borderBottom: "2px solid transparent",
+  selectors: { '&[aria-current="page"]': { color: vars.color.text, borderBottomColor: vars.color.text } },
+});
+export const sectionTitle = style({ fontSize: 18, fontWeight: 800, marginRight: "auto" });

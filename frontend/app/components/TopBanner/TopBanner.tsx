@@ -1,0 +1,56 @@
+import { useEffect, useState } from "react";
+import { openApp } from "~/shell/appOpen";
+import { TOP_BANNER_CHECK_MS } from "~/shell/timing";
+import { getCookie, setCookie } from "~/utils/cookies";
+import { currentDevice } from "~/utils/device";
+import { COOKIE } from "~/utils/user";
+import * as s from "./TopBanner.css";
+
+export const TOP_BANNER_HIDE_MAX_AGE = 7 * 24 * 3600;
+export const APP_SCHEME = "storefront://open";
+export const PLAY_STORE_URL = "https://play.google.com/store/apps/details?id=kr.storefront.app";
+
+/** Whether the new-app top banner shows: Android web only, not hidden by its cookie. */
+export function topBannerActive(d: { channel: string; isAndroid: boolean }, hiddenCookie: string | undefined): boolean {
+  return d.channel === "AW" && d.isAndroid && hiddenCookie !== "Y";
+}
+
+/** The top app banner (Android web only, closable). */
+export function TopBanner() {
+  const [show, setShow] = useState(false);
+  useEffect(() => {
+    const t = setTimeout(() => setShow(topBannerActive(currentDevice(), getCookie(COOKIE.topBanner))), TOP_BANNER_CHECK_MS);
+    return () => clearTimeout(t);
+  }, []);
+  if (!show) return null;
+  const close = () => {
+    setCookie(COOKIE.topBanner, "Y", { maxAge: TOP_BANNER_HIDE_MAX_AGE });
+    setShow(false);
+  };
+  const open = () =>
+    openApp("android", APP_SCHEME + location.pathname + location.search, PLAY_STORE_URL, {
+      go: (u) => window.location.assign(u),
+      hidden: () => document.visibilityState === "hidden",
+      confirm: (m) => window.confirm(m),
+      now: () => Date.now(),
+      setTimeout: (f, ms) => setTimeout(f, ms),
+    });
+  return (
+    <div className={s.banner} role="region" aria-label="앱 설치 안내" data-testid="top-banner">
+      <svg className={s.icon} viewBox="0 0 32 32" aria-hidden="true">
+        <rect width="32" height="32" rx="7" fill="#1f6fff" />
+        <path d="M9 8h9a5 5 0 0 1 0 10h-5v6H9z" fill="#fff" />
+      </svg>
+      <p className={s.text}>
+        <strong className={s.strong}>앱에서 더 편하게 보세요</strong>
+        새로운 앱으로 작품을 더 빠르게 만나보세요.
+      </p>
+      <button type="button" className={s.open} onClick={open}>
+        앱 열기
+      </button>
+      <button type="button" className={s.close} aria-label="배너 닫기" onClick={close}>
+        ×
+      </button>
+    </div>
+  );
+}

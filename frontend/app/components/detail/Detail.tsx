@@ -1,0 +1,542 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { ProductGrid } from "~/components/product/ProductGrid";
+import { Section } from "~/components/Section/Section";
+import { useShell } from "~/shell/ShellProvider";
+import { DIBS_TOAST_MS } from "~/shell/timing";
+import { sectionPath } from "~/utils/layout";
+import { authorLine } from "~/utils/product";
+import {
+  detailState,
+  getCoupons,
+  getStatus,
+  getVolumes,
+  getWallet,
+  purchase,
+  useCoupon,
+  type BuyType,
+  type CouponInfo,
+  type CouponKind,
+  type Detail as DetailT,
+  type SalesStatus,
+  type Vol,
+} from "~/utils/screens/api";
+import { addDibs, COPIED, DIBS_ADDED, DIBS_REMOVED, listDibs, removeDibs, setAlarm } from "~/utils/screens/dibs";
+import { benefitLine, countdown, viewCount, won } from "~/utils/screens/format";
+import { quickView, setVolOrder, volOrder, type VolOrder } from "~/utils/screens/prefs";
+import { useUser } from "~/utils/userStore";
+import { Reviews } from "./Reviews";
+import { balanceShort, canRead, entitlement, UNDO_MS, unlockOptions, type UnlockOption } from "./unlock";
+import * as s from "./detail.css";
+
+type Tab = "I" | "V" | "R";
+const TABS: { key: Tab; label: string }[] = [
+  { key: "I", label: "작품 정보" },
+  { key: "V", label: "회차" },
+  { key: "R", label: "리뷰" },
+];
+
+export const viewerHref = (pid: string, no: number) => `/viewer?pid=${encodeURIComponent(pid)}&no=${no}`;
+
+export function Detail({ detail }: { detail: DetailT }) {
+  const p = detail.prodInfo;
+  const shell = useShell();
+  const user = useUser();
+  const navigate = useNavigate();
+  const [sp, setSp] = useSearchParams();
+  const tab: Tab = (["I", "V", "R"] as const).find((t) => t === sp.get("tab")) ?? "I";
+  const state = detailState(detail.header.code);
+  const [order, setOrder] = useState<VolOrder>(() => volOrder(p.isSpecialPriceSet));
+  const [vols, setVols] = useState<Vol[]>(() => (order === "latest" ? [...detail.volList].reverse() : detail.volList));
+  const [status, setStatus] = useState<SalesStatus | null>(null);
+  const [coupons, setCoupons] = useState<CouponInfo | null>(null);
+  const [tickets, setTickets] = useState(0);
+  const [dibsIdx, setDibsIdx] = useState<number | null>(null);
+  const [authorDibs, setAuthorDibs] = useState<Map<string, number>>(new Map());
+  const [alarm, setAlarmOn] = useState(p.isAlarm);
+  const [sheet, setSheet] = useState<Vol | null>(null);
+  const [pending, setPending] = useState<{ label: string; cancel: () => void } | null>(null);
+  const [now, setNow] = useState(() => Date.now());
+  const uid = user.authInfo?.uid ?? "";
+  const allNos = useMemo(() => detail.volList.map((v) => v.no).sort((a, b) => a - b), [detail.volList]);
+  const sales = detail.salesInfo;
+
+  const refresh = useCallback(async () => {
+    if (!user.isLogin) return;
+    const [st, cp, w] = await Promise.all([getStatus(p.pid).catch(() => null), getCoupons(p.pid).catch(() => null), getWallet().catch(() => null)]);
+    setStatus(st);
+    setCoupons(cp);
+    if (w) setTickets(p.section === "EB" ? w.novelTickets : w.comicTickets);
+    setNow(Date.now());
+  }, [user.isLogin, p.pid, p.section]);
+
+  useEffect(() => {
+    void refresh();
+    if (!user.isLogin || !uid) return;
+    listDibs(uid, "prod").then((m) => setDibsIdx(m.get(p.pid) ?? null));
+    listDibs(uid, "author").then(setAuthorDibs);
+  }, [refresh, user.isLogin, uid, p.pid]);
+
+  // The wait-for-free countdown ticks while the coupon is charging.
+  const wait = coupons?.WCPInfo?.waitTime ?? 0;
+  const [waitLeft, setWaitLeft] = useState(wait);
+  useEffect(() => {
+    setWaitLeft(wait);
+    if (wait <= 0) return;
+    const started = Date.now();
+    const t = setInterval(() => {
+      const left = wait - Math.floor((Date.now() - started) / 1000);
+      setWaitLeft(left);
+      if (left <= 0) {
+        clearInterval(t);
+        void refresh();
+      }
+    }, 1000);
+    return () => clearInterval(t);
+  }, [wait, refresh]);
+
+  const changeOrder = async (o: VolOrder) => {
+    setOrder(o);
+    setVolOrder(o);
+    const a = await getVolumes(p.pid, o).catch(() => null);
+    setVols(a ? a.volList : o === "latest" ? [...detail.volList].reverse() : detail.volList);
+  };
+
+  const requireLogin = () => {
+    if (user.isLogin) return true;
+    shell.loginRequired();
+    return false;
+  };
+
+  const toggleDibs = async () => {
+    if (!requireLogin()) return;
+    if (dibsIdx) {
+      if (await removeDibs(uid, "prod", dibsIdx)) {
+        setDibsIdx(null);
+        shell.snack(DIBS_REMOVED, DIBS_TOAST_MS);
+      }
+    } else {
+      const idx = await addDibs(uid, "prod", p.pid, p.section);
+      if (idx) {
+        setDibsIdx(idx);
+        shell.snack(DIBS_ADDED, DIBS_TOAST_MS);
+      }
+    }
+  };
+  const toggleAuthor = async (authorId: number) => {
+    if (!requireLogin()) return;
+    const key = String(authorId);
+    const idx = authorDibs.get(key);
+    if (idx) {
+      if (await removeDibs(uid, "author", idx)) {
+        setAuthorDibs((m) => {
+          const n = new Map(m);
+          n.delete(key);
+          return n;
+        });
+        shell.snack(DIBS_REMOVED, DIBS_TOAST_MS);
+      }
+    } else {
+      const n = await addDibs(uid, "author", key);
+      if (n) {
+        setAuthorDibs((m) => new Map(m).set(key, n));
+        shell.snack(DIBS_ADDED, DIBS_TOAST_MS);
+      }
+    }
+  };
+  const toggleAlarm = async () => {
+    if (!requireLogin()) return;
+    const v = await setAlarm(uid, p.pid, !alarm);
+    if (v === null) return;
+    setAlarmOn(v);
+    shell.toast(v ? "새 회차 알림을 받습니다." : "새 회차 알림을 끕니다.", 2000);
+  };
+  const share = async () => {
+    const url = `${window.location.origin}/${sectionPath(p.section)}/detail/${p.pid}`;
+    try {
+      await navigator.clipboard.writeText(url);
+    } catch {
+      const ta = document.createElement("textarea");
+      ta.value = url;
+      document.body.appendChild(ta);
+      ta.select();
+      document.execCommand("copy");
+      ta.remove();
+    }
+    shell.toast(COPIED, 2000);
+  };
+
+  const openViewer = (no: number) => navigate(viewerHref(p.pid, no));
+
+  /** Money: confirm, check the balance (charge path when short), then commit after the undo window. */
+  const ensureMoney = async (price: number, what: string): Promise<boolean> => {
+    const ok = await shell.confirm({ title: what, content: `${won(price)}이 차감됩니다. 진행할까요?`, leftLabel: "취소", rightLabel: "확인" });
+    if (!ok) return false;
+    const w = await getWallet().catch(() => null);
+    // The writer spends mileage first, then the channel's money.
+    const have = (w?.shownAmount ?? 0) + (w?.blueMileage ?? 0);
+    const short = balanceShort(have, price);
+    if (short > 0) {
+      const go = await shell.confirm({
+        content: `잔액이 부족합니다. (보유 ${won(have)}, 부족 ${won(short)})\n충전하시겠습니까?`,
+        leftLabel: "취소",
+        rightLabel: "충전하기",
+      });
+      if (go) navigate(`/payment/recharge.asp?need=${short}&return=${encodeURIComponent(`/${sectionPath(p.section)}/detail/${p.pid}?tab=V`)}`);
+      return false;
+    }
+    return true;
+  };
+
+  /** Delays the commit so an accidental unlock can be undone (the writer has no cancel for purchases or coupon uses). */
+  const withUndo = (label: string, commit: () => Promise<void>) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(async () => {
+        setPending(null);
+        await commit();
+        resolve();
+      }, UNDO_MS);
+      setPending({
+        label,
+        cancel: () => {
+          clearTimeout(t);
+          setPending(null);
+          shell.toast("취소되었습니다.", 1500);
+          resolve();
+        },
+      });
+    });
+
+  const choose = async (v: Vol, o: UnlockOption) => {
+    setSheet(null);
+    if (o.kind === "free" || o.kind === "owned" || o.kind === "rented") return openViewer(v.no);
+    if (!requireLogin()) return;
+    if (state !== "ok") return shell.toast(state === "paymentOff" ? "지금은 결제할 수 없는 작품입니다." : "서비스가 중지된 작품입니다.");
+    const money = o.kind === "rent" || o.kind === "buy";
+    if (money && !(await ensureMoney(o.price ?? 0, `${v.title} ${o.label}`))) return;
+    await withUndo(`${v.title}을 ${o.label}(으)로 엽니다`, async () => {
+      try {
+        if (money || o.kind === "ticket") {
+          const bt: BuyType = o.kind === "rent" ? "R" : o.kind === "buy" ? "B" : "T";
+          await purchase(p.pid, bt, [v.no]);
+        } else {
+          await useCoupon(p.pid, v.no, o.kind as CouponKind);
+        }
+        await refresh();
+        if (quickView()) openViewer(v.no);
+        else shell.toast(`${v.title}을 열었습니다.`);
+      } catch (e) {
+        shell.toast((e as Error).message || "처리하지 못했습니다.");
+        void refresh();
+      }
+    });
+  };
+
+  const buyAll = async (bt: "B" | "R") => {
+    if (!requireLogin()) return;
+    if (state !== "ok") return shell.toast(state === "paymentOff" ? "지금은 결제할 수 없는 작품입니다." : "서비스가 중지된 작품입니다.");
+    const left = bt === "B" ? (status?.buyLeftPrice ?? sales?.buy.leftPrice ?? 0) : (status?.rentLeftPrice ?? sales?.rental.leftPrice ?? 0);
+    const cnt = bt === "B" ? (status?.buyLeftCount ?? sales?.buy.leftCount ?? 0) : (status?.rentLeftCount ?? sales?.rental.leftCount ?? 0);
+    if (cnt <= 0) return shell.toast(bt === "B" ? "이미 모든 회차를 소장했습니다." : "대여할 회차가 없습니다.");
+    if (!(await ensureMoney(left, `${cnt}개 회차 전체 ${bt === "B" ? "소장" : "대여"}`))) return;
+    await withUndo(`${cnt}개 회차를 ${bt === "B" ? "소장" : "대여"}합니다`, async () => {
+      try {
+        await purchase(p.pid, bt, "all");
+        await refresh();
+        shell.toast(`${cnt}개 회차를 ${bt === "B" ? "소장" : "대여"}했습니다.`);
+      } catch (e) {
+        shell.toast((e as Error).message || "처리하지 못했습니다.");
+      }
+    });
+  };
+
+  const optionsFor = (v: Vol) =>
+    unlockOptions({ vol: v, status, coupons, allNos, isRental: !!sales?.isRental, isBuy: !!sales?.isBuy, isTicket: !!sales?.isTicket, tickets, now });
+
+  const tapVol = (v: Vol) => {
+    const o = optionsFor(v);
+    if (canRead(o)) return openViewer(v.no);
+    if (state === "serviceOff") return shell.toast("서비스가 중지된 작품입니다.");
+    setSheet(v);
+  };
+
+  const firstNo = allNos[0];
+  const benefits = benefitLine({
+    freeCoupon: !!coupons?.WCPInfo || (detail.prodInfo as { waitForFree?: boolean }).waitForFree,
+    freeVolCnt: sales?.buy.freeVolCnt,
+    cashbackRate: sales?.buy.cashbackRate,
+    discountRate: sales?.buy.discountRate,
+    limitedRental: !!sales?.rental.term && sales.rental.available && !sales.buy.available,
+  });
+
+  return (
+    <article aria-label={p.title} data-testid="detail">
+      <header className={s.hero}>
+        <img className={s.heroBg} src={p.thumbUrl} alt="" aria-hidden="true" width={360} height={200} />
+        <div className={s.heroInner}>
+          <div className={s.cover}>
+            <img src={p.thumbUrl} alt={`${p.title} 표지`} width={108} height={144} />
+          </div>
+          <div className={s.heroText}>
+            <h1 className={s.title}>{p.title}</h1>
+            <p className={s.sub}>{authorLine(p.authors)}</p>
+            <p className={s.stats}>
+              <span data-testid="view-count">조회 {viewCount(p.viewCnt)}</span>
+              {detail.metric && <span>♥ {detail.metric.zzimCount.toLocaleString("en-US")}</span>}
+              {p.updateCycle && <span>{p.updateCycle}</span>}
+              {p.flagEnd === "Y" && p.updateCycle !== "완결" && <span>완결</span>}
+            </p>
+            <div className={s.chips}>
+              {p.age >= 19 && <span className={s.chip}>19</span>}
+              {p.isOriginal && <span className={s.chip}>오리지널</span>}
+              {p.isMonopoly && <span className={s.chip}>독점</span>}
+              {p.category2 && <span className={s.chip}>{p.category2}</span>}
+              {benefits.map((b) => (
+                <span key={b} className={`${s.chip} ${s.benefit}`} data-testid="benefit">
+                  {b}
+                </span>
+              ))}
+            </div>
+          </div>
+        </div>
+      </header>
+
+      {state !== "ok" && (
+        <p className={`${s.banner} ${s.bannerWarn}`} role="alert" style={{ marginTop: 12 }} data-testid="state-banner">
+          {state === "paymentOff" ? "지금은 결제가 중지된 작품입니다. 무료 회차와 보유한 회차만 볼 수 있습니다." : "서비스가 중지된 작품입니다. 전체 보기를 할 수 없습니다."}
+        </p>
+      )}
+
+      <div className={s.actions}>
+        <button type="button" className={`${s.action} ${dibsIdx ? s.actionOn : ""}`} onClick={toggleDibs} aria-pressed={!!dibsIdx} aria-label={dibsIdx ? "찜 해제" : "찜하기"}>
+          <span aria-hidden="true">{dibsIdx ? "♥" : "♡"}</span>찜
+        </button>
+        <button type="button" className={`${s.action} ${alarm ? s.actionOn : ""}`} onClick={toggleAlarm} aria-pressed={alarm} aria-label="알림">
+          <Bell on={alarm} />
+          알림
+        </button>
+        <button type="button" className={s.action} onClick={share} aria-label="공유">
+          <span aria-hidden="true">↗</span>공유
+        </button>
+      </div>
+
+      {coupons?.WCPInfo && (
+        <p className={`${s.banner} ${s.bannerInfo}`} style={{ marginTop: 12 }} data-testid="wff">
+          <strong>기다리면 무료</strong> ·{" "}
+          {waitLeft > 0 ? <>다음 이용권까지 {countdown(waitLeft)}</> : <>지금 1화 무료로 볼 수 있어요</>}
+          {coupons.RCPInfo.count - coupons.RCPInfo.usedCnt > 0 && <> · 열람 쿠폰 {coupons.RCPInfo.count - coupons.RCPInfo.usedCnt}장</>}
+          {coupons.PCPInfo.jumpingCount > 0 && <> · 점핑패스 {coupons.PCPInfo.jumpingCount}장</>}
+        </p>
+      )}
+
+      <div className={s.tabs} role="tablist" aria-label="작품 메뉴" style={{ marginTop: 8 }}>
+        {TABS.map((t) => (
+          <button
+            key={t.key}
+            type="button"
+            role="tab"
+            aria-selected={tab === t.key}
+            className={tab === t.key ? `${s.tab} ${s.tabOn}` : s.tab}
+            onClick={() => {
+              const n = new URLSearchParams(sp);
+              n.set("tab", t.key);
+              setSp(n, { replace: true, preventScrollReset: true });
+            }}
+          >
+            {t.label}
+            {t.key === "V" ? ` ${p.volCnt}` : t.key === "R" && detail.metric ? ` ${detail.metric.reviewCount}` : ""}
+          </button>
+        ))}
+      </div>
+
+      {tab === "I" && (
+        <div>
+          <div className={s.block}>
+            <p className={s.summary}>{p.summary}</p>
+          </div>
+          <div className={s.block}>
+            <div className={s.infoGrid}>
+              <span className={s.infoKey}>작가</span>
+              <span>
+                {p.authors.map((a) => (
+                  <button
+                    key={a.authorId}
+                    type="button"
+                    className={s.small}
+                    style={{ marginRight: 6, marginBottom: 4 }}
+                    onClick={() => toggleAuthor(a.authorId)}
+                    aria-pressed={authorDibs.has(String(a.authorId))}
+                    aria-label={`작가 ${a.authorName} 찜`}
+                  >
+                    {a.authorName} {authorDibs.has(String(a.authorId)) ? "♥" : "♡"}
+                  </button>
+                ))}
+              </span>
+              <span className={s.infoKey}>장르</span>
+              <span>{p.category2 || p.genreCode}</span>
+              <span className={s.infoKey}>출판사</span>
+              <span>{p.provider}</span>
+              <span className={s.infoKey}>이용가</span>
+              <span>{p.age === 0 ? "전체 이용가" : `${p.age}세 이용가`}</span>
+            </div>
+          </div>
+          {detail.keywordTag.length > 0 && (
+            <div className={s.block}>
+              <div className={s.chips}>
+                {detail.keywordTag.map((k) =>
+                  k.id ? (
+                    <Link key={k.name} to={`/keyword?id=${k.id}`} className={s.chip}>
+                      #{k.name}
+                    </Link>
+                  ) : (
+                    <span key={k.name} className={s.chip}>
+                      #{k.name}
+                    </span>
+                  ),
+                )}
+              </div>
+            </div>
+          )}
+          {detail.notices.map((n) => (
+            <details key={n.id} className={s.block}>
+              <summary style={{ fontWeight: 700, fontSize: 14 }}>📢 {n.title}</summary>
+              <p className={s.summary}>{n.body}</p>
+            </details>
+          ))}
+          {detail.related.map((r) => (
+            <Section key={r.code} title={r.title}>
+              <ProductGrid items={r.list.slice(0, 6)} label={r.title} />
+            </Section>
+          ))}
+        </div>
+      )}
+
+      {tab === "V" && (
+        <div>
+          <div className={s.volHead}>
+            <span className={s.volCount}>
+              총 {p.volCnt}
+              {p.unit}
+            </span>
+            {!p.isSpecialPriceSet && (
+              <button type="button" className={s.small} onClick={() => changeOrder(order === "old" ? "latest" : "old")} data-testid="vol-order">
+                {order === "old" ? "첫 화부터" : "최신 화부터"}
+              </button>
+            )}
+            {sales?.isRental && (
+              <button type="button" className={s.small} onClick={() => buyAll("R")}>
+                전체 대여
+              </button>
+            )}
+            {sales?.isBuy && (
+              <button type="button" className={s.small} onClick={() => buyAll("B")}>
+                전체 소장
+              </button>
+            )}
+          </div>
+          <ul className={s.vols} aria-label="회차 목록">
+            {vols.map((v) => {
+              const e = v.isFree ? "free" : entitlement(v.no, status, now);
+              return (
+                <li key={v.no}>
+                  <button type="button" className={s.vol} onClick={() => tapVol(v)} data-testid="vol" data-no={v.no}>
+                    <div className={s.volThumb}>
+                      <img src={`${v.contentBase}/1.svg`} alt="" loading="lazy" width={72} height={45} />
+                    </div>
+                    <div className={s.volBody}>
+                      <p className={s.volTitle}>{v.title}</p>
+                      <p className={s.volDate}>{new Date(v.releaseAt).toLocaleDateString("ko-KR")}</p>
+                    </div>
+                    <span className={`${s.volState} ${e === "free" ? s.free : e ? s.owned : ""}`} data-testid="vol-state">
+                      {e === "free" ? "무료" : e === "owned" ? "소장" : e === "rented" ? "대여중" : v.rentalInfo.price > 0 ? `대여 ${won(v.rentalInfo.price)}` : won(v.buyInfo.price)}
+                    </span>
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      )}
+
+      {tab === "R" && <Reviews pid={p.pid} info={detail.reviewInfo} />}
+
+      <div className={s.bottom}>
+        {firstNo !== undefined && (
+          <button type="button" className={s.primary} onClick={() => tapVol(detail.volList.find((v) => v.no === firstNo)!)} data-testid="read-first">
+            첫 화 보기
+          </button>
+        )}
+        {sales?.isBuy && (
+          <button type="button" className={s.secondary} onClick={() => buyAll("B")}>
+            전체 소장
+          </button>
+        )}
+      </div>
+
+      {sheet && (
+        <UnlockSheet
+          vol={sheet}
+          title={p.title}
+          options={optionsFor(sheet)}
+          waitLeft={waitLeft}
+          onChoose={(o) => choose(sheet, o)}
+          onPreview={() => {
+            setSheet(null);
+            openViewer(sheet.no);
+          }}
+          onClose={() => setSheet(null)}
+        />
+      )}
+      {pending && (
+        <div className={s.undo} role="status" data-testid="undo-bar">
+          <span>{pending.label}</span>
+          <button type="button" className={s.undoBtn} onClick={pending.cancel}>
+            되돌리기
+          </button>
+        </div>
+      )}
+    </article>
+  );
+}
+
+function UnlockSheet({ vol, title, options, waitLeft, onChoose, onPreview, onClose }: { vol: Vol; title: string; options: UnlockOption[]; waitLeft: number; onChoose: (o: UnlockOption) => void; onPreview: () => void; onClose: () => void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+    const k = (e: KeyboardEvent) => e.key === "Escape" && onClose();
+    window.addEventListener("keydown", k);
+    return () => window.removeEventListener("keydown", k);
+  }, [onClose]);
+  return (
+    <div className={s.sheetWrap} onClick={onClose}>
+      <div className={s.sheet} role="dialog" aria-modal="true" aria-label={`${vol.title} 열기`} onClick={(e) => e.stopPropagation()} ref={ref} tabIndex={-1} data-testid="unlock-sheet">
+        <p className={s.sheetTitle}>{vol.title}</p>
+        <p className={s.sheetSub}>{title} · 이 회차를 여는 방법</p>
+        {options.length === 0 && <p className={s.sheetSub}>지금은 이 회차를 열 수 없습니다.</p>}
+        {options.map((o) => (
+          <button key={o.kind} type="button" className={s.option} disabled={!o.available} onClick={() => onChoose(o)} data-kind={o.kind}>
+            {o.label}
+            {o.price !== undefined && <strong>{won(o.price)}</strong>}
+            <span className={s.optionNote}>{o.kind === "wff" && waitLeft > 0 ? `${countdown(waitLeft)} 후 무료` : o.note}</span>
+          </button>
+        ))}
+        {vol.isPreView && vol.previewPages > 0 && (
+          <button type="button" className={s.option} onClick={onPreview} data-kind="preview">
+            미리보기<span className={s.optionNote}>{vol.previewPages}쪽</span>
+          </button>
+        )}
+        <button type="button" className={s.option} style={{ justifyContent: "center", fontWeight: 500 }} onClick={onClose}>
+          닫기
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function Bell({ on }: { on: boolean }) {
+  return (
+    <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true">
+      <path d="M6 17h12l-1.5-2V10a4.5 4.5 0 0 0-9 0v5L6 17zm4 2a2 2 0 0 0 4 0" fill={on ? "currentColor" : "none"} stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" />
+    </svg>
+  );
+}

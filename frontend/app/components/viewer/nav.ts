@@ -1,0 +1,57 @@
+// Viewer rules as pure functions: volume navigation by the seed's direction
+// codes (A all, I last view, P previous, N next), the pages a reader may see,
+// and the place kept per volume.
+
+export type Direction = "A" | "I" | "P" | "N";
+
+/** targetVol answers the volume a direction leads to from cur, or null (A: the list; I: lastViewed). */
+export function targetVol(nos: number[], cur: number, dir: Direction, lastViewed?: number): number | null {
+  const sorted = [...nos].sort((a, b) => a - b);
+  const i = sorted.indexOf(cur);
+  switch (dir) {
+    case "P":
+      return i > 0 ? sorted[i - 1] : null;
+    case "N":
+      return i >= 0 && i < sorted.length - 1 ? sorted[i + 1] : null;
+    case "I":
+      return lastViewed !== undefined && sorted.includes(lastViewed) ? lastViewed : (sorted[0] ?? null);
+    case "A":
+      return null;
+  }
+}
+
+/** pageCount: the full volume with a content token, otherwise its preview pages. */
+export const visiblePages = (full: boolean, pages: number, previewPages: number) => (full ? pages : Math.min(pages, previewPages));
+
+/** spreads pairs pages two by two on wide screens (1-2, 3-4 ...), one by one otherwise. */
+export function spreads(count: number, wide: boolean): number[][] {
+  const out: number[][] = [];
+  for (let n = 1; n <= count; n += wide ? 2 : 1) out.push(wide && n + 1 <= count ? [n, n + 1] : [n]);
+  return out;
+}
+
+export type Place = { no: number; ratio: number; page: number; at: number };
+const KEY = (pid: string) => `sf_place_${pid}`;
+
+export function savePlace(pid: string, p: Place, store: Storage | undefined = globalThis.localStorage) {
+  try {
+    store?.setItem(KEY(pid), JSON.stringify(p));
+  } catch {
+    /* storage blocked */
+  }
+}
+export function loadPlace(pid: string, store: Storage | undefined = globalThis.localStorage): Place | null {
+  try {
+    const v = JSON.parse(store?.getItem(KEY(pid)) ?? "null");
+    return v && typeof v.no === "number" ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The web viewer needs IntersectionObserver and fetch; otherwise '지원하지 않는 브라우저 입니다.' shows for 2 s. */
+export const UNSUPPORTED = "지원하지 않는 브라우저 입니다.";
+export const UNSUPPORTED_MS = 2000;
+export function webViewerSupported(w: { IntersectionObserver?: unknown; fetch?: unknown }): boolean {
+  return typeof w.IntersectionObserver === "function" && typeof w.fetch === "function";
+}

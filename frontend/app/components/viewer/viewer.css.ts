@@ -1,0 +1,37 @@
+import { style, globalStyle } from "@vanilla-extract/css";
+
+export const root = style({ minHeight: "100vh", background: "#111", color: "#eee" });
+export const rootNovel = style({ background: "var(--viewer-bg, #fbf8f1)", color: "var(--viewer-fg, #222)" });
+globalStyle(`:root[data-theme='dark'] ${rootNovel}`, { vars: { "--viewer-bg": "#1c1c1c", "--viewer-fg": "#e6e6e6" } });
+export const bar = style({
+  position: "fixed",
+  left: 0,
+  right: 0,
+  zIndex: 20,
+  display: "flex",
+  alignItems: "center",
+  gap: 8,
+  padding: "0 10px",
+  height: 48,
+  background: "rgba(20,20,20,0.92)",
+  color: "#fff",
+  transition: "transform 200ms",
+});
+export const top = style({ top: 0 });
+export const bottom = style({ bottom: 0, height: "auto", padding: "8px 10px calc(8px + env(safe-area-inset-bottom))", flexWrap: "wrap" });
+export const hiddenTop = style({ transform: "translateY(-100%)" });
+export const hiddenBottom = style({ transform: "translateY(100%)" });
+export const btn = style({ border: 0, background: "rgba(255,255,255,0.12)", color: "#fff", borderRadius: 8, padding: "8px 10px", fontSize: 13, cursor: "pointer", whiteSpace: "nowrap", selectors: { "&:disabled": { opacity: 0.35 } } });
+export const title = style({ flex: 1, minWidth: 0, fontSize: 14, fontWeight: 700, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" });
+export const strip = style({ margin: "0 auto", display: "flex", flexDirection: "column" });
+export const stripImg = style({ width: "100%", height: "auto", display: "block", background: "#222", aspectRatio: "720 / 1024" });
+export const pageWrap = style({ height: "100vh", display: "flex", alignItems: "center", justifyContent: "center", gap: 0, position: "relative" });
+export const pageImg = style({ maxHeight: "100vh", maxWidth: "100%", objectFit: "contain", flex: "0 1 auto", minWidth: 0 });
+export const tapLeft = style({ position: "absolute", left: 0, top: 0, bottom: 0, width: "30%", border: 0, background: "transparent", cursor: "w-resize" });
+export const tapRight = style({ position: "absolute", right: 0, top: 0, bottom: 0, width: "30%", border: 0, background: "transparent", cursor: "e-resize" });
+export const text = style({ maxWidth: 680, margin: "0 auto", padding: "64px 20px 120px", wordBreak: "keep-all", whiteSpace: "pre-wrap" });
+export const end = style({ padding: "28px 16px 140px", textAlign: "center", display: "flex", flexDirection: "column", gap: 10, alignItems: "center" });
+export const endBtn = style({ border: 0, borderRadius: 12, padding: "12px 20px", fontWeight: 800, fontSize: 15, background: "#1f6fff", color: "#fff", cursor: "pointer", minWidth: 200 });
+export const notice = style({ position: "fixed", left: "50%", top: "45%", transform: "translate(-50%,-50%)", padding: "14px 18px", borderRadius: 12, background: "rgba(0,0,0,0.85)", color: "#fff", fontSize: 14, zIndex: 50 });
+export const range = style({ flex: 1, minWidth: 80 });
+export const label = style({ fontSize: 12, display: "flex", alignItems: "center", gap: 6, flex: "1 1 45%" });

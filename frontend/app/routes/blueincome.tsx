@@ -1,0 +1,64 @@
+import { useEffect, useState } from "react";
+import { Link } from "react-router";
+import { TitleBar } from "~/components/TitleBar/TitleBar";
+import { http } from "~/utils/api";
+import { pageTitle } from "~/utils/meta";
+import { API, getWallet, type Wallet } from "~/utils/screens/api";
+import { won } from "~/utils/screens/format";
+import { useUser } from "~/utils/userStore";
+import * as s from "~/components/product/cs.css";
+import * as p from "~/components/product/product.css";
+
+export const meta = () => [{ title: pageTitle("블루머니 내역") }];
+
+type Row = { id: number; kind?: string; money?: string; amount?: number; delta?: number; balance?: number; memo?: string; reason?: string; createdAt: string };
+
+/** Blue income: the member's balance and the money ledger, newest first. */
+export default function Screen() {
+  const user = useUser();
+  const [wallet, setWallet] = useState<Wallet | null>(null);
+  const [rows, setRows] = useState<Row[] | null>(null);
+  useEffect(() => {
+    if (!user.isLogin) return;
+    getWallet().then(setWallet, () => {});
+    http<{ list: Row[] }>(`${API}/wallet/ledger`, { query: { limit: 50 } }).then((a) => setRows(a.list), () => setRows([]));
+  }, [user.isLogin]);
+  return (
+    <section aria-label="블루머니 내역" className={p.page}>
+      <TitleBar title="블루머니 내역" />
+      {!user.isLogin ? (
+        <p className={p.empty}>
+          로그인이 필요한 서비스입니다. <Link to={`/nuxgin?url=${encodeURIComponent("/blueincome")}`}>로그인</Link>
+        </p>
+      ) : (
+        <>
+          <div className={s.form}>
+            <p style={{ fontSize: 22, fontWeight: 800 }}>{wallet ? won(wallet.shownAmount ?? wallet.bluemoney) : "-"}</p>
+            <p style={{ fontSize: 13 }}>마일리지 {wallet ? won(wallet.blueMileage) : "-"}</p>
+            <Link to="/payment/recharge.asp" className={s.button} style={{ textAlign: "center" }}>
+              충전하기
+            </Link>
+          </div>
+          <ul className={s.list} aria-label="사용 내역">
+            {rows?.length === 0 && <li className={s.text}>내역이 없습니다.</li>}
+            {rows?.map((r) => {
+              const amt = r.delta ?? r.amount ?? 0;
+              return (
+                <li key={r.id} className={s.item} style={{ display: "flex", justifyContent: "space-between", padding: "12px 0", fontSize: 14 }}>
+                  <span>
+                    {r.memo || r.reason || r.kind}
+                    <span className={s.date}>{new Date(r.createdAt).toLocaleDateString("ko-KR")}</span>
+                  </span>
+                  <strong style={{ color: amt >= 0 ? "#1f6fff" : undefined }}>
+                    {amt >= 0 ? "+" : "-"}
+                    {won(Math.abs(amt))}
+                  </strong>
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}

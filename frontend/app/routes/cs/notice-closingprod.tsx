@@ -1,0 +1,42 @@
+import { useLoaderData } from "react-router";
+import { ProductGrid } from "~/components/product/ProductGrid";
+import { TitleBar } from "~/components/TitleBar/TitleBar";
+import { http } from "~/utils/api";
+import { pageTitle } from "~/utils/meta";
+import { API, type Paging } from "~/utils/screens/api";
+import type { ProductItem } from "~/utils/product";
+import { guard, pageOf } from "~/utils/screens/routes";
+import * as s from "~/components/product/cs.css";
+
+export const meta = () => [{ title: pageTitle("판매 종료 작품 안내") }];
+
+type Notice = { id: number; title: string; body: string; postedAt: string; list?: ProductItem[] };
+
+export function clientLoader({ request, params }: { request: Request; params: { page?: string } }) {
+  return guard(http<{ list: Notice[]; paging: Paging }>(`${API}/cs/notices/closingprod`, { query: { page: pageOf(params.page), size: 15 }, signal: request.signal }));
+}
+
+export default function Screen() {
+  const { list, paging } = useLoaderData<typeof clientLoader>();
+  return (
+    <section aria-label="판매 종료 작품 안내">
+      <TitleBar title="판매 종료 작품 안내" />
+      {list.length === 0 && <p className={s.text}>공지사항이 없습니다.</p>}
+      <ul className={s.list}>
+        {list.map((n) => (
+          <li key={n.id} className={s.item}>
+            <details>
+              <summary className={s.q}>
+                {n.title}
+                <span className={s.date}>{new Date(n.postedAt).toLocaleDateString("ko-KR")}</span>
+              </summary>
+              <p className={s.a}>{n.body}</p>
+              {n.list && n.list.length > 0 && <ProductGrid items={n.list} label={`${n.title} 작품`} />}
+            </details>
+          </li>
+        ))}
+      </ul>
+      {paging.pageCount > 1 && <p className={s.text}>최근 {list.length}건을 보여 드립니다.</p>}
+    </section>
+  );
+}

@@ -1,0 +1,64 @@
+import { useEffect } from "react";
+import { Link, redirect, useLoaderData } from "react-router";
+import { Detail } from "~/components/detail/Detail";
+import { useShell } from "~/shell/ShellProvider";
+import { sectionPath } from "~/utils/layout";
+import { pageTitle } from "~/utils/meta";
+import { getDetail } from "~/utils/screens/api";
+import { guard } from "~/utils/screens/routes";
+import { useUser } from "~/utils/userStore";
+import * as s from "~/components/detail/detail.css";
+
+export const meta = ({ data }: { data?: { prodInfo?: { title?: string } } }) => [{ title: pageTitle(data?.prodInfo?.title || "작품 상세") }];
+
+const NEW_SECTIONS = ["webtoon", "comic", "novel"];
+
+/**
+ * Product detail at the new addresses (/webtoon|comic|novel/detail/{pid}) and
+ * the legacy per-section ones older apps open (/{section}/detail/{pid} or
+ * /{section}/detail?pid=...): a legacy or mismatched address is replaced by
+ * the new one.
+ */
+export async function clientLoader({ request, params }: { request: Request; params: { section?: string; pid?: string } }) {
+  const url = new URL(request.url);
+  const pid = params.pid || url.searchParams.get("pid") || url.searchParams.get("productId") || "";
+  if (!pid) throw new Response("no product", { status: 404 });
+  const d = await guard(getDetail(pid, request.signal));
+  const want = sectionPath(d.prodInfo.section);
+  if (params.section !== want || !params.pid || !NEW_SECTIONS.includes(params.section ?? "")) {
+    const keep = new URLSearchParams(url.search);
+    keep.delete("pid");
+    keep.delete("productId");
+    const q = keep.toString();
+    throw redirect(`/${want}/detail/${encodeURIComponent(d.prodInfo.pid)}${q ? `?${q}` : ""}`);
+  }
+  return d;
+}
+
+export default function Screen() {
+  const d = useLoaderData<typeof clientLoader>();
+  const user = useUser();
+  const shell = useShell();
+  useEffect(() => {
+    document.documentElement.scrollTop = 0;
+  }, [d.prodInfo.pid]);
+  if (d.adultVerificationNeeded) {
+    return (
+      <div className={s.gate} data-testid="adult-gate">
+        <p style={{ fontSize: 40 }}>19</p>
+        <p style={{ fontWeight: 800, fontSize: 17, marginTop: 8 }}>청소년 이용 불가 작품입니다.</p>
+        <p style={{ fontSize: 13, marginTop: 6 }}>19세 이상 성인 인증 후 이용할 수 있습니다.</p>
+        {user.isLogin ? (
+          <Link to={`/adultverification`} className={s.primary} style={{ display: "block", marginTop: 18 }}>
+            성인 인증하기
+          </Link>
+        ) : (
+          <button type="button" className={s.primary} style={{ width: "100%", marginTop: 18 }} onClick={() => shell.goLogin(undefined, true)}>
+            로그인하고 성인 인증하기
+          </button>
+        )}
+      </div>
+    );
+  }
+  return <Detail key={d.prodInfo.pid} detail={d} />;
+}

@@ -1,0 +1,26 @@
+import { useLoaderData } from "react-router";
+import { EventBlock } from "~/components/product/ListScreen";
+import { TitleBar } from "~/components/TitleBar/TitleBar";
+import { pageTitle } from "~/utils/meta";
+import { getEvent, getEvents, type EventT } from "~/utils/screens/api";
+import { guard } from "~/utils/screens/routes";
+import * as s from "~/components/product/product.css";
+
+export const meta = () => [{ title: pageTitle("블루런 미리보기") }];
+
+export async function clientLoader({ request, params }: { request: Request; params: { eid?: string } }) {
+  return [(await guard(getEvent(`/events/bluerun/${encodeURIComponent(params.eid ?? "")}/preview`, request.signal))).event];
+}
+
+export default function Screen() {
+  const events = useLoaderData<typeof clientLoader>() as EventT[];
+  return (
+    <section aria-label="블루런 미리보기" className={s.page}>
+      <TitleBar title={events.length === 1 ? events[0].title : "블루런 미리보기"} />
+      {events.length === 0 && <p className={s.empty}>진행 중인 이벤트가 없습니다.</p>}
+      {events.map((ev) => (
+        <EventBlock key={ev.eid} ev={ev} link={events.length > 1 ? `/bluerun/${ev.eid}` : undefined} />
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,45 @@
+import { useLoaderData, useParams } from "react-router";
+import { ProductGrid } from "~/components/product/ProductGrid";
+import { Tabs } from "~/components/product/Tabs";
+import { Section } from "~/components/Section/Section";
+import { TitleBar } from "~/components/TitleBar/TitleBar";
+import { http } from "~/utils/api";
+import { pageTitle } from "~/utils/meta";
+import { API, type ListAnswer } from "~/utils/screens/api";
+import { won } from "~/utils/screens/format";
+import { guard } from "~/utils/screens/routes";
+import * as s from "~/components/product/product.css";
+
+export const meta = () => [{ title: pageTitle("점핑패스") }];
+
+type Jumping = { title: string; price: number; days: number; sections: { key: string; title: string; list: ListAnswer["list"] }[] };
+
+export function clientLoader({ request, params }: { request: Request; params: { section?: string } }) {
+  const path = params.section ? `${API}/jumpingpass/${encodeURIComponent(params.section)}` : `${API}/jumpingpass`;
+  return guard(http<Jumping>(path, { signal: request.signal }));
+}
+
+export default function Screen() {
+  const jp = useLoaderData<typeof clientLoader>();
+  const section = useParams().section;
+  const tabs = [{ to: "/jumpingpass", label: "전체" }, ...jp.sections.map((x) => ({ to: `/jumpingpass/${x.key}`, label: x.title.replace(/^점핑패스\s*/, "") }))];
+  return (
+    <section aria-label="점핑패스" className={s.page}>
+      <TitleBar title={jp.title} />
+      <div className={s.eventText} style={{ background: "linear-gradient(135deg,#1f6fff,#7a3cff)", color: "#fff", margin: "12px 16px", borderRadius: 14, padding: 18 }}>
+        <p style={{ fontSize: 20, fontWeight: 800 }}>{jp.days}일 동안 정주행</p>
+        <p style={{ marginTop: 4, fontSize: 13, opacity: 0.9 }}>
+          {won(jp.price)}으로 점핑패스 작품의 다음 화를 미리 만나 보세요.
+        </p>
+      </div>
+      <Tabs tabs={tabs} label="점핑패스 분류" />
+      {jp.sections
+        .filter((x) => !section || x.key === section)
+        .map((x) => (
+          <Section key={x.key} title={x.title} moreUrl={section ? undefined : `/jumpingpass/${x.key}`}>
+            <ProductGrid items={x.list} label={x.title} />
+          </Section>
+        ))}
+    </section>
+  );
+}

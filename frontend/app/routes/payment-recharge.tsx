@@ -1,0 +1,126 @@
+import { useEffect, useRef, useState } from "react";
+import { useNavigate, useSearchParams } from "react-router";
+import { TitleBar } from "~/components/TitleBar/TitleBar";
+import { useShell } from "~/shell/ShellProvider";
+import { http } from "~/utils/api";
+import { pageTitle } from "~/utils/meta";
+import { API, getEvents, getWallet, idemKey, type EventT, type Wallet } from "~/utils/screens/api";
+import { won } from "~/utils/screens/format";
+import { useUser, loadSideInfo } from "~/utils/userStore";
+import * as s from "~/components/product/cs.css";
+import * as p from "~/components/product/product.css";
+
+export const meta = () => [{ title: pageTitle("블루머니 충전") }];
+
+export const AMOUNTS = [1000, 3000, 5000, 10000, 30000, 50000];
+
+/** Only local paths are followed after a charge (never another origin). */
+export function safeReturn(v: string | null): string | null {
+  return v && v.startsWith("/") && !v.startsWith("//") ? v : null;
+}
+
+type Charge = { orderId: string; amount: number; status: string; checkoutUrl?: string; bonus?: number; wallet?: Wallet };
+
+export default function Screen() {
+  const shell = useShell();
+  const user = useUser();
+  const navigate = useNavigate();
+  const [sp] = useSearchParams();
+  const [wallet, setWallet] = useState<Wallet | null>(null);
+  const [firstCharge, setFirstCharge] = useState<EventT | null>(null);
+  const [amount, setAmount] = useState(Number(sp.get("need")) > 0 ? AMOUNTS.find((a) => a >= Number(sp.get("need"))) ?? 50000 : 10000);
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState<Charge | null>(null);
+  const confirmed = useRef(false);
+  const ret = safeReturn(sp.get("return"));
+
+  useEffect(() => {
+    getEvents("/events/firstcharge").then((e) => setFirstCharge(e.events[0] ?? null), () => {});
+  }, []);
+  useEffect(() => {
+    if (user.isLogin) getWallet().then(setWallet, () => {});
+  }, [user.isLogin]);
+
+  // Back from the payment gateway: confirm the payment once.
+  useEffect(() => {
+    const paymentKey = sp.get("paymentKey");
+    const orderId = sp.get("orderId");
+    const amt = Number(sp.get("amount"));
+    if (sp.get("result") === "fail") {
+      shell.toast("결제가 취소되었습니다.");
+      return;
+    }
+    if (!paymentKey || !orderId || !amt || confirmed.current) return;
+    confirmed.current = true;
+    http<Charge>(`${API}/charge/confirm`, { method: "POST", json: { orderId, paymentKey, amount: amt }, headers: { "Idempotency-Key": `confirm-${orderId}` } })
+      .then((c) => {
+        setDone(c);
+        if (c.wallet) setWallet((w) => ({ ...(w ?? ({} as Wallet)), ...c.wallet! }));
+        void loadSideInfo();
+        shell.toast(`${won(c.amount)} 충전되었습니다.`);
+        if (ret) setTimeout(() => navigate(ret, { replace: true }), 800);
+      })
+      .catch((e) => shell.toast((e as Error).message || "충전을 확인하지 못했습니다."));
+  }, [sp, shell, navigate, ret]);
+
+  const charge = async () => {
+    if (!user.isLogin) return shell.loginRequired();
+    setBusy(true);
+    try {
+      const back = new URL("/payment/recharge", window.location.origin);
+      if (ret) back.searchParams.set("return", ret);
+      const fail = new URL(back);
+      fail.searchParams.set("result", "fail");
+      const c = await http<Charge>(`${API}/charge/requests`, {
+        method: "POST",
+        json: { amount, successUrl: back.toString(), failUrl: fail.toString() },
+        headers: { "Idempotency-Key": idemKey() },
+      });
+      if (c.checkoutUrl) window.location.assign(c.checkoutUrl);
+    } catch (e) {
+      shell.toast((e as Error).message || "충전을 시작하지 못했습니다.");
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section aria-label="블루머니 충전" className={p.page}>
+      <TitleBar title="블루머니 충전" />
+      {firstCharge && (
+        <div className={p.eventText}>
+          <span className={`${p.chip} ${p.chipAccent}`}>첫 충전 이벤트</span>
+          <p className={p.eventBody}>{firstCharge.body}</p>
+        </div>
+      )}
+      <div className={s.form}>
+        <p style={{ fontSize: 14 }}>
+          보유 블루머니 <strong data-testid="balance">{wallet ? won(wallet.shownAmount ?? wallet.bluemoney) : "-"}</strong>
+        </p>
+        {done && (
+          <p role="status" style={{ fontWeight: 700 }}>
+            {won(done.amount)} 충전 완료{done.bonus ? ` (보너스 ${won(done.bonus)})` : ""}
+          </p>
+        )}
+        <div role="radiogroup" aria-label="충전 금액" style={{ display: "grid", gridTemplateColumns: "1fr 1fr 1fr", gap: 8 }}>
+          {AMOUNTS.map((a) => (
+            <button
+              key={a}
+              type="button"
+              role="radio"
+              aria-checked={a === amount}
+              className={a === amount ? `${p.tab} ${p.tabActive}` : p.tab}
+              style={{ padding: "12px 0", borderRadius: 10 }}
+              onClick={() => setAmount(a)}
+            >
+              {won(a)}
+            </button>
+          ))}
+        </div>
+        <button type="button" className={s.button} onClick={charge} disabled={busy}>
+          {won(amount)} 충전하기
+        </button>
+        <p style={{ fontSize: 12, color: "gray" }}>충전한 블루머니는 웹툰, 만화, 소설 구매와 대여에 쓸 수 있습니다. 미사용 금액은 결제일로부터 7일 안에 환불할 수 있습니다.</p>
+      </div>
+    </section>
+  );
+}

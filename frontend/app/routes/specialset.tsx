@@ -1,0 +1,23 @@
+import { useCallback } from "react";
+import { useLoaderData } from "react-router";
+import { ListScreen } from "~/components/product/ListScreen";
+import { pageTitle } from "~/utils/meta";
+import { getList } from "~/utils/screens/api";
+import { loadList } from "~/utils/screens/routes";
+
+export const meta = () => [{ title: pageTitle("특가 세트") }];
+
+/** Special-price sets: bundles of volumes sold together at a discount (comic packages). */
+export function clientLoader({ request }: { request: Request }) {
+  return loadList("/comic/hq", {}, request.signal);
+}
+
+export default function Screen() {
+  const data = useLoaderData<typeof clientLoader>();
+  const load = useCallback((page: number) => getList("/comic/hq", { page }), []);
+  return (
+    <ListScreen title="특가 세트" initial={data} load={load}>
+      <p style={{ padding: "12px 16px 0", fontSize: 13 }}>여러 권을 묶어 할인된 가격에 만나는 세트입니다. 세트의 권은 언제나 1권부터 보여 드립니다.</p>
+    </ListScreen>
+  );
+}

@@ -1,0 +1,66 @@
+import { useEffect, useState } from "react";
+import { useLoaderData, useNavigate } from "react-router";
+import { loadPlace, UNSUPPORTED, UNSUPPORTED_MS, webViewerSupported } from "~/components/viewer/nav";
+import { Viewer } from "~/components/viewer/Viewer";
+import * as vs from "~/components/viewer/viewer.css";
+import { http } from "~/utils/api";
+import { app } from "~/utils/bridge";
+import { currentDevice, hasAppViewer } from "~/utils/device";
+import { sectionPath } from "~/utils/layout";
+import { pageTitle } from "~/utils/meta";
+import { API, getDetail } from "~/utils/screens/api";
+import { guard } from "~/utils/screens/routes";
+
+export const meta = () => [{ title: pageTitle("뷰어") }];
+
+type Recent = { list: { pid: string; vol: number }[] };
+
+/**
+ * /viewer/?pid=&no=&isMobileApp=True. Without a volume number the reader
+ * resumes the last volume (direction I): the writer's recently viewed list
+ * (any device), else this device's place, else the first volume.
+ */
+export async function clientLoader({ request }: { request: Request }) {
+  const url = new URL(request.url);
+  const pid = url.searchParams.get("pid") ?? "";
+  if (!pid) throw new Response("no product", { status: 404 });
+  const detail = await guard(getDetail(pid, request.signal));
+  const nos = detail.volList.map((v) => v.no);
+  let no = Number(url.searchParams.get("no") ?? url.searchParams.get("vol"));
+  const local = loadPlace(pid);
+  if (!nos.includes(no)) {
+    const recent = await http<Recent>(`${API}/users/recent`, { query: { page: 1, size: 100 }, signal: request.signal }).catch(() => null);
+    const r = recent?.list.find((x) => x.pid === pid)?.vol;
+    no = r && nos.includes(r) ? r : local && nos.includes(local.no) ? local.no : nos[0];
+  }
+  if (no === undefined) throw new Response("no volume", { status: 404 });
+  const place = local && local.no === no ? local : null;
+  return { detail, no, place, isMobileApp: /^true$/i.test(url.searchParams.get("isMobileApp") ?? "") };
+}
+
+export default function Screen() {
+  const { detail, no, place } = useLoaderData<typeof clientLoader>();
+  const navigate = useNavigate();
+  const [state, setState] = useState<"web" | "app" | "unsupported">("web");
+  useEffect(() => {
+    const d = currentDevice();
+    // App 6.0.0 and above has its own viewer; older builds use this one.
+    if (d.isApp && hasAppViewer(d) && app.openViewer(detail.prodInfo.pid, no, false)) {
+      setState("app");
+      return;
+    }
+    if (!webViewerSupported(window as unknown as { IntersectionObserver?: unknown; fetch?: unknown })) {
+      setState("unsupported");
+      const t = setTimeout(() => navigate(`/${sectionPath(detail.prodInfo.section)}/detail/${detail.prodInfo.pid}`, { replace: true }), UNSUPPORTED_MS);
+      return () => clearTimeout(t);
+    }
+  }, [detail, no, navigate]);
+  if (state === "unsupported")
+    return (
+      <p className={vs.notice} role="alert" data-testid="unsupported">
+        {UNSUPPORTED}
+      </p>
+    );
+  if (state === "app") return <p className={vs.notice}>앱 뷰어에서 열고 있습니다.</p>;
+  return <Viewer key={`${detail.prodInfo.pid}-${no}`} detail={detail} no={no} resumeRatio={place?.ratio} resumePage={place?.page} />;
+}

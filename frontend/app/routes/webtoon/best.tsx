@@ -1,0 +1,18 @@
+import { useCallback } from "react";
+import { useLoaderData } from "react-router";
+import { ListScreen } from "~/components/product/ListScreen";
+import { pageTitle } from "~/utils/meta";
+import { getList } from "~/utils/screens/api";
+import { AREA_TABS, loadList } from "~/utils/screens/routes";
+
+export const meta = () => [{ title: pageTitle("웹툰 베스트") }];
+
+export function clientLoader({ request }: { request: Request }) {
+  return loadList("/webtoon/best", {}, request.signal);
+}
+
+export default function Screen() {
+  const data = useLoaderData<typeof clientLoader>();
+  const load = useCallback((page: number) => getList("/webtoon/best", { page }), []);
+  return <ListScreen title="웹툰 베스트" initial={data} load={load} tabs={AREA_TABS.webtoon} tabsLabel="웹툰 메뉴" />;
+}

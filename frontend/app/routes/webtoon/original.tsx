@@ -1,0 +1,18 @@
+import { useCallback } from "react";
+import { useLoaderData } from "react-router";
+import { ListScreen } from "~/components/product/ListScreen";
+import { pageTitle } from "~/utils/meta";
+import { getList } from "~/utils/screens/api";
+import { AREA_TABS, loadList } from "~/utils/screens/routes";
+
+export const meta = () => [{ title: pageTitle("오리지널") }];
+
+export function clientLoader({ request }: { request: Request }) {
+  return loadList("/webtoon/original", {}, request.signal);
+}
+
+export default function Screen() {
+  const data = useLoaderData<typeof clientLoader>();
+  const load = useCallback((page: number) => getList("/webtoon/original", { page }), []);
+  return <ListScreen title="오리지널" initial={data} load={load} tabs={AREA_TABS.webtoon} tabsLabel="웹툰 메뉴" />;
+}

@@ -1,0 +1,135 @@
+import { act, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createMemoryRouter, RouterProvider, useLocation } from "react-router";
+import { ErrorPage } from "~/components/ErrorPage/ErrorPage";
+import { LOGIN_REQUIRED_MESSAGE, ShellProvider, useShell, type Shell } from "./ShellProvider";
+
+let shell: Shell;
+function Grab() {
+  shell = useShell();
+  const loc = useLocation();
+  return <p data-testid="where">{loc.pathname + loc.search}</p>;
+}
+function mount(path = "/comic?x=1") {
+  const router = createMemoryRouter(
+    [{ path: "*", element: (<ShellProvider><Grab /></ShellProvider>) }],
+    { initialEntries: [path] },
+  );
+  render(<RouterProvider router={router} />);
+}
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe("global UI", () => {
+  it("floating message hides after 3000 ms by default, or the given time", () => {
+    mount();
+    act(() => shell.toast("안녕하세요"));
+    expect(screen.getByTestId("floating-message").textContent).toBe("안녕하세요");
+    act(() => vi.advanceTimersByTime(2999));
+    expect(screen.queryByTestId("floating-message")).not.toBeNull();
+    act(() => vi.advanceTimersByTime(1));
+    expect(screen.queryByTestId("floating-message")).toBeNull();
+    act(() => shell.toast("짧게", 1500));
+    act(() => vi.advanceTimersByTime(1500));
+    expect(screen.queryByTestId("floating-message")).toBeNull();
+  });
+
+  it("login-required modal: the seed's message, close and login; login goes to /nuxgin with the return url", async () => {
+    mount("/comic?x=1");
+    act(() => shell.loginRequired());
+    const dialog = screen.getByRole("alertdialog");
+    expect(dialog.textContent).toContain(LOGIN_REQUIRED_MESSAGE);
+    expect(dialog.textContent).toContain("로그인 하시겠습니까?");
+    expect(screen.getByRole("button", { name: "닫기" })).toBeTruthy();
+    expect(shell.modals.list).toHaveLength(1);
+    expect(document.body.getAttribute("data-scroll-lock")).toBe("true");
+    window.history.replaceState(null, "", "/comic?x=1");
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "로그인" })));
+    expect(screen.getByTestId("where").textContent).toBe("/nuxgin?url=%2Fcomic%3Fx%3D1");
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(document.body.hasAttribute("data-scroll-lock")).toBe(false);
+  });
+
+  it("confirm popup: one-button variant, dim click answers false, title sets the height limit", async () => {
+    mount();
+    let answer: boolean | undefined;
+    act(() => void shell.confirm({ title: "알림", content: "내용", rightLabel: "확인" }).then((a) => (answer = a)));
+    expect(screen.getAllByRole("button")).toHaveLength(1);
+    const content = screen.getByTestId("confirm-content");
+    expect(content.style.maxHeight).toBe(`${window.innerHeight * 0.7 - 70 - 55.5}px`);
+    await act(async () => fireEvent.click(screen.getByTestId("confirm-popup")));
+    expect(answer).toBe(false);
+    act(() => void shell.confirm({ content: "둘", leftLabel: "취소", rightLabel: "확인" }).then((a) => (answer = a)));
+    expect(screen.getByTestId("confirm-content").style.maxHeight).toBe(`${window.innerHeight * 0.7 - 70}px`);
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "확인" })));
+    expect(answer).toBe(true);
+  });
+
+  it("a route change clears the modal stack, the popups and the dim", () => {
+    mount();
+    act(() => {
+      shell.showDim();
+      shell.modals.push("sheet");
+      void shell.confirm({ content: "x" });
+    });
+    expect(screen.queryByTestId("dim")).not.toBeNull();
+    act(() => shell.resetForRoute());
+    expect(screen.queryByTestId("dim")).toBeNull();
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(shell.modals.list).toEqual([]);
+  });
+
+  it("pulse loader shows while any caller holds it", () => {
+    mount();
+    act(() => {
+      shell.showLoader();
+      shell.showLoader();
+    });
+    act(() => shell.hideLoader());
+    expect(screen.queryByTestId("pulse-loader")).not.toBeNull();
+    act(() => shell.hideLoader());
+    expect(screen.queryByTestId("pulse-loader")).toBeNull();
+  });
+
+  it("snack bar then cashback toast: the second waits 350 ms", () => {
+    mount();
+    act(() => shell.snack("찜 한 작품에 추가 되었습니다.", 1500));
+    expect(screen.getByTestId("snack-bar").textContent).toBe("찜 한 작품에 추가 되었습니다.");
+    act(() => shell.cashback("캐시백 적립"));
+    expect(screen.queryByTestId("snack-bar")).toBeNull();
+    act(() => vi.advanceTimersByTime(350));
+    expect(screen.getByTestId("cashback-toast").textContent).toBe("캐시백 적립");
+  });
+});
+
+describe("error page", () => {
+  it("404: no CS link, a home button", () => {
+    render(<ErrorPage status={404} message="This page could not be found" />);
+    expect(screen.getByRole("heading").textContent).toBe("페이지를 찾을 수 없습니다");
+    expect(screen.getByText("This page could not be found")).toBeTruthy();
+    expect(screen.queryByRole("link", { name: /고객센터/ })).toBeNull();
+    expect(screen.getByRole("button", { name: "홈으로" })).toBeTruthy();
+  });
+  it("500: CS link to /cs/ and refresh", () => {
+    render(<ErrorPage status={500} />);
+    expect(screen.getByRole("link", { name: /고객센터/ }).getAttribute("href")).toBe("/cs/");
+    expect(screen.getByRole("button", { name: "새로고침" })).toBeTruthy();
+  });
+  it("40: wifi-off graphic and retry", () => {
+    render(<ErrorPage status={40} />);
+    expect(screen.getByTestId("wifi-off")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "다시 시도" })).toBeTruthy();
+  });
+  it("in the app the home button goes to the sub-main home through the bridge", () => {
+    const ua = vi.spyOn(navigator, "userAgent", "get").mockReturnValue("Mozilla/5.0 (Linux; Android 14) SFApp/AA/6.1.0");
+    const got: string[] = [];
+    window.SFAndroid = { goSubMainHome: (j) => got.push(j), goPage: (j) => got.push(j) };
+    render(<ErrorPage status={403} />);
+    fireEvent.click(screen.getByRole("button", { name: "홈으로" }));
+    fireEvent.click(screen.getByRole("link", { name: /고객센터/ }));
+    expect(got).toEqual(["{}", '{"url":"/cs/"}']);
+    delete window.SFAndroid;
+    ua.mockRestore();
+  });
+});

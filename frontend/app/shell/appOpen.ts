@@ -1,0 +1,40 @@
+// Opening the native app from the web, with the store as fallback (seed §4, §9):
+// Android goes to the store when the app did not take over within about 2 s
+// (then 300 ms later); iOS asks at about 2 s, but only inside a 4 s window
+// (a later timer means the app was in front), and gives up after 5000 ms.
+
+export const APP_OPEN = {
+  androidCheckMs: 2000,
+  androidStoreFallbackMs: 300,
+  iosPromptMs: 2000,
+  iosWindowMs: 4000,
+  iosStoreFallbackMs: 5000,
+} as const;
+
+export const IOS_APP_MISSING_PROMPT = "앱 전용 기능입니다. 앱이 설치되어 있지 않다면 앱스토어에서 설치해 주세요.";
+
+export type AppOpenDeps = {
+  go: (url: string) => void;
+  hidden: () => boolean;
+  confirm: (message: string) => boolean | Promise<boolean>;
+  now: () => number;
+  setTimeout: (f: () => void, ms: number) => unknown;
+};
+
+export function openApp(platform: "android" | "ios", appUrl: string, storeUrl: string, d: AppOpenDeps): void {
+  const started = d.now();
+  d.go(appUrl);
+  if (platform === "android") {
+    d.setTimeout(() => {
+      if (d.hidden()) return; // the app took over
+      d.setTimeout(() => d.go(storeUrl), APP_OPEN.androidStoreFallbackMs);
+    }, APP_OPEN.androidCheckMs);
+    return;
+  }
+  d.setTimeout(async () => {
+    if (d.hidden() || d.now() - started > APP_OPEN.iosWindowMs) return;
+    const asked = d.now();
+    const ok = await d.confirm(IOS_APP_MISSING_PROMPT);
+    if (ok && d.now() - asked <= APP_OPEN.iosStoreFallbackMs) d.go(storeUrl);
+  }, APP_OPEN.iosPromptMs);
+}

@@ -1,0 +1,52 @@
+// The modal stack (seed §4): adding an existing entry is ignored; going back
+// pops the last entry; a route change clears it. The page scroll is locked
+// while it holds anything (the iOS app locks natively through the bridge).
+
+export class ModalStack {
+  private items: string[] = [];
+  constructor(private onChange: (items: readonly string[]) => void) {}
+  get list(): readonly string[] {
+    return this.items;
+  }
+  push(id: string): boolean {
+    if (this.items.includes(id)) return false;
+    this.items = [...this.items, id];
+    this.onChange(this.items);
+    return true;
+  }
+  /** pop removes the last entry (what "back" does). */
+  pop(): string | undefined {
+    const last = this.items[this.items.length - 1];
+    if (last === undefined) return undefined;
+    this.items = this.items.slice(0, -1);
+    this.onChange(this.items);
+    return last;
+  }
+  remove(id: string) {
+    if (!this.items.includes(id)) return;
+    this.items = this.items.filter((x) => x !== id);
+    this.onChange(this.items);
+  }
+  clear() {
+    if (this.items.length === 0) return;
+    this.items = [];
+    this.onChange(this.items);
+  }
+}
+
+export type ScrollLocker = (locked: boolean) => void;
+
+/** scrollLocker locks the page: iOS app through the bridge's scroll enable, elsewhere the body. */
+export function scrollLocker(isIOSApp: boolean, scrollEnable: (enabled: boolean) => boolean, doc: Document = document): ScrollLocker {
+  let current = false;
+  return (locked) => {
+    if (locked === current) return;
+    current = locked;
+    if (isIOSApp) {
+      scrollEnable(!locked);
+      return;
+    }
+    if (locked) doc.body.setAttribute("data-scroll-lock", "true");
+    else doc.body.removeAttribute("data-scroll-lock");
+  };
+}

@@ -1,0 +1,269 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { APP_OPEN, IOS_APP_MISSING_PROMPT, openApp } from "./appOpen";
+import { isChunkLoadError, RELOAD_STAMP, reloadOnce } from "./chunkReload";
+import { LoadingBar, type BarState } from "./loadingBar";
+import { ModalStack, scrollLocker } from "./modalStack";
+import { SnackQueue, type Snack } from "./snack";
+import { APP_VERSION, FLOATING_MESSAGE_MS, LOADER, popupMaxHeight, POPUP, SNACK_SWITCH_MS } from "./timing";
+import { isProductDetail, MAX_BATCH, Tracker, TRACK_EVENTS_PATH, type PageViewEvent } from "./tracking";
+import { shouldReload, VERSION_PATH, VersionCheck } from "./versionCheck";
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe("constants", () => {
+  it("are the seed's numbers", () => {
+    expect(FLOATING_MESSAGE_MS).toBe(3000);
+    expect(SNACK_SWITCH_MS).toBe(350);
+    expect(LOADER).toEqual({ zIndex: 993, size: 40, speedMs: 1300 });
+    expect(APP_VERSION).toBe(24);
+    expect(POPUP.maxWidth).toBe(320);
+  });
+  it("popup max height: 70% of the window minus 70, minus 55.5 more with a title", () => {
+    expect(popupMaxHeight(1000, false)).toBe(630);
+    expect(popupMaxHeight(1000, true)).toBe(574.5);
+  });
+});
+
+describe("loading bar", () => {
+  const run = () => {
+    const seen: BarState[] = [];
+    const bar = new LoadingBar((s) => seen.push(s));
+    return { bar, seen };
+  };
+  it("does not show before 100 ms, then climbs in 10% steps until above 70%", () => {
+    const { bar, seen } = run();
+    bar.start();
+    vi.advanceTimersByTime(99);
+    expect(seen).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(seen.at(-1)).toEqual({ visible: true, percent: 10 });
+    vi.advanceTimersByTime(10_000);
+    expect(seen.map((s) => s.percent)).toEqual([10, 20, 30, 40, 50, 60, 70, 80]);
+  });
+  it("jumps to 100% at finish and hides 500 ms later", () => {
+    const { bar, seen } = run();
+    bar.start();
+    vi.advanceTimersByTime(400);
+    bar.finish();
+    expect(seen.at(-1)).toEqual({ visible: true, percent: 100 });
+    vi.advanceTimersByTime(499);
+    expect(seen.at(-1)!.visible).toBe(true);
+    vi.advanceTimersByTime(1);
+    expect(seen.at(-1)).toEqual({ visible: false, percent: 0 });
+  });
+  it("never shows when finished within 100 ms", () => {
+    const { bar, seen } = run();
+    bar.start();
+    vi.advanceTimersByTime(50);
+    bar.finish();
+    vi.advanceTimersByTime(2000);
+    expect(seen).toEqual([]);
+  });
+});
+
+describe("modal stack", () => {
+  it("ignores an existing entry and pops the last on back", () => {
+    const changes: (readonly string[])[] = [];
+    const st = new ModalStack((l) => changes.push(l));
+    expect(st.push("a")).toBe(true);
+    expect(st.push("b")).toBe(true);
+    expect(st.push("a")).toBe(false);
+    expect(st.list).toEqual(["a", "b"]);
+    expect(st.pop()).toBe("b");
+    expect(st.list).toEqual(["a"]);
+    st.clear();
+    expect(st.list).toEqual([]);
+    expect(st.pop()).toBeUndefined();
+    expect(changes.length).toBe(4);
+  });
+  it("scroll lock: body attribute on the web, the bridge's scroll enable in the iOS app", () => {
+    const web = scrollLocker(false, () => true);
+    web(true);
+    expect(document.body.getAttribute("data-scroll-lock")).toBe("true");
+    web(false);
+    expect(document.body.hasAttribute("data-scroll-lock")).toBe(false);
+    const calls: boolean[] = [];
+    const ios = scrollLocker(true, (e) => (calls.push(e), true));
+    ios(true);
+    ios(true);
+    ios(false);
+    expect(calls).toEqual([false, true]);
+    expect(document.body.hasAttribute("data-scroll-lock")).toBe(false);
+  });
+});
+
+describe("snack bar and cashback toast", () => {
+  it("shows at once when nothing shows; a showing one hides first and the new one comes 350 ms later", () => {
+    const seen: Snack[] = [];
+    const q = new SnackQueue((s) => seen.push(s));
+    q.show("snack", "one");
+    expect(q.current?.message).toBe("one");
+    q.show("cashback", "two");
+    expect(q.current).toBeNull();
+    vi.advanceTimersByTime(349);
+    expect(q.current).toBeNull();
+    vi.advanceTimersByTime(1);
+    expect(q.current).toMatchObject({ kind: "cashback", message: "two" });
+  });
+  it("hides after the given time (3000 ms by default)", () => {
+    const q = new SnackQueue(() => {});
+    q.show("snack", "x");
+    vi.advanceTimersByTime(2999);
+    expect(q.current).not.toBeNull();
+    vi.advanceTimersByTime(1);
+    expect(q.current).toBeNull();
+    q.show("snack", "dibs", 1500);
+    vi.advanceTimersByTime(1500);
+    expect(q.current).toBeNull();
+  });
+});
+
+describe("tracking", () => {
+  it("excludes product detail pages", () => {
+    expect(isProductDetail("/comic/detail/cm000001")).toBe(true);
+    expect(isProductDetail("/webtoon/detail")).toBe(true);
+    expect(isProductDetail("/webtoon/best")).toBe(false);
+    expect(isProductDetail("/")).toBe(false);
+  });
+  it("batches page views and sends them after the flush delay", async () => {
+    const sent: PageViewEvent[][] = [];
+    const t = new Tracker({ send: async (e) => sent.push(e), flushMs: 5000 });
+    expect(t.pageView("/", undefined, "AW")).toBe(true);
+    expect(t.pageView("/comic/detail/cm1")).toBe(false);
+    expect(t.pageView("/webtoon?x=1", "/")).toBe(true);
+    expect(sent).toEqual([]);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(sent).toEqual([
+      [
+        { type: "page_view", curPageUrl: "/", url: "/", props: { channel: "AW" } },
+        { type: "page_view", curPageUrl: "/webtoon?x=1", url: "/webtoon?x=1", referrer: "/" },
+      ],
+    ]);
+  });
+  it("sends at once when the batch is full", async () => {
+    const sent: PageViewEvent[][] = [];
+    const t = new Tracker({ send: async (e) => sent.push(e) });
+    for (let i = 0; i < MAX_BATCH; i++) t.pageView(`/p${i}`);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sent[0]).toHaveLength(MAX_BATCH);
+  });
+  it("hands the queue to sendBeacon when the page hides", async () => {
+    const beacons: { url: string; body: string }[] = [];
+    const t = new Tracker({
+      send: async () => {},
+      beacon: (url, data) => {
+        void data.text().then((body) => beacons.push({ url, body }));
+        return true;
+      },
+    });
+    const detach = t.attach(window);
+    t.pageView("/a");
+    t.pageView("/b");
+    window.dispatchEvent(new Event("pagehide"));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(beacons).toHaveLength(1);
+    expect(beacons[0].url).toBe(TRACK_EVENTS_PATH);
+    expect(JSON.parse(beacons[0].body).events.map((e: PageViewEvent) => e.url)).toEqual(["/a", "/b"]);
+    expect(t.pending).toHaveLength(0);
+    detach();
+  });
+  it("swallows send failures", async () => {
+    const t = new Tracker({ send: async () => Promise.reject(new Error("down")) });
+    t.pageView("/a");
+    await expect(t.flush()).resolves.toBeUndefined();
+  });
+});
+
+describe("version check", () => {
+  it("reloads only when the server version is above 24", () => {
+    expect(shouldReload(25)).toBe(true);
+    expect(shouldReload("25")).toBe(true);
+    expect(shouldReload(24)).toBe(false);
+    expect(shouldReload(undefined)).toBe(false);
+    expect(shouldReload("x")).toBe(false);
+  });
+  it("posts to the web version code after its delay and reloads", async () => {
+    const reload = vi.fn();
+    const http = vi.fn(async () => ({ header: { code: 200, version: 25 } }));
+    const vc = new VersionCheck(http as never, reload, 1000);
+    vc.schedule();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(http).toHaveBeenCalledWith(VERSION_PATH, expect.objectContaining({ method: "POST" }));
+    expect(reload).toHaveBeenCalledOnce();
+  });
+  it("a route change cancels the pending check", async () => {
+    const reload = vi.fn();
+    const http = vi.fn(async () => ({ header: { code: 200, version: 99 } }));
+    const vc = new VersionCheck(http as never, reload, 1000);
+    vc.schedule();
+    expect(vc.pending).toBe(true);
+    vc.cancel();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(http).not.toHaveBeenCalled();
+    expect(reload).not.toHaveBeenCalled();
+  });
+});
+
+describe("chunk-load reload", () => {
+  it("recognises chunk load failures", () => {
+    expect(isChunkLoadError(new TypeError("Failed to fetch dynamically imported module: /assets/x.js"))).toBe(true);
+    expect(isChunkLoadError(new Error("boom"))).toBe(false);
+  });
+  it("reloads at most once per 60 s", () => {
+    const reload = vi.fn();
+    expect(reloadOnce(sessionStorage, reload, 100_000)).toBe(true);
+    expect(sessionStorage.getItem(RELOAD_STAMP)).toBe("100000");
+    expect(reloadOnce(sessionStorage, reload, 159_999)).toBe(false);
+    expect(reloadOnce(sessionStorage, reload, 160_000)).toBe(true);
+    expect(reload).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe("app open with store fallback", () => {
+  const deps = (hidden = false, answer = true) => {
+    const went: string[] = [];
+    const asked: string[] = [];
+    return {
+      went,
+      asked,
+      d: {
+        go: (u: string) => went.push(u),
+        hidden: () => hidden,
+        confirm: (m: string) => (asked.push(m), answer),
+        now: () => Date.now(),
+        setTimeout: (f: () => void, ms: number) => setTimeout(f, ms),
+      },
+    };
+  };
+  it("Android: store about 2 s + 300 ms later when the app did not open", () => {
+    const { went, d } = deps();
+    openApp("android", "app://x", "store://x", d);
+    expect(went).toEqual(["app://x"]);
+    vi.advanceTimersByTime(APP_OPEN.androidCheckMs + APP_OPEN.androidStoreFallbackMs - 1);
+    expect(went).toEqual(["app://x"]);
+    vi.advanceTimersByTime(1);
+    expect(went).toEqual(["app://x", "store://x"]);
+  });
+  it("Android: no store when the page was hidden (the app opened)", () => {
+    const { went, d } = deps(true);
+    openApp("android", "app://x", "store://x", d);
+    vi.advanceTimersByTime(10_000);
+    expect(went).toEqual(["app://x"]);
+  });
+  it("iOS: prompt at about 2 s inside the 4 s window, store when accepted", async () => {
+    const { went, asked, d } = deps(false, true);
+    openApp("ios", "app://x", "store://x", d);
+    await vi.advanceTimersByTimeAsync(APP_OPEN.iosPromptMs);
+    expect(asked).toEqual([IOS_APP_MISSING_PROMPT]);
+    expect(went).toEqual(["app://x", "store://x"]);
+  });
+  it("iOS: no prompt when the timer fires outside the 4 s window (the app was in front)", async () => {
+    const { asked, d } = deps();
+    let t = 0;
+    openApp("ios", "app://x", "store://x", { ...d, now: () => t });
+    t = APP_OPEN.iosWindowMs + 1;
+    await vi.advanceTimersByTimeAsync(APP_OPEN.iosPromptMs);
+    expect(asked).toEqual([]);
+  });
+});

@@ -1,0 +1,72 @@
+// Token values in plain TypeScript; theme.css.ts fills the contract with them.
+
+export const light = {
+  color: {
+    bg: "#ffffff",
+    bgSubtle: "#f5f5f7",
+    bgElevated: "#ffffff",
+    text: "#1c1c1c",
+    textSubtle: "#6b6b70",
+    textMuted: "#9a9aa0",
+    border: "#e6e6ea",
+    accent: "#1f6fff",
+    accentText: "#ffffff",
+    danger: "#e5383b",
+    badgeUp: "#ff4b4b",
+    badgeNew: "#1f6fff",
+    dim: "rgba(0, 0, 0, 0.55)",
+    toastBg: "rgba(28, 28, 28, 0.92)",
+    toastText: "#ffffff",
+    skeleton: "#ececf0",
+  },
+} as const;
+
+export const dark = {
+  color: {
+    bg: "#1c1c1c",
+    bgSubtle: "#262628",
+    bgElevated: "#2c2c2f",
+    text: "#f2f2f4",
+    textSubtle: "#b0b0b6",
+    textMuted: "#7c7c84",
+    border: "#3a3a3e",
+    accent: "#5c95ff",
+    accentText: "#ffffff",
+    danger: "#ff6b6e",
+    badgeUp: "#ff6b6b",
+    badgeNew: "#5c95ff",
+    dim: "rgba(0, 0, 0, 0.7)",
+    toastBg: "rgba(242, 242, 244, 0.94)",
+    toastText: "#1c1c1c",
+    skeleton: "#333336",
+  },
+} as const;
+
+// Browser theme colours (seed §4).
+export const themeColor = { light: "#ffffff", dark: "#1c1c1c" } as const;
+
+export const space = { xs: "4px", sm: "8px", md: "12px", lg: "16px", xl: "24px" } as const;
+export const radius = { sm: "4px", md: "8px", lg: "14px", pill: "999px" } as const;
+export const font = {
+  body: '-apple-system, BlinkMacSystemFont, "Apple SD Gothic Neo", "Noto Sans KR", "Malgun Gothic", system-ui, sans-serif',
+} as const;
+
+// Layout constants (seed §9).
+export const layout = {
+  topBannerHeight: 72,
+  headerHeight: 52,
+  maxWidth: 720,
+  gridMinItem: 96,
+} as const;
+
+// z-order of the shell's overlays; the loader's 993 is fixed by the seed.
+export const zIndex = {
+  header: 100,
+  sidebar: 900,
+  dim: 950,
+  sheet: 960,
+  popup: 980,
+  toast: 990,
+  loader: 993,
+  loadingBar: 995,
+} as const;

@@ -1,0 +1,65 @@
+// The native app bridge (seed §1): messages from the page to the Android and
+// iOS web views.
+//
+// Shapes:
+//   Android: the app injects `window.SFAndroid` (addJavascriptInterface); each
+//            message is a method taking one JSON string:  SFAndroid.goPage('{"url":"/cs/"}')
+//   iOS:     WKWebView script message handlers, one per message, taking an object:
+//            webkit.messageHandlers.goPage.postMessage({url: "/cs/"})
+import { currentDevice, type DeviceInfo } from "./device";
+
+export type BridgeMessages = {
+  login: { returnUrl: string; message?: string };
+  goPage: { url: string };
+  goSubMainHome: { section?: string };
+  urlChanged: { url: string };
+  setTitle: { title: string };
+  showModal: { show: boolean };
+  openViewer: { pid: string; volNo?: number | string; isPreview?: boolean };
+  goFreeCoin: Record<string, never>;
+  scrollEnable: { enabled: boolean };
+};
+export type BridgeAction = keyof BridgeMessages;
+
+type AndroidBridge = Partial<Record<BridgeAction, (json: string) => void>>;
+type IOSHandlers = Partial<Record<BridgeAction, { postMessage(m: unknown): void }>>;
+
+declare global {
+  interface Window {
+    SFAndroid?: AndroidBridge;
+    webkit?: { messageHandlers?: IOSHandlers };
+  }
+}
+
+/** postToApp sends one message; false when not in the app or the app lacks the handler. */
+export function postToApp<A extends BridgeAction>(
+  action: A,
+  data: BridgeMessages[A],
+  device: Pick<DeviceInfo, "isApp" | "isAndroidApp" | "isIOSApp"> = currentDevice(),
+  win: Window = window,
+): boolean {
+  if (!device.isApp) return false;
+  if (device.isAndroidApp) {
+    const fn = win.SFAndroid?.[action];
+    if (typeof fn !== "function") return false;
+    fn.call(win.SFAndroid, JSON.stringify(data));
+    return true;
+  }
+  const h = win.webkit?.messageHandlers?.[action];
+  if (!h || typeof h.postMessage !== "function") return false;
+  h.postMessage(data);
+  return true;
+}
+
+export const app = {
+  login: (returnUrl: string, message?: string) => postToApp("login", message ? { returnUrl, message } : { returnUrl }),
+  goPage: (url: string) => postToApp("goPage", { url }),
+  goSubMainHome: (section?: string) => postToApp("goSubMainHome", section ? { section } : {}),
+  urlChanged: (url: string) => postToApp("urlChanged", { url }),
+  setTitle: (title: string) => postToApp("setTitle", { title }),
+  showModal: (show: boolean) => postToApp("showModal", { show }),
+  openViewer: (pid: string, volNo?: number | string, isPreview?: boolean) =>
+    postToApp("openViewer", { pid, ...(volNo !== undefined ? { volNo } : {}), ...(isPreview !== undefined ? { isPreview } : {}) }),
+  goFreeCoin: () => postToApp("goFreeCoin", {}),
+  scrollEnable: (enabled: boolean) => postToApp("scrollEnable", { enabled }),
+};

@@ -1,0 +1,72 @@
+// Dibs (zzim) and alarms through the seed's user-info calls (§7). Failures are
+// swallowed: the seed says dibs failures stay silent.
+import { http } from "~/utils/api";
+import type { Http } from "~/utils/http";
+import { USER_INFO } from "./api";
+
+export const DIBS_ADDED = "찜 한 작품에 추가 되었습니다.";
+export const DIBS_REMOVED = "찜 한 작품에서 삭제 되었습니다.";
+export const COPIED = "클립보드에 복사되었습니다.";
+
+/** The section names the zzim-add call takes for works. */
+export function zzimSection(section: string): string {
+  switch (section) {
+    case "EB":
+      return "소설";
+    case "CM":
+      return "만화";
+    default:
+      return "웹툰";
+  }
+}
+
+export type DibsType = "prod" | "author";
+
+/** addDibs answers the new entry's idx, or null on any failure. */
+export async function addDibs(uid: string, type: DibsType, target: string, section?: string, h: Http = http): Promise<number | null> {
+  try {
+    const a = await h<{ idx: number }>(`${USER_INFO}zzim-add`, {
+      method: "POST",
+      json: { uid, zzim_type: type, pid: target, ...(type === "prod" && section ? { section: zzimSection(section) } : {}) },
+    });
+    return a.idx;
+  } catch {
+    return null;
+  }
+}
+
+export async function removeDibs(uid: string, type: DibsType, idx: number, h: Http = http): Promise<boolean> {
+  try {
+    await h(`${USER_INFO}zzim-del`, { method: "POST", json: { uid, zzim_type: type, idxs: String(idx) } });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let listCtl: AbortController | null = null;
+/** listDibs answers target -> idx; a newer call cancels the one in flight (seed §7). */
+export async function listDibs(uid: string, type: DibsType, h: Http = http): Promise<Map<string, number>> {
+  listCtl?.abort();
+  const ctl = new AbortController();
+  listCtl = ctl;
+  try {
+    const a = await h<{ zzimList: { id: number; pid: string }[] }>(`${USER_INFO}zzim-list`, {
+      method: "POST",
+      json: { uid, zzim_type: type, section: "all" },
+      signal: ctl.signal,
+    });
+    return new Map(a.zzimList.map((z) => [z.pid, z.id]));
+  } catch {
+    return new Map();
+  }
+}
+
+export async function setAlarm(uid: string, pid: string, on: boolean, h: Http = http): Promise<boolean | null> {
+  try {
+    const a = await h<{ isAlarm: boolean }>(`${USER_INFO}alarm-set`, { method: "POST", json: { uid, pid, isAlarm: on ? "Y" : "N" } });
+    return a.isAlarm;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,56 @@
+// Local and session storage keys of the screens (seed §3).
+
+export const LOCAL = { quickView: "quickView", volOrder: "volOrder", novelFont: "sf_novel_font", webtoonWidth: "sf_wt_width" } as const;
+export const SESSION = { listScroll: "listScroll", listIndex: "listIndex", detailContext: "detailContext", detailHint: "detailHint" } as const;
+
+export type VolOrder = "old" | "latest";
+
+function get(store: Storage | undefined, k: string): string | null {
+  try {
+    return store?.getItem(k) ?? null;
+  } catch {
+    return null;
+  }
+}
+function put(store: Storage | undefined, k: string, v: string) {
+  try {
+    store?.setItem(k, v);
+  } catch {
+    /* storage blocked: the preference lasts for this page only */
+  }
+}
+const local = () => (typeof localStorage === "undefined" ? undefined : localStorage);
+const session = () => (typeof sessionStorage === "undefined" ? undefined : sessionStorage);
+
+/** Volume order: 'old' (default) or 'latest'; special-price sets are always oldest first. */
+export function volOrder(isSpecialPriceSet: boolean, store = local()): VolOrder {
+  if (isSpecialPriceSet) return "old";
+  return get(store, LOCAL.volOrder) === "latest" ? "latest" : "old";
+}
+export const setVolOrder = (o: VolOrder, store = local()) => put(store, LOCAL.volOrder, o);
+
+/** Quick view: 'on' (default) or 'off'. */
+export const quickView = (store = local()) => get(store, LOCAL.quickView) !== "off";
+export const setQuickView = (on: boolean, store = local()) => put(store, LOCAL.quickView, on ? "on" : "off");
+
+/** List scroll and index, remembered per list URL in the session. */
+type ListPlace = { url: string; scroll: number; index: number };
+export function saveListPlace(p: ListPlace, store = session()) {
+  put(store, SESSION.listScroll, JSON.stringify({ url: p.url, y: p.scroll }));
+  put(store, SESSION.listIndex, JSON.stringify({ url: p.url, i: p.index }));
+}
+export function listPlace(url: string, store = session()): { scroll: number; index: number } | null {
+  try {
+    const s = JSON.parse(get(store, SESSION.listScroll) ?? "null");
+    const i = JSON.parse(get(store, SESSION.listIndex) ?? "null");
+    if (!s || s.url !== url) return null;
+    return { scroll: Number(s.y) || 0, index: i && i.url === url ? Number(i.i) || 0 : 0 };
+  } catch {
+    return null;
+  }
+}
+
+export const setSession = (k: string, v: string, store = session()) => put(store, k, v);
+export const getSession = (k: string, store = session()) => get(store, k);
+export const getLocal = (k: string, store = local()) => get(store, k);
+export const setLocal = (k: string, v: string, store = local()) => put(store, k, v);

@@ -1,0 +1,207 @@
+// User states (seed §3, §4, §6): auth info, adult info, adult level, teen
+// version, the login state rule and the startup user resolution. Pure
+// functions; userStore.ts wires them to cookies, storage and the writer.
+
+/** Cookie and storage names (the writer sets the cookies; see writer/auth). */
+export const COOKIE = {
+  webId: "sf_bid",
+  member: "sf_member",
+  adultMode: "sf_adult",
+  saveLogin: "sf_save",
+  cookieMode: "sf_cmode",
+  topBanner: "sf_topbanner_hide",
+} as const;
+export const STORAGE = {
+  session: "sf_user",
+  logout: "logout",
+  quickView: "quickView",
+  autoLoginStamp: "sf_autologin_at",
+  env: "sf_env",
+} as const;
+
+export const ADULT_AGE = 19;
+export const ADULT_MODE_MAX_AGE = 31_536_000; // one year
+export const AUTO_LOGIN_PATH = "/api/v-1/user/login_auto.asp";
+/** A second auto-login redirect within this window means it did not help: stop looping. */
+export const AUTO_LOGIN_GUARD_MS = 30_000;
+
+export type LoginType = "N" | "F" | "M" | "S" | "D" | string;
+
+export type AuthInfo = {
+  email: string;
+  loginType: LoginType;
+  uid: string;
+  id?: string;
+  bid: string;
+  authType: string;
+  displayName?: string;
+  loginPrefix?: string;
+};
+
+export type AdultInfo = {
+  age: number;
+  authAdult: boolean;
+  authReal: boolean;
+  is19Toggle: boolean;
+  isKorea: boolean;
+  outLink: boolean;
+};
+
+export const VISITOR_ADULT: AdultInfo = {
+  age: 0,
+  authAdult: false,
+  authReal: false,
+  is19Toggle: true,
+  isKorea: false,
+  outLink: false,
+};
+
+/** Display name: the email for types N, F, M, otherwise the uid. */
+export function displayName(a: Pick<AuthInfo, "loginType" | "email" | "uid">): string {
+  return a.loginType === "N" || a.loginType === "F" || a.loginType === "M" ? a.email : a.uid;
+}
+
+/** Login prefix: social (S) the first letter of the id upper-cased, guest D. */
+export function loginPrefix(a: Pick<AuthInfo, "loginType"> & { id?: string }): string {
+  if (a.loginType === "S") return (a.id ?? "").slice(0, 1).toUpperCase();
+  if (a.loginType === "D") return "D";
+  return "";
+}
+
+/** age: 0 when not numeric. */
+export function parseAge(v: unknown): number {
+  const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : 0;
+}
+
+/** The member cookie: pairs joined by &; key 19Toggle absent or empty = adult mode on, OFF = off. */
+export type MemberCookie = { uid: string; loginType: string; toggle19On: boolean; mode: string };
+export function parseMemberCookie(raw: string | undefined): MemberCookie | null {
+  if (!raw) return null;
+  const q = new URLSearchParams(raw.replace(/^"|"$/g, ""));
+  const uid = q.get("uid") ?? "";
+  if (!uid) return null;
+  return { uid, loginType: q.get("loginType") ?? "", toggle19On: toggle19On(q.get("19Toggle")), mode: q.get("mode") ?? "" };
+}
+export const toggle19On = (v: string | null | undefined) => v !== "OFF";
+
+/** The save-login record: id, password, expiry (unix seconds). */
+export type SaveLogin = { id: string; password: string; expiry: number };
+export function parseSaveLogin(raw: string | undefined): SaveLogin | null {
+  if (!raw) return null;
+  const q = new URLSearchParams(raw.replace(/^"|"$/g, ""));
+  return { id: q.get("id") ?? "", password: q.get("password") ?? "", expiry: Number(q.get("expiry") ?? 0) || 0 };
+}
+/** Valid: not expired, id and password present. */
+export function saveLoginValid(s: SaveLogin | null, nowSec: number): boolean {
+  return !!s && s.id !== "" && s.password !== "" && s.expiry > nowSec;
+}
+
+/**
+ * Adult level: 0 unverified; 1 teen, or outside-link visitor not logged in;
+ * 2 adult with the 19 toggle on; 3 adult with it off. Adult = age 19+ with
+ * real-name authentication.
+ */
+export function adultLevel(isLogin: boolean, a: AdultInfo): 0 | 1 | 2 | 3 {
+  if (!isLogin) return a.outLink ? 1 : 0;
+  if (!a.authReal) return 0;
+  if (a.age < ADULT_AGE) return 1;
+  return a.is19Toggle ? 2 : 3;
+}
+export const isAdultLevel = (level: number) => level === 2 || level === 3;
+
+/** The teen version applies if the channel is not an adult channel or the level is 1 or 3. */
+export function isTeenVersion(adultChannel: boolean, level: number): boolean {
+  return !adultChannel || level === 1 || level === 3;
+}
+
+/** Adult content is displayed only at level 2 (adult with the toggle on). */
+export const showsAdultContent = (level: number) => level === 2;
+
+/** Adult verification is needed when the rating is 19+ and the user is not adult. */
+export function needsAdultVerification(ageRating: number, level: number): boolean {
+  return ageRating >= ADULT_AGE && !isAdultLevel(level);
+}
+
+/** Login state: true only when the flag and the web-id cookie exist and the cookie equals the stored bid. */
+export function loginState(loginFlag: boolean, webIdCookie: string | undefined, storedBid: string | undefined): boolean {
+  return loginFlag && !!webIdCookie && !!storedBid && webIdCookie === storedBid;
+}
+
+export type Env = "live" | "stage" | "dev";
+/** Cookie mode per environment, from the host (an explicit override wins, for QA). */
+export function envOf(hostname: string, override?: string | null): Env {
+  if (override === "live" || override === "stage" || override === "dev") return override;
+  if (hostname === "localhost" || hostname === "127.0.0.1" || hostname === "[::1]" || hostname.endsWith(".local") || hostname.startsWith("dev.")) return "dev";
+  if (hostname.startsWith("stage.") || hostname.startsWith("stg.")) return "stage";
+  return "live";
+}
+
+export function autoLoginUrl(returnPath: string): string {
+  return `${AUTO_LOGIN_PATH}?new_url=${encodeURIComponent(returnPath)}`;
+}
+
+export function loginUrl(returnPath: string, fromAdult = false): string {
+  return `/nuxgin?url=${encodeURIComponent(returnPath)}${fromAdult ? "&from=adult" : ""}`;
+}
+
+/** The page's record of a verified session. */
+export type StoredSession = { uid: string; bid: string; encId: string; mode: Env; authInfo: AuthInfo; adultInfo: AdultInfo };
+
+export type StartupInput = {
+  isApp: boolean;
+  online: boolean;
+  env: Env;
+  member: MemberCookie | null;
+  webId: string | undefined;
+  cookieMode: string | undefined;
+  stored: StoredSession | null;
+  saveLogin: SaveLogin | null;
+  nowSec: number;
+};
+
+export type StartupDecision =
+  | { kind: "offline" } // web only: error page 40
+  | { kind: "keep" } // the stored session matches the cookies
+  | { kind: "autoLogin"; reason: string }
+  | { kind: "verify" } // ask the server, compare the web id
+  | { kind: "app" } // the app: user straight from cookies
+  | { kind: "none" };
+
+/** The startup user resolution (seed §4), before any server call. */
+export function decideStartup(i: StartupInput): StartupDecision {
+  if (!i.isApp && !i.online) return { kind: "offline" };
+  if (i.isApp) return i.member ? { kind: "app" } : { kind: "none" };
+  if (i.member) {
+    if (!i.webId) return { kind: "autoLogin", reason: "member id without web id" };
+    if (i.cookieMode && i.cookieMode !== i.env) return { kind: "autoLogin", reason: "cookie mode " + i.cookieMode + " in " + i.env };
+    if (i.stored && i.stored.uid === i.member.uid && i.stored.bid === i.webId && i.stored.mode === i.env) return { kind: "keep" };
+    return { kind: "verify" };
+  }
+  if (i.env !== "dev" && saveLoginValid(i.saveLogin, i.nowSec)) return { kind: "autoLogin", reason: "save-login" };
+  return { kind: "none" };
+}
+
+/** After "verify": the server's answer must name the same web id and carry an encrypted id. */
+export function verifyMatches(webId: string, me: { authInfo: AuthInfo | null; encId?: string }): boolean {
+  return !!me.authInfo && me.authInfo.bid === webId && !!me.encId;
+}
+
+/** Android app: the adult-flag query value Y turns the 19 toggle on, anything else off. */
+export const ADULT_FLAG_QUERY = "adultFlag";
+export function androidAdultFlag(search: string): boolean {
+  return new URLSearchParams(search).get(ADULT_FLAG_QUERY) === "Y";
+}
+
+/** outLink: the query has outlink. */
+export const hasOutLink = (search: string) => new URLSearchParams(search).has("outlink");
+
+/** Email rule (seed §5): word, dash and dot characters, @, domain labels, final label of 2 to 4 characters. */
+export const EMAIL_RE = /^[\w.-]+@([\w-]+\.)+[\w-]{2,4}$/;
+export const validEmail = (s: string) => EMAIL_RE.test(s);
+
+/** safeReturn keeps return targets on this site. */
+export function safeReturn(u: string | null | undefined): string {
+  if (!u || u[0] !== "/" || u.startsWith("//") || u.startsWith("/\\") || /[\r\n]/.test(u)) return "/";
+  return u;
+}

@@ -1,0 +1,129 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { deviceInfo } from "./device";
+import type { Http } from "./http";
+import { STORAGE } from "./user";
+import { getUserState, logout, OfflineError, resetUserStore, setToggle19, startup, viewOf, type MeAnswer } from "./userStore";
+
+const WEB = deviceInfo("Mozilla/5.0 (Linux; Android 14) Chrome/131.0.0.0 Mobile");
+const ANDROID_APP = deviceInfo("Mozilla/5.0 (Linux; Android 14) Chrome/131.0.0.0 Mobile SFApp/AC/1.5.0");
+const me = (bid: string, extra: Partial<MeAnswer> = {}): MeAnswer => ({
+  header: { code: 200, message: "" },
+  authInfo: { uid: "5", bid, email: "r@example.com", loginType: "N", authType: "email", displayName: "r@example.com" },
+  adultInfo: { age: 30, authAdult: true, authReal: true, is19Toggle: true, isKorea: false, outLink: false },
+  encId: "enc",
+  ...extra,
+});
+const fakeHttp = (answers: Record<string, unknown>) => {
+  const calls: string[] = [];
+  const http = (async (path: string) => {
+    calls.push(path);
+    if (path in answers) return answers[path];
+    throw new Error("unexpected " + path);
+  }) as Http;
+  return { http, calls };
+};
+
+let replace: ReturnType<typeof vi.fn>;
+beforeEach(() => {
+  resetUserStore();
+  replace = vi.fn();
+  vi.spyOn(window, "location", "get").mockReturnValue({ ...window.location, pathname: "/comic", search: "?x=1", hostname: "127.0.0.1", replace } as Location);
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe("startup", () => {
+  it("verifies a logged-in web user with the server and keeps the session", async () => {
+    document.cookie = "sf_member=uid=5&loginType=N; path=/";
+    document.cookie = "sf_bid=b5; path=/";
+    const { http, calls } = fakeHttp({ "/home/api/v1/auth/me": me("b5") });
+    expect(await startup({ http, device: WEB })).toBe("verify");
+    expect(calls).toEqual(["/home/api/v1/auth/me"]);
+    const v = viewOf(getUserState(), WEB);
+    expect(v.isLogin).toBe(true);
+    expect(v.adultLevel).toBe(2);
+    expect(JSON.parse(localStorage.getItem(STORAGE.session)!)).toMatchObject({ uid: "5", bid: "b5", mode: "dev" });
+    // Next start: the stored session matches, no server call.
+    resetUserStore();
+    const again = fakeHttp({});
+    expect(await startup({ http: again.http, device: WEB })).toBe("keep");
+    expect(again.calls).toEqual([]);
+    expect(viewOf(getUserState(), WEB).isLogin).toBe(true);
+  });
+
+  it("a server answer with another web id redirects to auto-login with the current path", async () => {
+    document.cookie = "sf_member=uid=5&loginType=N; path=/";
+    document.cookie = "sf_bid=b5; path=/";
+    const { http } = fakeHttp({ "/home/api/v1/auth/me": me("other") });
+    expect(await startup({ http, device: WEB })).toBe("redirect");
+    expect(replace).toHaveBeenCalledWith("/api/v-1/user/login_auto.asp?new_url=%2Fcomic%3Fx%3D1");
+  });
+
+  it("member id without web id redirects to auto-login, but not twice within the guard window", async () => {
+    document.cookie = "sf_member=uid=5&loginType=N; path=/";
+    const { http } = fakeHttp({});
+    expect(await startup({ http, device: WEB, now: 1_000_000 })).toBe("redirect");
+    expect(await startup({ http, device: WEB, now: 1_010_000 })).toBe("none");
+    expect(replace).toHaveBeenCalledTimes(1);
+    expect(getUserState().loginFlag).toBe(false);
+  });
+
+  it("a valid save-login redirects to auto-login outside dev only", async () => {
+    const exp = Math.floor(Date.now() / 1000) + 3600;
+    document.cookie = `sf_save=id=5&password=1&expiry=${exp}; path=/`;
+    expect(await startup({ http: fakeHttp({}).http, device: WEB })).toBe("none");
+    localStorage.setItem(STORAGE.env, "live");
+    expect(await startup({ http: fakeHttp({}).http, device: WEB })).toBe("redirect");
+  });
+
+  it("in the Android app the user comes from cookies and the adult flag query sets the toggle", async () => {
+    document.cookie = "sf_member=uid=9&loginType=D; path=/";
+    document.cookie = "sf_bid=b9; path=/";
+    vi.spyOn(window, "location", "get").mockReturnValue({ ...window.location, pathname: "/", search: "?adultFlag=N", hostname: "127.0.0.1", replace } as Location);
+    expect(await startup({ http: fakeHttp({}).http, device: ANDROID_APP })).toBe("app");
+    const s = getUserState();
+    expect(s.authInfo).toMatchObject({ uid: "9", loginType: "D", bid: "b9" });
+    expect(s.adultInfo.is19Toggle).toBe(false);
+    expect(viewOf(s, ANDROID_APP).isGuest).toBe(true);
+  });
+
+  it("stores the outlink flag: a visitor from an outside link is level 1", async () => {
+    vi.spyOn(window, "location", "get").mockReturnValue({ ...window.location, pathname: "/", search: "?outlink=x", hostname: "127.0.0.1", replace } as Location);
+    await startup({ http: fakeHttp({}).http, device: WEB });
+    expect(getUserState().adultInfo.outLink).toBe(true);
+    expect(viewOf(getUserState(), WEB).adultLevel).toBe(1);
+  });
+
+  it("offline on the web throws (error page 40)", async () => {
+    vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
+    await expect(startup({ http: fakeHttp({}).http, device: WEB })).rejects.toBeInstanceOf(OfflineError);
+  });
+});
+
+describe("logout and the 19 toggle", () => {
+  it("logout clears the page's session and tells other tabs through the 'logout' key", async () => {
+    localStorage.setItem(STORAGE.session, "{}");
+    const { http, calls } = fakeHttp({ "/home/api/v1/auth/logout": { header: { code: 200 } } });
+    await logout(http);
+    expect(calls).toEqual(["/home/api/v1/auth/logout"]);
+    expect(localStorage.getItem(STORAGE.session)).toBeNull();
+    expect(localStorage.getItem(STORAGE.logout)).toMatch(/^\d+$/);
+    expect(getUserState().loginFlag).toBe(false);
+  });
+  it("the toggle sets the adult-mode cookie for one year", async () => {
+    const spy = vi.spyOn(document, "cookie", "set");
+    const { http } = fakeHttp({ "/home/api/v1/auth/adult/toggle": me("b5", { adultInfo: { age: 30, authAdult: true, authReal: true, is19Toggle: false, isKorea: false, outLink: false } }) });
+    await setToggle19(false, http);
+    expect(spy).toHaveBeenCalledWith(expect.stringMatching(/^sf_adult=N; path=\/; max-age=31536000/));
+    expect(getUserState().adultInfo.is19Toggle).toBe(false);
+  });
+});
+
+describe("cookie mode", () => {
+  it("a member cookie written for another environment redirects to auto-login", async () => {
+    document.cookie = "sf_member=uid=5&loginType=N&mode=live; path=/";
+    document.cookie = "sf_bid=b5; path=/";
+    const { http, calls } = fakeHttp({ "/home/api/v1/auth/me": me("b5") });
+    expect(await startup({ http, device: WEB })).toBe("redirect");
+    expect(calls).toEqual([]);
+  });
+});

@@ -1,0 +1,35 @@
+import { defineConfig, devices } from "@playwright/test";
+
+// The stack under test is given by BASE_URL (the lead's scripts/test.sh starts
+// the real store with a demo catalog and sets it). Chromium is Debian's: no
+// test tool can download a browser here.
+const baseURL = process.env.BASE_URL ?? "http://127.0.0.1:8080";
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results",
+  fullyParallel: true,
+  workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : 2,
+  retries: 0,
+  timeout: 150_000,
+  expect: { timeout: 20_000 },
+  reporter: process.env.CI ? "line" : [["list"]],
+  use: {
+    baseURL,
+    locale: "ko-KR",
+    timezoneId: "Asia/Seoul",
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [{ name: "mobile-chromium", use: { ...devices["Pixel 7"], browserName: "chromium" } }],
+});

@@ -1,0 +1,69 @@
+import { createHash, randomUUID } from "node:crypto";
+import { test as base, expect, type BrowserContext, type ConsoleMessage, type Page, type Route } from "@playwright/test";
+
+/** Console errors a page logged; every e2e test asserts there are none. */
+export type ConsoleErrors = { list: string[] };
+
+export function watchConsole(page: Page, into: string[]) {
+  page.on("console", (m: ConsoleMessage) => {
+    if (m.type() === "error") into.push(`${page.url()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => into.push(`${page.url()}: pageerror ${e.message}`));
+}
+
+/** Fails the test on console errors not matched by `allow`. */
+export function assertNoConsoleErrors(errors: string[], allow: RegExp[] = []) {
+  const left = errors.filter((e) => !allow.some((r) => r.test(e)));
+  expect(left, "console errors").toEqual([]);
+}
+
+export const test = base.extend<{ consoleErrors: ConsoleErrors; allowConsole: RegExp[] }>({
+  allowConsole: [[], { option: true }],
+  consoleErrors: [
+    async ({ page, allowConsole }, use) => {
+      const errors: ConsoleErrors = { list: [] };
+      watchConsole(page, errors.list);
+      await use(errors);
+      assertNoConsoleErrors(errors.list, allowConsole);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+export const PASSWORD = "password-123";
+export const uniqueEmail = () => `e2e-${randomUUID().slice(0, 12)}@example.com`;
+
+/** signup makes a member through the writer's API; the context gets its cookies. */
+export async function signup(ctx: BrowserContext | Page, email = uniqueEmail()) {
+  const res = await ctx.request.post("/home/api/v1/auth/signup", { data: { email, password: PASSWORD } });
+  expect(res.status(), await res.text()).toBe(201);
+  return email;
+}
+
+/** The response signature the page checks (contract/signature.go). */
+export function sign(status: number, token: string, body: string) {
+  return "SFS1 " + createHash("sha256").update(`${status}\n${token}\n${body}`).digest("hex");
+}
+
+/** fulfillSigned answers an intercepted API call with a correctly signed body. */
+export async function fulfillSigned(route: Route, status: number, body: unknown) {
+  const token = route.request().headers()["x-request-token"] ?? "";
+  const text = JSON.stringify(body);
+  await route.fulfill({ status, contentType: "application/json", body: text, headers: { Authorization: sign(status, token, text) } });
+}
+
+export async function openMenu(page: Page) {
+  await page.getByRole("button", { name: "메뉴 열기" }).click();
+  return page.getByTestId("sidebar");
+}
+
+/** A new member sees the interests-genres sheet once; "later" sends the rejection. */
+export async function dismissInterests(page: Page) {
+  const sheet = page.getByTestId("interests-sheet");
+  const rejected = page.waitForResponse((r) => r.url().endsWith("/interests/genres/rejection"));
+  await sheet.getByRole("button", { name: "다음에 할게요" }).click();
+  expect((await rejected).status()).toBe(204);
+  await expect(sheet).toBeHidden();
+}

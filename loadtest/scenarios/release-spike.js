@@ -1,0 +1,107 @@
+// Release spike: a weekday release at 23:00 KST. Readers arrive at a baseline
+// rate; at the release instant the arrival rate climbs to the peak in 10 s.
+// Each reader opens the today-up and weekday lists, the work's detail, the new
+// volume in the viewer and its images. Every one of these is served by the
+// edges from memory: the run's after-check (loadtest/run.sh) verifies that the
+// writer and PostgreSQL saw no catalog read while it ran.
+//
+//   k6 run -e BASE_URL=... -e PROFILE=spike -e RELEASE_PID=... -e RELEASE_VOL=... -e RELEASE_AT=... scenarios/release-spike.js
+//
+// PROBE_ORIGIN=1 also reads the work from the writer's admin API on every
+// iteration: the after-run check must then fail (a test of the check itself).
+//
+// Without RELEASE_PID the work is the first of today's weekday list and the
+// "new" volume is its latest (a deployed store without the admin token).
+
+import { check, fail, sleep } from 'k6';
+import { SharedArray } from 'k6/data';
+import http from 'k6/http';
+import { Counter } from 'k6/metrics';
+import { ADMIN_TOKEN, PROFILE, paths, release, url } from '../lib/config.js';
+import { apiOK, assetOK, get, json, readThresholds, summary } from '../lib/checks.js';
+import { ramping } from '../lib/profiles.js';
+
+const channels = new SharedArray('channels', () => JSON.parse(open('../data/channels.json')));
+const days = JSON.parse(open('../data/weekdays.json'));
+
+const newVolumeReads = new Counter('new_volume_reads');
+const beforeRelease = new Counter('reads_before_release');
+
+// baseline and peak readers per second of the production-like spike profile.
+const BASE = 20;
+const PEAK = 150;
+// The baseline runs this long before the ramp; setup() waits so that the ramp
+// starts at the release instant.
+const PRE = PROFILE === 'smoke' ? 3 : 20;
+
+export const options = {
+  scenarios: {
+    readers: ramping('reader', BASE, PEAK, { preDuration: `${PRE}s` }),
+  },
+  thresholds: readThresholds(150, 400),
+  setupTimeout: '120s',
+  summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
+};
+
+export function setup() {
+  const h = http.get(url(paths.readyz));
+  if (h.status !== 200) fail(`target ${url(paths.readyz)} not ready: ${h.status} ${h.body}`);
+  let pid = release.pid;
+  let vol = release.vol;
+  let at = release.at;
+  if (!pid) {
+    const l = json(get(paths.weekday('today')));
+    if (!l || !l.list || l.list.length === 0) fail('no work in today\'s weekday list');
+    pid = l.list[0].pid;
+  }
+  const d = json(get(paths.detail(pid)));
+  if (!d || !d.volList) fail(`detail of ${pid} unavailable`);
+  if (!vol) {
+    const last = d.volList[d.volList.length - 1];
+    vol = last.no;
+    at = Date.parse(last.releaseAt);
+  }
+  // Start the baseline PRE seconds before the release so the ramp meets it.
+  const wait = (at - PRE * 1000 - Date.now()) / 1000;
+  if (wait > 0) sleep(wait);
+  return { pid, vol, at, pages: 3 };
+}
+
+export function reader(ctx) {
+  const ch = channels[Math.floor(Math.random() * channels.length)];
+  const hdr = { 'X-Channel': ch.channel, 'User-Agent': ch.ua };
+  const now = Date.now();
+  // A second of slack either side of the instant: the edge's clock is not ours.
+  const released = now >= ctx.at + 1000;
+  const unreleased = now < ctx.at - 1000;
+  if (!released) beforeRelease.add(1);
+
+  apiOK(get(paths.todayUp, { headers: hdr }), 'today-up list');
+  const day = Math.random() < 0.7 ? 'today' : days[Math.floor(Math.random() * 7)];
+  apiOK(get(paths.weekday(day), { headers: hdr, name: 'weekday list' }), 'weekday list');
+
+  const dres = get(paths.detail(ctx.pid), { headers: hdr, name: 'detail' });
+  apiOK(dres, 'detail');
+  const d = json(dres);
+  const vols = (d && d.volList) || [];
+  const hasNew = vols.some((v) => v.no === ctx.vol);
+  if (released) check(hasNew, { 'detail: new volume listed after the release': (x) => x });
+  if (unreleased) check(hasNew, { 'detail: new volume hidden before the release': (x) => !x });
+
+  // The viewer: the new volume once out, else the latest released one; the
+  // cover and the public preview pages.
+  const open = released ? ctx.vol : vols.length ? vols[vols.length - 1].no : 1;
+  const reqs = [['GET', url(paths.cover(ctx.pid)), null, { headers: hdr, tags: { name: 'cover', kind: 'asset' } }]];
+  for (let n = 1; n <= ctx.pages; n++) {
+    reqs.push(['GET', url(paths.page(ctx.pid, open, n, 'svg')), null, { headers: hdr, tags: { name: 'viewer page', kind: 'asset' } }]);
+  }
+  const res = http.batch(reqs);
+  assetOK(res[0], 'cover', 'image/svg+xml');
+  for (let i = 1; i < res.length; i++) assetOK(res[i], 'viewer page', 'image/svg+xml');
+  if (released) newVolumeReads.add(1);
+  if (__ENV.PROBE_ORIGIN) {
+    http.get(url(paths.adminWork(ctx.pid)), { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` }, tags: { name: 'origin probe', kind: 'probe' } });
+  }
+}
+
+export const handleSummary = summary('release-spike');

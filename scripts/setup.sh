@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs what the project needs on a Debian bookworm machine and is fast when
+# everything is already there: it checks before it installs.
+#   scripts/setup.sh            system packages + Go modules + frontend packages
+#   SETUP_SKIP_FRONTEND=1       skip the frontend packages
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf '\033[1;34m[setup]\033[0m %s\n' "$*" >&2; }
+
+need_pkgs=()
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+# PostgreSQL server binaries (we run our own cluster; the package's own service is not used).
+ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need_pkgs+=(postgresql)
+command -v clickhouse-server >/dev/null 2>&1 || [ -x /usr/sbin/clickhouse-server ] || command -v clickhouse >/dev/null 2>&1 || need_pkgs+=(clickhouse-server clickhouse-client)
+command -v chromium >/dev/null 2>&1 || need_pkgs+=(chromium)
+# Korean glyphs for screenshots of the store.
+have_pkg fonts-noto-cjk || need_pkgs+=(fonts-noto-cjk)
+command -v curl >/dev/null 2>&1 || need_pkgs+=(curl)
+command -v node >/dev/null 2>&1 || need_pkgs+=(nodejs npm)
+command -v gcc >/dev/null 2>&1 || need_pkgs+=(gcc)
+
+if [ ${#need_pkgs[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+  log "installing ${need_pkgs[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  # The postgresql package's post-install would start a system cluster; we never use it.
+  $SUDO apt-get install -y -qq --no-install-recommends "${need_pkgs[@]}" >/dev/null
+fi
+
+if ! command -v go >/dev/null 2>&1; then
+  if [ -x /usr/local/go/bin/go ]; then export PATH=/usr/local/go/bin:$PATH
+  else echo "Go toolchain not found: install Go $(sed -n 's/^go //p' go.mod) into /usr/local/go" >&2; exit 1; fi
+fi
+
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if [ "$node_major" -lt 20 ]; then
+  echo "Node.js 20 or newer is needed for the frontend (found $(node --version 2>/dev/null || echo none))." >&2
+  echo "On Debian bookworm: npm install -g node@20 (a registry package carrying the binary)." >&2
+  exit 1
+fi
+
+log "Go modules"
+go mod download
+
+if [ -z "${SETUP_SKIP_FRONTEND:-}" ] && [ -f frontend/package.json ]; then
+  stamp=frontend/node_modules/.setup-stamp
+  if [ ! -f "$stamp" ] || [ frontend/package.json -nt "$stamp" ] || { [ -f frontend/package-lock.json ] && [ frontend/package-lock.json -nt "$stamp" ]; }; then
+    log "frontend packages"
+    # npm ci rejects lockfiles made on this platform; install honours the lockfile.
+    (cd frontend && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error)
+    touch "$stamp"
+  fi
+fi
+log "ready"

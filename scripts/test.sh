@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The README's test command: sets up what is missing, starts our own PostgreSQL
+# and ClickHouse for the run, then runs every suite:
+#   1. go vet and Go unit + integration tests (real PostgreSQL, ClickHouse, NATS)
+#   2. frontend type check and unit tests (vitest)
+#   3. the whole stack with a small demo catalog, and browser end-to-end tests
+#      (Playwright in Debian's Chromium) against it
+# TEST_SKIP_GO=1 / TEST_SKIP_E2E=1 skip steps 1 / 3 while iterating; GO_TEST_FLAGS adds flags to go test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+log() { printf '\033[1;34m[test]\033[0m %s\n' "$*" >&2; }
+start=$(date +%s)
+
+scripts/setup.sh
+
+data=$root/.data/test
+rm -rf "$data"
+mkdir -p "$data" "$root/bin"
+log "building"
+go build -o bin/storefront ./cmd/storefront
+
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+}
+trap cleanup EXIT INT TERM
+
+log "starting PostgreSQL and ClickHouse for the run"
+bin/storefront deps -data "$data/deps" -pg-port "${TEST_PG_PORT:-56432}" -ch-port "${TEST_CH_PORT:-59100}" \
+  -ch-http-port "${TEST_CH_HTTP_PORT:-58223}" -database postgres -env-file "$data/env" >"$data/deps.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 600); do
+  [ -f "$data/env" ] && break
+  kill -0 "${pids[0]}" 2>/dev/null || { cat "$data/deps.log" >&2; exit 1; }
+  sleep 0.1
+done
+[ -f "$data/env" ] || { log "dependencies did not start"; cat "$data/deps.log" >&2; exit 1; }
+set -a; . "$data/env"; set +a
+
+# A failing suite does not stop the others: one run tells everything that is wrong.
+failed=()
+if [ -z "${TEST_SKIP_GO:-}" ]; then
+  log "go vet"
+  go vet ./... || failed+=("go vet")
+  log "go test"
+  go test -count=1 -timeout 30m ${GO_TEST_FLAGS:-} ./... || failed+=("go test")
+fi
+
+if [ -f frontend/package.json ]; then
+  log "frontend: type check and unit tests"
+  (cd frontend && npm run --silent typecheck) || failed+=("frontend typecheck")
+  (cd frontend && npm run --silent test) || failed+=("frontend unit tests")
+fi
+
+if [ -z "${TEST_SKIP_E2E:-}" ] && [ -f frontend/package.json ]; then
+  log "frontend: build"
+  (cd frontend && npm run --silent build)
+  log "starting the whole stack for end-to-end tests"
+  psql -q "$DATABASE_URL" -c "CREATE DATABASE e2e" >/dev/null
+  curl -fsS "$CLICKHOUSE_HTTP_URL" --data-binary "CREATE DATABASE IF NOT EXISTS e2e" >/dev/null
+  e2e_port=${TEST_EDGE_PORT:-58080}
+  DATABASE_URL=${DATABASE_URL%/*}/e2e CLICKHOUSE_URL=${CLICKHOUSE_URL%/*}/e2e \
+    bin/storefront up -data "$data/e2e" -nats-port "${TEST_NATS_PORT:-54333}" -edge-addr "127.0.0.1:$e2e_port" \
+    -writer-addr 127.0.0.1:0 -analytics-addr 127.0.0.1:0 -works "${TEST_WORKS:-400}" -ready-file "$data/e2e.ready" \
+    >"$data/stack.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 1 1200); do
+    [ -f "$data/e2e.ready" ] && break
+    kill -0 "${pids[-1]}" 2>/dev/null || { tail -50 "$data/stack.log" >&2; exit 1; }
+    sleep 0.1
+  done
+  [ -f "$data/e2e.ready" ] || { log "stack did not become ready"; tail -50 "$data/stack.log" >&2; exit 1; }
+  log "frontend: end-to-end tests in Chromium"
+  (cd frontend && BASE_URL="http://127.0.0.1:$e2e_port" ADMIN_TOKEN=dev-admin-token npm run --silent e2e) || { tail -30 "$data/stack.log" >&2; failed+=("end-to-end tests"); }
+fi
+if [ ${#failed[@]} -gt 0 ]; then
+  log "FAILED: ${failed[*]} ($(( $(date +%s) - start ))s)"
+  exit 1
+fi
+log "all suites passed in $(( $(date +%s) - start ))s"

@@ -1,0 +1,439 @@
+// Package auth is the writer's accounts and sessions: email and password
+// sign-up and login (argon2id), Kakao and Naver login through OAuth2, guests
+// (loginType D), the save-login cookie and the auto-login page, logout, adult
+// verification with the 19 toggle, and the audience cookie the edge reads.
+//
+// Sessions live in PostgreSQL (scs with pgxstore). Other writer packages get the
+// session's user through UserID and Require; identity never comes from a body.
+package auth
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/alexedwards/scs/pgxstore"
+	"github.com/alexedwards/scs/v2"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"storefront/contract"
+	"storefront/writer/httpapi"
+	"storefront/writer/outbox"
+)
+
+// Cookie names besides the session cookie.
+const (
+	SessionCookie   = "sf_session"
+	WebIDCookie     = "sf_bid"       // bid, readable by the page (startup resolution)
+	MemberCookie    = "sf_member"    // uid=..&loginType=..&19Toggle=OFF|&mode=dev, readable
+	AdultModeCookie = "sf_adult"     // Y or N, one year
+	SaveLoginCookie = "sf_save"      // id=<uid>&password=1&expiry=<unix>, readable record
+	AutoLoginCookie = "sf_autologin" // the save-login secret, HttpOnly
+)
+
+// Config of Auth. Zero values get defaults.
+type Config struct {
+	Now            func() time.Time
+	AudienceSecret string
+	// CookieSecure forces Secure cookies (set it when the edge terminates TLS);
+	// cookies are Secure anyway when the call arrived over TLS.
+	CookieSecure bool
+	// TrustedOrigins may make state-changing calls besides the request's own host.
+	TrustedOrigins []string
+	// Providers are the OAuth2 social logins by name ("kakao", "naver").
+	Providers map[string]Provider
+	// Verifier checks real names for adult verification (nil = Sandbox).
+	Verifier AdultVerifier
+	// SessionLifetime (default 14 days), SaveLoginTTL (default 30 days).
+	SessionLifetime time.Duration
+	SaveLoginTTL    time.Duration
+	// LoginPerMinute bounds login attempts per account and per client (default 10).
+	LoginPerMinute int
+	// CookieMode is the environment written into the member cookie (live,
+	// stage or dev); the page redirects to auto-login when it differs from its own.
+	CookieMode string
+	// HTTPClient talks to the OAuth2 providers (nil = a client with a timeout).
+	HTTPClient *http.Client
+}
+
+// Auth serves accounts and sessions.
+type Auth struct {
+	pool    *pgxpool.Pool
+	cfg     Config
+	log     *slog.Logger
+	sm      *scs.SessionManager
+	store   *pgxstore.PostgresStore
+	trusted map[string]bool
+	byAcct  *limiter
+	byIP    *limiter
+	// dummyHash is checked for unknown accounts so that timing does not tell
+	// which emails are registered.
+	dummyHash string
+	// Changed is called after a committed change that enqueued outbox rows.
+	Changed func()
+}
+
+var errCSRF = httpapi.Errorf(http.StatusForbidden, "cross-site request refused")
+
+// New makes Auth on pool. Close stops its session cleanup.
+func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) *Auth {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.AudienceSecret == "" {
+		cfg.AudienceSecret = "dev-audience-secret"
+	}
+	if cfg.SessionLifetime <= 0 {
+		cfg.SessionLifetime = 14 * 24 * time.Hour
+	}
+	if cfg.SaveLoginTTL <= 0 {
+		cfg.SaveLoginTTL = 30 * 24 * time.Hour
+	}
+	if cfg.LoginPerMinute <= 0 {
+		cfg.LoginPerMinute = 10
+	}
+	if cfg.CookieMode == "" {
+		cfg.CookieMode = "dev"
+	}
+	if cfg.Verifier == nil {
+		cfg.Verifier = Sandbox{}
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{Timeout: 10 * time.Second}
+	}
+	a := &Auth{pool: pool, cfg: cfg, log: log, trusted: map[string]bool{},
+		byAcct: newLimiter(cfg.LoginPerMinute), byIP: newLimiter(cfg.LoginPerMinute * 5), Changed: func() {}}
+	a.dummyHash, _ = HashPassword(randomToken(16))
+	for _, o := range cfg.TrustedOrigins {
+		a.trusted[strings.TrimRight(o, "/")] = true
+	}
+	a.store = pgxstore.NewWithCleanupInterval(pool, 10*time.Minute)
+	a.sm = scs.New()
+	a.sm.Store = a.store
+	a.sm.Lifetime = cfg.SessionLifetime
+	a.sm.IdleTimeout = 0
+	a.sm.Cookie.Name = SessionCookie
+	a.sm.Cookie.HttpOnly = true
+	a.sm.Cookie.SameSite = http.SameSiteLaxMode
+	a.sm.Cookie.Secure = cfg.CookieSecure
+	a.sm.Cookie.Persist = true
+	a.sm.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
+		httpapi.WriteError(w, r, log, fmt.Errorf("session: %w", err))
+	}
+	return a
+}
+
+// Close stops background work.
+func (a *Auth) Close() { a.store.StopCleanup() }
+
+// Middleware loads and saves the session and applies CSRF protection. Every
+// member route must run behind it.
+func (a *Auth) Middleware(next http.Handler) http.Handler {
+	return a.sm.LoadAndSave(a.csrf(next))
+}
+
+// UserID returns the session's user. Only valid behind Middleware.
+func (a *Auth) UserID(r *http.Request) (int64, bool) {
+	uid := a.sm.GetInt64(r.Context(), "uid")
+	return uid, uid > 0
+}
+
+// Require answers 401 unless the session has a user.
+func (a *Auth) Require(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := a.UserID(r); !ok {
+			a.fail(w, r, httpapi.ErrUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// CheckUID compares a seed payload's uid with the session: missing session is
+// 401, another user's uid 403. An empty payload uid is accepted (the session
+// decides).
+func (a *Auth) CheckUID(r *http.Request, payloadUID string) (int64, error) {
+	uid, ok := a.UserID(r)
+	if !ok {
+		return 0, httpapi.ErrUnauthorized
+	}
+	if payloadUID != "" && payloadUID != strconv.FormatInt(uid, 10) {
+		return 0, httpapi.Errorf(http.StatusForbidden, "uid does not match the session")
+	}
+	return uid, nil
+}
+
+func (a *Auth) fail(w http.ResponseWriter, r *http.Request, err error) {
+	httpapi.WriteError(w, r, a.log, err)
+}
+
+// User is a member as stored.
+type User struct {
+	UID            int64
+	LoginType      string
+	LoginID        string
+	Email          string
+	Provider       string
+	BID            string
+	RealName       string
+	BirthDate      *time.Time
+	Gender         string
+	AuthReal       bool
+	AuthAdult      bool
+	Toggle19       bool
+	MarketingAgree bool
+	LoginCount     int
+	LastLoginAt    *time.Time
+	LastChannel    string
+	CreatedAt      time.Time
+}
+
+const userCols = `uid, login_type, login_id, coalesce(email, ''), provider, bid, real_name, birth_date, gender,
+	auth_real, auth_adult, toggle19, marketing_agree, login_count, last_login_at, last_channel, created_at`
+
+func scanUser(row pgx.Row) (*User, error) {
+	u := &User{}
+	err := row.Scan(&u.UID, &u.LoginType, &u.LoginID, &u.Email, &u.Provider, &u.BID, &u.RealName, &u.BirthDate, &u.Gender,
+		&u.AuthReal, &u.AuthAdult, &u.Toggle19, &u.MarketingAgree, &u.LoginCount, &u.LastLoginAt, &u.LastChannel, &u.CreatedAt)
+	return u, err
+}
+
+// LoadUser reads a user by uid.
+func (a *Auth) LoadUser(ctx context.Context, uid int64) (*User, error) {
+	u, err := scanUser(a.pool.QueryRow(ctx, `SELECT `+userCols+` FROM users WHERE uid = $1`, uid))
+	if err != nil {
+		return nil, fmt.Errorf("load user %d: %w", uid, err)
+	}
+	return u, nil
+}
+
+// CurrentUser is the session's user, or nil for a visitor.
+func (a *Auth) CurrentUser(r *http.Request) (*User, error) {
+	uid, ok := a.UserID(r)
+	if !ok {
+		return nil, nil
+	}
+	u, err := a.LoadUser(r.Context(), uid)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	return u, err
+}
+
+// Age in full years at now (Korean time), 0 when unknown.
+func (u *User) Age(now time.Time) int {
+	if u.BirthDate == nil {
+		return 0
+	}
+	n := now.In(contract.KST)
+	b := *u.BirthDate
+	age := n.Year() - b.Year()
+	if n.Month() < b.Month() || (n.Month() == b.Month() && n.Day() < b.Day()) {
+		age--
+	}
+	return max(age, 0)
+}
+
+// AdultLevel is the seed's derived level: 0 unverified, 1 teen, 2 adult with
+// the 19 toggle on, 3 adult with it off.
+func (u *User) AdultLevel(now time.Time) int {
+	switch {
+	case u == nil || !u.AuthReal:
+		return 0
+	case !u.AuthAdult || u.Age(now) < 19:
+		return 1
+	case u.Toggle19:
+		return 2
+	}
+	return 3
+}
+
+// AuthInfo is the seed's auth info (§3).
+type AuthInfo struct {
+	Email       string `json:"email"`
+	LoginType   string `json:"loginType"`
+	UID         string `json:"uid"`
+	ID          string `json:"id"`
+	BID         string `json:"bid"`
+	AuthType    string `json:"authType"`
+	DisplayName string `json:"displayName"`
+	LoginPrefix string `json:"loginPrefix"`
+}
+
+// AdultInfo is the seed's adult info (§3) plus the derived level.
+type AdultInfo struct {
+	Age        int  `json:"age"`
+	AuthAdult  bool `json:"authAdult"`
+	AuthReal   bool `json:"authReal"`
+	Is19Toggle bool `json:"is19Toggle"`
+	IsKorea    bool `json:"isKorea"`
+	OutLink    bool `json:"outLink"`
+	AdultLevel int  `json:"adultLevel"`
+}
+
+// Info renders the seed's auth info: display name is the email for login
+// types N, F and M, otherwise the uid; social logins (S) get the upper-cased
+// first letter of their id as prefix, guests D.
+func (u *User) Info() AuthInfo {
+	uid := strconv.FormatInt(u.UID, 10)
+	ai := AuthInfo{Email: u.Email, LoginType: u.LoginType, UID: uid, ID: u.LoginID, BID: u.BID, AuthType: u.Provider}
+	switch u.LoginType {
+	case "N", "F", "M":
+		ai.DisplayName = u.Email
+	default:
+		ai.DisplayName = uid
+	}
+	switch u.LoginType {
+	case "S":
+		if u.LoginID != "" {
+			ai.LoginPrefix = strings.ToUpper(u.LoginID[:1])
+		}
+	case "D":
+		ai.LoginPrefix = "D"
+	}
+	return ai
+}
+
+// Adult renders the adult info.
+func (u *User) Adult(now time.Time, r *http.Request) AdultInfo {
+	info := AdultInfo{IsKorea: r.URL.Query().Get("korea") == "ok", OutLink: r.URL.Query().Has("outlink"), Is19Toggle: true}
+	if u == nil {
+		if info.OutLink {
+			info.AdultLevel = 1
+		}
+		return info
+	}
+	info.Age = u.Age(now)
+	info.AuthAdult = u.AuthAdult
+	info.AuthReal = u.AuthReal
+	info.Is19Toggle = u.Toggle19
+	info.AdultLevel = u.AdultLevel(now)
+	return info
+}
+
+func randomToken(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func (a *Auth) secure(r *http.Request) bool {
+	return a.cfg.CookieSecure || r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https"
+}
+
+func (a *Auth) setCookie(w http.ResponseWriter, r *http.Request, name, value string, maxAge time.Duration, httpOnly bool) {
+	c := &http.Cookie{Name: name, Value: value, Path: "/", HttpOnly: httpOnly, Secure: a.secure(r), SameSite: http.SameSiteLaxMode}
+	if maxAge < 0 {
+		c.MaxAge = -1
+	} else {
+		c.MaxAge = int(maxAge.Seconds())
+	}
+	http.SetCookie(w, c)
+}
+
+// audienceTTL is how long an audience token lasts; /me renews it.
+const audienceTTL = 30 * 24 * time.Hour
+
+// setUserCookies sets the page-readable member cookies and the audience token.
+func (a *Auth) setUserCookies(w http.ResponseWriter, r *http.Request, u *User) {
+	now := a.cfg.Now()
+	a.setCookie(w, r, WebIDCookie, u.BID, a.cfg.SessionLifetime, false)
+	toggle := ""
+	if !u.Toggle19 {
+		toggle = "OFF"
+	}
+	member := url.Values{"uid": {strconv.FormatInt(u.UID, 10)}, "loginType": {u.LoginType}, "19Toggle": {toggle}, "mode": {a.cfg.CookieMode}}
+	a.setCookie(w, r, MemberCookie, member.Encode(), a.cfg.SessionLifetime, false)
+	level := u.AdultLevel(now)
+	mode := "N"
+	if level == 2 {
+		mode = "Y"
+	}
+	a.setCookie(w, r, AdultModeCookie, mode, 365*24*time.Hour, false)
+	a.setAudience(w, r, level)
+}
+
+func (a *Auth) setAudience(w http.ResponseWriter, r *http.Request, level int) {
+	tok := contract.SignAudience([]byte(a.cfg.AudienceSecret), contract.Audience{AdultLevel: level, Expires: a.cfg.Now().Add(audienceTTL)})
+	a.setCookie(w, r, contract.AudienceCookie, tok, audienceTTL, true)
+}
+
+func (a *Auth) clearUserCookies(w http.ResponseWriter, r *http.Request) {
+	for _, n := range []string{WebIDCookie, MemberCookie, SaveLoginCookie} {
+		a.setCookie(w, r, n, "", -1, false)
+	}
+	a.setCookie(w, r, AutoLoginCookie, "", -1, true)
+	a.setAudience(w, r, 0)
+}
+
+// EncID is the encrypted id the page compares its web id against at startup.
+func (a *Auth) EncID(bid string) string {
+	m := hmac.New(sha256.New, []byte(a.cfg.AudienceSecret))
+	m.Write([]byte("bid:" + bid))
+	return hex.EncodeToString(m.Sum(nil))[:32]
+}
+
+// startSession logs u in on this request: new session token (no fixation),
+// login counters, login event, cookies.
+func (a *Auth) startSession(ctx context.Context, w http.ResponseWriter, r *http.Request, u *User, event string) error {
+	if err := a.sm.RenewToken(ctx); err != nil {
+		return fmt.Errorf("renew session: %w", err)
+	}
+	a.sm.Put(ctx, "uid", u.UID)
+	now := a.cfg.Now().UTC()
+	channel := r.Header.Get(contract.HeaderChannel)
+	err := pgx.BeginFunc(ctx, a.pool, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, `UPDATE users SET login_count = login_count + 1, last_login_at = $2, last_channel = $3
+			WHERE uid = $1 RETURNING login_count`, u.UID, now, channel).Scan(&u.LoginCount); err != nil {
+			return fmt.Errorf("count login: %w", err)
+		}
+		return outbox.Event(ctx, tx, contract.TrackedEvent{Type: event, Time: now, UID: strconv.FormatInt(u.UID, 10),
+			Channel: channel, MemberType: memberType(u, now),
+			Props: map[string]string{"loginType": u.LoginType, "provider": u.Provider}})
+	})
+	if err != nil {
+		return err
+	}
+	a.Changed()
+	a.setUserCookies(w, r, u)
+	return nil
+}
+
+func memberType(u *User, now time.Time) string {
+	switch {
+	case u == nil:
+		return "visitor"
+	case u.LoginType == "D":
+		return "guest"
+	case u.AdultLevel(now) >= 2:
+		return "adult"
+	}
+	return "member"
+}
+
+// emailRE is the seed's email rule (§5).
+var emailRE = regexp.MustCompile(`^[\w.-]+@([\w-]+\.)+[\w-]{2,4}$`)
+
+// ValidEmail reports whether s passes the seed's email rule.
+func ValidEmail(s string) bool { return len(s) <= 254 && emailRE.MatchString(s) }
+
+// safeReturn keeps redirects on our own site.
+func safeReturn(u string) string {
+	if u == "" || u[0] != '/' || strings.HasPrefix(u, "//") || strings.HasPrefix(u, "/\\") || strings.ContainsAny(u, "\r\n") {
+		return "/"
+	}
+	return u
+}

@@ -1,0 +1,451 @@
+package auth_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"storefront/contract"
+	"storefront/writer/auth"
+	"storefront/writer/internal/writertest"
+	"storefront/writer/server"
+)
+
+var fixedNow = time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
+
+func start(t *testing.T, edit func(*server.Config)) *writertest.Env {
+	return writertest.StartWriter(t, func(c *server.Config) {
+		c.Now = func() time.Time { return fixedNow }
+		c.AudienceSecret = "aud"
+		c.Providers = map[string]auth.Provider{}
+		c.LoginPerMinute = 5
+		if edit != nil {
+			edit(c)
+		}
+	})
+}
+
+type me struct {
+	AuthInfo  *auth.AuthInfo `json:"authInfo"`
+	AdultInfo auth.AdultInfo `json:"adultInfo"`
+	EncID     string         `json:"encId"`
+}
+
+func getMe(t *testing.T, c *writertest.Client) me {
+	t.Helper()
+	st, body := c.Do("GET", "/home/api/v1/auth/me", nil)
+	if st != 200 {
+		t.Fatalf("me: %d %s", st, body)
+	}
+	var m me
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func audienceLevel(t *testing.T, c *writertest.Client) int {
+	t.Helper()
+	k := c.Cookie(contract.AudienceCookie)
+	if k == nil {
+		t.Fatal("no audience cookie")
+	}
+	a, err := contract.VerifyAudience([]byte("aud"), k.Value, fixedNow)
+	if err != nil {
+		t.Fatalf("audience cookie: %v", err)
+	}
+	return a.AdultLevel
+}
+
+func signup(t *testing.T, c *writertest.Client, email string) me {
+	t.Helper()
+	st, body := c.Do("POST", "/home/api/v1/auth/signup", map[string]any{"email": email, "password": "correct horse"})
+	if st != 201 {
+		t.Fatalf("signup: %d %s", st, body)
+	}
+	var m me
+	_ = json.Unmarshal(body, &m)
+	return m
+}
+
+func TestSignupLoginLogout(t *testing.T) {
+	t.Parallel()
+	e := start(t, nil)
+	b := e.Browser()
+	m := signup(t, b, "reader@example.com")
+	if m.AuthInfo == nil || m.AuthInfo.LoginType != "N" || m.AuthInfo.DisplayName != "reader@example.com" || m.AuthInfo.LoginPrefix != "" || m.AuthInfo.BID == "" {
+		t.Fatalf("auth info after signup: %+v", m.AuthInfo)
+	}
+	if b.Cookie(auth.SessionCookie) == nil || b.Cookie(auth.WebIDCookie).Value != m.AuthInfo.BID {
+		t.Fatalf("session or web id cookie missing")
+	}
+	if audienceLevel(t, b) != 0 {
+		t.Fatalf("unverified member must get level 0")
+	}
+	var hash string
+	_ = e.Pool.QueryRow(context.Background(), `SELECT password_hash FROM users WHERE email = 'reader@example.com'`).Scan(&hash)
+	if !strings.HasPrefix(hash, "$argon2id$") {
+		t.Fatalf("password stored as %q", hash)
+	}
+	// The signup and login events reach the EVENTS stream through the outbox.
+	cons, err := e.JS.OrderedConsumer(context.Background(), contract.EventsStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{"events.biz.>"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	writertest.Eventually(t, 5*time.Second, "signup and login events", func() bool {
+		batch, err := cons.FetchNoWait(10)
+		if err != nil {
+			return false
+		}
+		for msg := range batch.Messages() {
+			var ev contract.TrackedEvent
+			_ = json.Unmarshal(msg.Data(), &ev)
+			if ev.UID == m.AuthInfo.UID && msg.Headers().Get("Nats-Msg-Id") == ev.ID {
+				seen[ev.Type] = true
+			}
+		}
+		return seen["signup"] && seen["login"]
+	})
+
+	// A second browser logs in; wrong passwords are refused.
+	b2 := e.Browser()
+	if st, body := b2.Do("POST", "/home/api/v1/auth/login", map[string]any{"email": "READER@example.com", "password": "wrong password"}); st != 401 || writertest.Code(t, body) != 401 {
+		t.Fatalf("wrong password: %d %s", st, body)
+	}
+	if st, body := b2.Do("POST", "/home/api/v1/auth/login", map[string]any{"email": "nobody@example.com", "password": "wrong password"}); st != 401 {
+		t.Fatalf("unknown email: %d %s", st, body)
+	}
+	if st, body := b2.Do("POST", "/home/api/v1/auth/login", map[string]any{"email": "reader@example.com", "password": "correct horse"}); st != 200 {
+		t.Fatalf("login: %d %s", st, body)
+	}
+	if got := getMe(t, b2); got.AuthInfo == nil || got.AuthInfo.UID != m.AuthInfo.UID || got.EncID == "" {
+		t.Fatalf("me after login: %+v", got)
+	}
+	if n := e.Count(`SELECT login_count FROM users WHERE email = 'reader@example.com'`); n != 2 {
+		t.Fatalf("login_count %d, want 2", n)
+	}
+	if st, _ := b2.Do("POST", "/home/api/v1/auth/logout", nil); st != 200 {
+		t.Fatalf("logout: %d", st)
+	}
+	if got := getMe(t, b2); got.AuthInfo != nil {
+		t.Fatalf("still logged in after logout: %+v", got.AuthInfo)
+	}
+	if b2.Cookie(auth.WebIDCookie) != nil {
+		t.Fatalf("web id cookie kept after logout")
+	}
+	// The first browser's session is independent.
+	if got := getMe(t, b); got.AuthInfo == nil {
+		t.Fatalf("other session lost")
+	}
+}
+
+func TestSessionCookieFlags(t *testing.T) {
+	t.Parallel()
+	e := start(t, nil)
+	resp, body := e.Browser().Req("POST", "/home/api/v1/auth/signup", map[string]any{"email": "flags@example.com", "password": "correct horse"})
+	if resp.StatusCode != 201 {
+		t.Fatalf("signup: %s", body)
+	}
+	found := map[string]*http.Cookie{}
+	for _, c := range resp.Cookies() {
+		found[c.Name] = c
+	}
+	for _, name := range []string{auth.SessionCookie, contract.AudienceCookie} {
+		c := found[name]
+		if c == nil || !c.HttpOnly || c.SameSite != http.SameSiteLaxMode || c.Secure {
+			t.Fatalf("%s cookie flags: %+v", name, c)
+		}
+	}
+	// Behind TLS (the edge says so), cookies are Secure.
+	c := e.Browser()
+	c.Headers = map[string]string{"X-Forwarded-Proto": "https"}
+	resp, _ = c.Req("POST", "/home/api/v1/auth/signup", map[string]any{"email": "tls@example.com", "password": "correct horse"})
+	for _, k := range resp.Cookies() {
+		if k.Name == contract.AudienceCookie && !k.Secure {
+			t.Fatalf("audience cookie not Secure over TLS")
+		}
+	}
+}
+
+func TestSignupBadInput(t *testing.T) {
+	t.Parallel()
+	e := start(t, nil)
+	signup(t, e.Browser(), "taken@example.com")
+	before := e.Count(`SELECT count(*) FROM users`)
+	b := e.Browser()
+	for name, body := range map[string]any{
+		"malformed":      `{"email":`,
+		"unknown field":  `{"email":"a@example.com","password":"12345678","admin":true}`,
+		"wrong type":     `{"email":5,"password":"12345678"}`,
+		"bad email":      `{"email":"not-an-email","password":"12345678"}`,
+		"long tld":       `{"email":"a@example.comcom","password":"12345678"}`,
+		"short password": `{"email":"a@example.com","password":"1234"}`,
+		"missing":        `{}`,
+		"duplicate":      `{"email":"TAKEN@example.com","password":"12345678"}`,
+		"oversized":      `{"email":"a@example.com","password":"` + strings.Repeat("x", 2<<20) + `"}`,
+	} {
+		st, resp := b.Do("POST", "/home/api/v1/auth/signup", body)
+		if st < 400 || st >= 500 || writertest.Code(t, resp) != st {
+			t.Errorf("%s: %d %.200s", name, st, resp)
+		}
+	}
+	if after := e.Count(`SELECT count(*) FROM users`); after != before {
+		t.Fatalf("bad sign-ups created users: %d -> %d", before, after)
+	}
+}
+
+func TestLoginRateLimit(t *testing.T) {
+	t.Parallel()
+	e := start(t, nil)
+	signup(t, e.Browser(), "limited@example.com")
+	b := e.Browser()
+	codes := []int{}
+	for range 7 {
+		st, _ := b.Do("POST", "/home/api/v1/auth/login", map[string]any{"email": "limited@example.com", "password": "guess guess"})
+		codes = append(codes, st)
+	}
+	if codes[0] != 401 || codes[6] != 429 {
+		t.Fatalf("attempt codes %v: want 401 first and 429 once over 5 per minute", codes)
+	}
+	// Even the right password is refused while limited.
+	if st, _ := b.Do("POST", "/home/api/v1/auth/login", map[string]any{"email": "limited@example.com", "password": "correct horse"}); st != 429 {
+		t.Fatalf("right password while limited: %d", st)
+	}
+}
+
+func TestGuest(t *testing.T) {
+	t.Parallel()
+	e := start(t, nil)
+	b := e.Browser()
+	st, body := b.Do("POST", "/home/api/v1/auth/guest", nil)
+	if st != 201 {
+		t.Fatalf("guest: %d %s", st, body)
+	}
+	m := getMe(t, b)
+	if m.AuthInfo.LoginType != "D" || m.AuthInfo.LoginPrefix != "D" || m.AuthInfo.DisplayName != m.AuthInfo.UID || m.AuthInfo.Email != "" {
+		t.Fatalf("guest auth info: %+v", m.AuthInfo)
+	}
+}
+
+func TestSaveLoginAndAutoLogin(t *testing.T) {
+	t.Parallel()
+	e := start(t, nil)
+	signup(t, e.Browser(), "saved@example.com")
+	b := e.Browser()
+	if st, body := b.Do("POST", "/home/api/v1/auth/login", map[string]any{"email": "saved@example.com", "password": "correct horse", "saveLogin": true}); st != 200 {
+		t.Fatalf("login: %d %s", st, body)
+	}
+	rec := b.Cookie(auth.SaveLoginCookie)
+	secret := b.Cookie(auth.AutoLoginCookie)
+	if rec == nil || secret == nil {
+		t.Fatal("save-login cookies missing")
+	}
+	v, _ := url.ParseQuery(rec.Value)
+	if v.Get("id") == "" || v.Get("password") == "" || v.Get("expiry") == "" {
+		t.Fatalf("save-login record %q lacks id, password or expiry", rec.Value)
+	}
+	if strings.Contains(rec.Value, "correct") {
+		t.Fatal("the save-login record holds the password")
+	}
+	// A browser that only has the save-login secret (session expired).
+	fresh := e.Browser()
+	fresh.Headers = map[string]string{"Cookie": auth.AutoLoginCookie + "=" + secret.Value}
+	resp, _ := fresh.Req("GET", "/api/v-1/user/login_auto.asp?new_url="+url.QueryEscape("/webtoon/detail/1"), nil)
+	if resp.StatusCode != 302 || resp.Header.Get("Location") != "/webtoon/detail/1" {
+		t.Fatalf("auto-login: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	fresh.Headers = nil
+	if m := getMe(t, fresh); m.AuthInfo == nil || m.AuthInfo.Email != "saved@example.com" {
+		t.Fatalf("auto-login did not log in: %+v", m.AuthInfo)
+	}
+	// The used secret is spent; a replay goes to the login entry.
+	replay := e.Browser()
+	replay.Headers = map[string]string{"Cookie": auth.AutoLoginCookie + "=" + secret.Value}
+	resp, _ = replay.Req("GET", "/api/v-1/user/login_auto.asp?new_url=/cs", nil)
+	if resp.StatusCode != 302 || resp.Header.Get("Location") != "/nuxgin?url=%2Fcs" {
+		t.Fatalf("replayed secret: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	// Off-site targets are not followed.
+	resp, _ = fresh.Req("GET", "/api/v-1/user/login_auto.asp?new_url="+url.QueryEscape("https://evil.example/"), nil)
+	if resp.Header.Get("Location") != "/" {
+		t.Fatalf("off-site new_url followed: %s", resp.Header.Get("Location"))
+	}
+}
+
+func TestSocialLogin(t *testing.T) {
+	t.Parallel()
+	kakao := newFakeProvider(t, "kakao", "4242")
+	naver := newFakeProvider(t, "naver", "nv-abc")
+	e := start(t, func(c *server.Config) {
+		c.Providers = map[string]auth.Provider{"kakao": kakao.provider(), "naver": naver.provider()}
+	})
+	login := func(b *writertest.Client, provider string) me {
+		t.Helper()
+		resp, _ := b.Req("GET", "/home/api/v1/auth/oauth/"+provider+"/start?url=/novel", nil)
+		if resp.StatusCode != 302 {
+			t.Fatalf("start: %d", resp.StatusCode)
+		}
+		// The browser follows: provider authorize page -> our callback -> return url.
+		r2, err := b.HTTP.Get(resp.Header.Get("Location"))
+		if err != nil || r2.StatusCode != 302 {
+			t.Fatalf("authorize: %v %v", r2, err)
+		}
+		r2.Body.Close()
+		cb := r2.Header.Get("Location")
+		if !strings.HasPrefix(cb, e.Base+"/home/api/v1/auth/oauth/"+provider+"/callback?") {
+			t.Fatalf("provider redirected to %s", cb)
+		}
+		r3, err := b.HTTP.Get(cb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r3.Body.Close()
+		if r3.StatusCode != 302 || r3.Header.Get("Location") != "/novel" {
+			t.Fatalf("callback: %d %s", r3.StatusCode, r3.Header.Get("Location"))
+		}
+		return getMe(t, b)
+	}
+	m := login(e.Browser(), "kakao")
+	if m.AuthInfo.LoginType != "S" || m.AuthInfo.ID != "kakao_4242" || m.AuthInfo.LoginPrefix != "K" || m.AuthInfo.AuthType != "kakao" || m.AuthInfo.DisplayName != m.AuthInfo.UID {
+		t.Fatalf("kakao auth info: %+v", m.AuthInfo)
+	}
+	again := login(e.Browser(), "kakao")
+	if again.AuthInfo.UID != m.AuthInfo.UID {
+		t.Fatalf("second kakao login made another member")
+	}
+	n := login(e.Browser(), "naver")
+	if n.AuthInfo.ID != "naver_nv-abc" || n.AuthInfo.LoginPrefix != "N" || n.AuthInfo.UID == m.AuthInfo.UID {
+		t.Fatalf("naver auth info: %+v", n.AuthInfo)
+	}
+	// A callback whose state is not the session's is refused.
+	b := e.Browser()
+	st, body := b.Do("GET", "/home/api/v1/auth/oauth/kakao/callback?code=x&state=forged", nil)
+	if st != 400 || writertest.Code(t, body) != 400 {
+		t.Fatalf("forged state: %d %s", st, body)
+	}
+	if st, _ := b.Do("GET", "/home/api/v1/auth/oauth/facebook/start", nil); st != 404 {
+		t.Fatalf("unknown provider: %d", st)
+	}
+}
+
+func TestAdultVerificationAndToggle(t *testing.T) {
+	t.Parallel()
+	e := start(t, nil)
+	adult := e.Browser()
+	signup(t, adult, "adult@example.com")
+	verify := func(c *writertest.Client, body any) (int, me) {
+		st, b := c.Do("POST", "/home/api/v1/auth/adult/verify", body)
+		var m me
+		_ = json.Unmarshal(b, &m)
+		return st, m
+	}
+	// Real-name mismatch: refused, nothing stored.
+	if st, _ := verify(adult, map[string]any{"name": "홍길동불일치", "birthDate": "1990-01-01"}); st != 400 {
+		t.Fatalf("mismatch: %d", st)
+	}
+	if e.Count(`SELECT count(*) FROM users WHERE auth_real`) != 0 {
+		t.Fatal("mismatch stored a verification")
+	}
+	for name, body := range map[string]string{
+		"missing name": `{"birthDate":"1990-01-01"}`, "bad date": `{"name":"홍길동","birthDate":"1990-13-01"}`,
+		"future": `{"name":"홍길동","birthDate":"2030-01-01"}`, "wrong type": `{"name":1,"birthDate":"1990-01-01"}`,
+	} {
+		if st, _ := adult.Do("POST", "/home/api/v1/auth/adult/verify", body); st != 400 {
+			t.Errorf("%s: %d", name, st)
+		}
+	}
+	// Born 2007-11-22: 19 today in Korea (fixedNow is 12:00 KST on 2026-11-22).
+	st, m := verify(adult, map[string]any{"name": "홍길동", "birthDate": "2007-11-22"})
+	if st != 200 || m.AdultInfo.Age != 19 || !m.AdultInfo.AuthAdult || !m.AdultInfo.AuthReal || m.AdultInfo.AdultLevel != 2 {
+		t.Fatalf("adult verification: %d %+v", st, m.AdultInfo)
+	}
+	if audienceLevel(t, adult) != 2 || adult.Cookie(auth.AdultModeCookie).Value != "Y" {
+		t.Fatalf("adult cookies not set")
+	}
+	st, b := adult.Do("PUT", "/home/api/v1/auth/adult/toggle", map[string]any{"on": false})
+	if st != 200 || audienceLevel(t, adult) != 3 || adult.Cookie(auth.AdultModeCookie).Value != "N" ||
+		!strings.Contains(adult.Cookie(auth.MemberCookie).Value, "19Toggle=OFF") {
+		t.Fatalf("toggle off: %d %s", st, b)
+	}
+	if st, _ := adult.Do("PUT", "/home/api/v1/auth/adult/toggle", `{}`); st != 400 {
+		t.Fatalf("toggle without on: %d", st)
+	}
+	// A teen is verified (level 1) but may not toggle.
+	teen := e.Browser()
+	signup(t, teen, "teen@example.com")
+	st, m = verify(teen, map[string]any{"name": "김철수", "birthDate": "2007-11-23"})
+	if st != 200 || m.AdultInfo.Age != 18 || m.AdultInfo.AuthAdult || m.AdultInfo.AdultLevel != 1 || audienceLevel(t, teen) != 1 {
+		t.Fatalf("teen verification: %d %+v", st, m.AdultInfo)
+	}
+	if st, _ := teen.Do("PUT", "/home/api/v1/auth/adult/toggle", map[string]any{"on": true}); st != 403 {
+		t.Fatalf("teen toggle: %d", st)
+	}
+	// Visitors must log in first; logout resets the audience to level 0.
+	if st, _ := verify(e.Browser(), map[string]any{"name": "홍길동", "birthDate": "1990-01-01"}); st != 401 {
+		t.Fatalf("visitor verify: %d", st)
+	}
+	adult.Do("POST", "/home/api/v1/auth/logout", nil)
+	if audienceLevel(t, adult) != 0 {
+		t.Fatal("logout kept the adult audience")
+	}
+}
+
+func TestCSRF(t *testing.T) {
+	t.Parallel()
+	e := start(t, nil)
+	b := e.Browser()
+	signup(t, b, "csrf@example.com")
+	b.Headers = map[string]string{"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}
+	st, body := b.Do("POST", "/home/api/v1/auth/logout", nil)
+	if st != 403 || writertest.Code(t, body) != 403 {
+		t.Fatalf("cross-site logout: %d %s", st, body)
+	}
+	b.Headers = map[string]string{"Origin": "https://evil.example"}
+	if st, _ := b.Do("POST", "/home/api/v1/auth/logout", nil); st != 403 {
+		t.Fatalf("foreign origin: %d", st)
+	}
+	if getMe(t, &writertest.Client{T: t, Base: b.Base, HTTP: b.HTTP}).AuthInfo == nil {
+		t.Fatal("refused call logged out")
+	}
+	// Same origin through the edge (X-Forwarded-Host) passes.
+	b.Headers = map[string]string{"Origin": "https://store.example", "X-Forwarded-Host": "store.example", "Sec-Fetch-Site": "same-origin"}
+	if st, _ := b.Do("POST", "/home/api/v1/auth/logout", nil); st != 200 {
+		t.Fatalf("same-origin logout: %d", st)
+	}
+}
+
+// The startup resolution's {hash} call: the session's id maps to its web id,
+// anything else (or no session) to "".
+func TestHashForStartupResolution(t *testing.T) {
+	t.Parallel()
+	e := start(t, nil)
+	b := e.Browser()
+	m := signup(t, b, "hash@example.com")
+	if !strings.Contains(b.Cookie(auth.MemberCookie).Value, "mode=dev") {
+		t.Fatalf("member cookie without mode: %s", b.Cookie(auth.MemberCookie).Value)
+	}
+	type ans struct {
+		EncryptList []string `json:"encryptList"`
+	}
+	st, body := b.Do("POST", "/home/api/v1/auth/hash", map[string]any{"ids": []string{m.AuthInfo.UID, "12345"}})
+	var a ans
+	_ = json.Unmarshal(body, &a)
+	if st != 200 || len(a.EncryptList) != 2 || a.EncryptList[0] != b.Cookie(auth.WebIDCookie).Value || a.EncryptList[1] != "" {
+		t.Fatalf("hash: %d %s", st, body)
+	}
+	st, body = e.Browser().Do("POST", "/home/api/v1/auth/hash", writertest.Form("id="+m.AuthInfo.UID))
+	_ = json.Unmarshal(body, &a)
+	if st != 200 || a.EncryptList[0] != "" {
+		t.Fatalf("hash without session: %d %s", st, body)
+	}
+	if st, _ := b.Do("POST", "/home/api/v1/auth/hash", map[string]any{}); st != 400 {
+		t.Fatalf("hash without id: %d", st)
+	}
+}

@@ -1,0 +1,337 @@
+// Package httpapi holds the writer's HTTP conventions: handlers return errors,
+// errors become the seed's envelope with an agreeing status, bodies are decoded
+// strictly and bounded, answers are signed.
+//
+// The client-facing message of an Error is kept apart from the logged cause;
+// only internal errors (5xx) are logged.
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"storefront/contract"
+)
+
+// Error is an answer other than 200: Code is the HTTP status and header.code.
+type Error struct {
+	Code int
+	Msg  string
+	Err  error // logged, never shown
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%d %s: %v", e.Code, e.Msg, e.Err)
+	}
+	return fmt.Sprintf("%d %s", e.Code, e.Msg)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf makes an Error with a client message.
+func Errorf(code int, format string, args ...any) *Error {
+	return &Error{Code: code, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Common errors.
+var (
+	ErrUnauthorized = &Error{Code: http.StatusUnauthorized, Msg: "로그인이 필요한 서비스입니다."}
+	ErrForbidden    = &Error{Code: http.StatusForbidden, Msg: "forbidden"}
+	ErrNotFound     = &Error{Code: http.StatusNotFound, Msg: "not found"}
+)
+
+// BadRequest is a 400 with msg.
+func BadRequest(format string, args ...any) *Error {
+	return Errorf(http.StatusBadRequest, format, args...)
+}
+
+// HandlerFunc is a handler that returns its error.
+type HandlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// Wrap turns h into an http.Handler writing errors as envelopes.
+func Wrap(log *slog.Logger, h HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Inner muxes (behind the session middleware) match on a copy of the
+		// request: hand the matched pattern back to Metrics.
+		if p, ok := r.Context().Value(patternKey{}).(*string); ok {
+			*p = r.Pattern
+		}
+		if err := h(w, r); err != nil {
+			WriteError(w, r, log, err)
+		}
+	})
+}
+
+// WriteError writes err as an envelope.
+func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	var e *Error
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &e):
+	case errors.As(err, &mbe):
+		e = Errorf(http.StatusRequestEntityTooLarge, "request body too large")
+	default:
+		e = &Error{Code: http.StatusInternalServerError, Msg: "일시적인 오류입니다. 잠시 후 다시 시도해 주세요.", Err: err}
+	}
+	if e.Code >= 500 {
+		log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(e.Code)
+	_, _ = w.Write(contract.ErrorBody(e.Code, e.Msg))
+}
+
+// JSON writes v with status 200.
+func JSON(w http.ResponseWriter, status int, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("marshal answer: %w", err)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, err = w.Write(b)
+	return err
+}
+
+// OK is the plain success envelope.
+var OK = contract.Envelope{Header: contract.Header{Code: 200, Message: ""}}
+
+// Header200 is embedded into answers: {"header":{"code":200,"message":""}, ...}.
+type Header200 struct {
+	Header contract.Header `json:"header"`
+}
+
+// H200 returns the OK header for embedding.
+func H200() Header200 { return Header200{Header: contract.Header{Code: 200}} }
+
+// DecodeJSON decodes a JSON body into v strictly: unknown fields, trailing data,
+// wrong types and malformed JSON are 400, oversized bodies 413.
+func DecodeJSON(r *http.Request, v any) error {
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return decodeErr(err)
+	}
+	if dec.More() {
+		return BadRequest("malformed JSON: trailing data")
+	}
+	if _, err := io.Copy(io.Discard, r.Body); err != nil {
+		return decodeErr(err)
+	}
+	return nil
+}
+
+func decodeErr(err error) error {
+	var mbe *http.MaxBytesError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &mbe):
+		return Errorf(http.StatusRequestEntityTooLarge, "request body too large")
+	case errors.As(err, &te):
+		return BadRequest("field %s has the wrong type", te.Field)
+	case errors.Is(err, io.EOF):
+		return BadRequest("request body is empty")
+	}
+	return BadRequest("malformed JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// Params reads the seed's payloads, which come form-encoded (user-get-info,
+// old app builds) or as a JSON object of scalars.
+type Params map[string]string
+
+// ReadParams parses a form or a JSON object body plus the query string.
+func ReadParams(r *http.Request) (Params, error) {
+	p := Params{}
+	for k, v := range r.URL.Query() {
+		p[k] = v[0]
+	}
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return nil, decodeErr(err)
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return p, nil
+	}
+	switch ct {
+	case "application/json":
+		var m map[string]any
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.UseNumber()
+		if err := dec.Decode(&m); err != nil {
+			return nil, BadRequest("malformed JSON")
+		}
+		for k, v := range m {
+			switch x := v.(type) {
+			case string:
+				p[k] = x
+			case json.Number:
+				p[k] = x.String()
+			case bool:
+				p[k] = strconv.FormatBool(x)
+			case nil:
+			case []any:
+				parts := make([]string, 0, len(x))
+				for _, e := range x {
+					switch y := e.(type) {
+					case string:
+						parts = append(parts, y)
+					case json.Number:
+						parts = append(parts, y.String())
+					default:
+						return nil, BadRequest("field %s has the wrong type", k)
+					}
+				}
+				p[k] = strings.Join(parts, ",")
+			default:
+				return nil, BadRequest("field %s has the wrong type", k)
+			}
+		}
+	case "application/x-www-form-urlencoded", "":
+		vals, err := url.ParseQuery(string(body))
+		if err != nil {
+			return nil, BadRequest("malformed form")
+		}
+		for k, v := range vals {
+			p[k] = v[0]
+		}
+	default:
+		return nil, Errorf(http.StatusUnsupportedMediaType, "unsupported content type %s", ct)
+	}
+	return p, nil
+}
+
+// Require returns the trimmed value of a required field.
+func (p Params) Require(name string) (string, error) {
+	v := strings.TrimSpace(p[name])
+	if v == "" {
+		return "", BadRequest("%s is required", name)
+	}
+	return v, nil
+}
+
+// Int parses an optional integer field (def when absent).
+func (p Params) Int(name string, def int64) (int64, error) {
+	v := strings.TrimSpace(p[name])
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, BadRequest("%s must be an integer", name)
+	}
+	return n, nil
+}
+
+// Limit bounds request bodies to n bytes.
+func Limit(n int64, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, n)
+		h.ServeHTTP(w, r)
+	})
+}
+
+// signWriter buffers an answer so it can be signed.
+type signWriter struct {
+	http.ResponseWriter
+	status int
+	buf    bytes.Buffer
+}
+
+func (s *signWriter) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+}
+
+func (s *signWriter) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.buf.Write(b)
+}
+
+// Sign adds the seed's response signature when the request carries a request
+// token (the edge signs what it forwards itself; a direct caller gets it here).
+func Sign(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tok := r.Header.Get(contract.HeaderRequestToken)
+		if tok == "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		sw := &signWriter{ResponseWriter: w}
+		h.ServeHTTP(sw, r)
+		if sw.status == 0 {
+			sw.status = http.StatusOK
+		}
+		w.Header().Set(contract.HeaderSignature, contract.Signature(sw.status, tok, sw.buf.Bytes()))
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(sw.status)
+		_, _ = w.Write(sw.buf.Bytes())
+	})
+}
+
+// statusWriter remembers the status of an answer.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+type patternKey struct{}
+
+// Metrics counts answers by route pattern and status and times them.
+func Metrics(reg prometheus.Registerer, h http.Handler) http.Handler {
+	reqs := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "writer_http_requests_total",
+		Help: "HTTP answers by route pattern and status."}, []string{"route", "code"})
+	dur := prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "writer_http_request_seconds",
+		Help: "HTTP answer time by route pattern.", Buckets: prometheus.ExponentialBuckets(0.001, 2, 14)}, []string{"route"})
+	reg.MustRegister(reqs, dur)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t0 := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		var inner string
+		r = r.WithContext(context.WithValue(r.Context(), patternKey{}, &inner))
+		h.ServeHTTP(sw, r)
+		route := inner
+		if route == "" {
+			route = r.Pattern
+		}
+		if route == "" {
+			route = "unmatched"
+		}
+		if sw.status == 0 {
+			sw.status = http.StatusOK
+		}
+		reqs.WithLabelValues(route, strconv.Itoa(sw.status)).Inc()
+		dur.WithLabelValues(route).Observe(time.Since(t0).Seconds())
+	})
+}

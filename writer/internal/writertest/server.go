@@ -1,0 +1,92 @@
+package writertest
+
+import (
+	"context"
+	"net/http"
+	"net/http/cookiejar"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"storefront/devstack"
+	"storefront/devstack/testenv"
+	"storefront/writer/server"
+)
+
+// Env is a running writer with its dependencies.
+type Env struct {
+	T     testing.TB
+	Srv   *server.Server
+	NATS  *devstack.NATS
+	JS    jetstream.JetStream
+	KV    jetstream.KeyValue
+	Pool  *pgxpool.Pool
+	Admin *Client
+	Base  string
+	// DatabaseURL is the writer's database (a second node may share it).
+	DatabaseURL string
+}
+
+// StartWriter starts a writer on a fresh database and a private NATS; edit may
+// change the config first. Everything stops when the test ends.
+func StartWriter(t testing.TB, edit func(*server.Config)) *Env {
+	t.Helper()
+	n, js, kv := JS(t)
+	cfg := server.Config{Addr: "127.0.0.1:0", NATSURL: n.URL, AdminToken: "tok", RelayPoll: 100 * time.Millisecond}
+	if edit != nil {
+		edit(&cfg)
+	}
+	if cfg.DatabaseURL == "" {
+		cfg.DatabaseURL = testenv.PostgresURL(t)
+	}
+	url := cfg.DatabaseURL
+	ctx, cancel := context.WithCancel(context.Background())
+	srv, err := server.New(ctx, cfg, Log())
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("writer run: %v", err)
+		}
+	})
+	base := "http://" + srv.Addr()
+	Eventually(t, 5*time.Second, "writer ready", func() bool {
+		r, err := http.Get(base + "/readyz")
+		if err != nil {
+			return false
+		}
+		r.Body.Close()
+		return r.StatusCode == 200
+	})
+	pool, err := pgxpool.New(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return &Env{T: t, Srv: srv, NATS: n, JS: js, KV: kv, Pool: pool, Base: base, Admin: &Client{T: t, Base: base, Token: "tok"}, DatabaseURL: url}
+}
+
+// Browser is a client with a cookie jar that does not follow redirects.
+func (e *Env) Browser() *Client {
+	jar, _ := cookiejar.New(nil)
+	return &Client{T: e.T, Base: e.Base, HTTP: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error {
+		return http.ErrUseLastResponse
+	}}}
+}
+
+// Count runs a count query.
+func (e *Env) Count(sql string, args ...any) int {
+	e.T.Helper()
+	var n int
+	if err := e.Pool.QueryRow(context.Background(), sql, args...).Scan(&n); err != nil {
+		e.T.Fatal(err)
+	}
+	return n
+}

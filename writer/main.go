@@ -1,0 +1,30 @@
+// Command writer runs the writer service (see writer/README.md).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"storefront/svc"
+	"storefront/writer/server"
+)
+
+func main() {
+	var cfg server.Config
+	fs := flag.NewFlagSet("writer", flag.ExitOnError)
+	cfg.RegisterFlags(fs)
+	format, level := svc.LogFlags(fs)
+	_ = fs.Parse(os.Args[1:])
+	log := svc.NewLogger(*format, *level)
+	ctx, cancel := svc.SignalContext()
+	defer cancel()
+	s, err := server.New(ctx, cfg, log)
+	if err == nil {
+		err = s.Run(ctx)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "writer:", err)
+		os.Exit(1)
+	}
+}

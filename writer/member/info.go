@@ -1,0 +1,221 @@
+package member
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"storefront/contract"
+	"storefront/writer/httpapi"
+)
+
+// Bonus is a join-bonus or first-charge banner.
+type Bonus struct {
+	Valid  bool   `json:"valid"`
+	ImgURL string `json:"img_url"`
+}
+
+// EventBanner is the side info's event banner.
+type EventBanner struct {
+	IsEvent bool   `json:"isEvent"`
+	RetURL  string `json:"retUrl"`
+	ImgURL  string `json:"imgUrl"`
+}
+
+// SideInfo is the info object of user-get-info (seed §7).
+type SideInfo struct {
+	BlueMoney       int64       `json:"bluemoney"`
+	AppMoneyA       int64       `json:"appmoney_a"`
+	AppMoneyI       int64       `json:"appmoney_i"`
+	BlueMileage     int64       `json:"blueMileage"`
+	FlagTicketNovel bool        `json:"flag_ticket_novel"`
+	FlagTicketComic bool        `json:"flag_ticket_comic"`
+	NewAlarm        bool        `json:"new_alarm"`
+	NewGift         bool        `json:"new_gift"`
+	JoinBonus       Bonus       `json:"join_bonus"`
+	FirstBill       Bonus       `json:"firstbill"`
+	EventBannerInfo EventBanner `json:"eventBannerInfo"`
+}
+
+// AutoPaymentInfo is the answer's auto_payment_info.
+type AutoPaymentInfo struct {
+	IsUse        bool   `json:"is_use"`
+	Type         string `json:"type"`
+	Money        int64  `json:"money"`
+	TriggerValue int64  `json:"trigger_value"`
+}
+
+// GuestSideInfo is the side info of visitors and guests: numbers 0, newGift true.
+func GuestSideInfo() SideInfo { return SideInfo{NewGift: true} }
+
+// userGetInfo answers the member summary (form-encoded: uid, channel, nai).
+// Visitors and guests get the guest defaults.
+func (s *Service) userGetInfo(w http.ResponseWriter, r *http.Request) error {
+	p, err := httpapi.ReadParams(r)
+	if err != nil {
+		return err
+	}
+	switch p["nai"] {
+	case "", "0", "19":
+	default:
+		return httpapi.BadRequest("nai must be 19 or 0")
+	}
+	channel := p["channel"]
+	if channel == "" {
+		channel = r.Header.Get(contract.HeaderChannel)
+	}
+	ans := struct {
+		httpapi.Header200
+		Info            SideInfo        `json:"info"`
+		AutoPaymentInfo AutoPaymentInfo `json:"auto_payment_info"`
+	}{Header200: ok(), Info: GuestSideInfo()}
+	if _, logged := s.auth.UserID(r); !logged && p["uid"] == "" {
+		return httpapi.JSON(w, http.StatusOK, ans)
+	}
+	uid, err := s.auth.CheckUID(r, p["uid"])
+	if err != nil {
+		return err
+	}
+	u, err := s.auth.LoadUser(r.Context(), uid)
+	if err != nil {
+		return err
+	}
+	if u.LoginType == "D" {
+		return httpapi.JSON(w, http.StatusOK, ans)
+	}
+	si, err := s.money.SideInfo(r.Context(), uid, channel)
+	if err != nil {
+		return err
+	}
+	gifts, err := s.money.GiftBox(r.Context(), uid)
+	if err != nil {
+		return err
+	}
+	var newAlarm bool
+	// An alarm is new when a work the member follows released a volume in the last day.
+	now := s.now()
+	if err := s.pool.QueryRow(r.Context(), `SELECT EXISTS (SELECT 1 FROM alarms a JOIN volumes v ON v.pid = a.pid
+		WHERE a.uid = $1 AND a.is_on AND v.release_at <= $2 AND v.release_at > $2 - interval '1 day')`, uid, now).Scan(&newAlarm); err != nil {
+		return err
+	}
+	ans.Info = SideInfo{
+		BlueMoney: si.Blue, AppMoneyA: si.Android, AppMoneyI: si.IOS, BlueMileage: si.Mileage,
+		FlagTicketNovel: si.NovelTickets > 0, FlagTicketComic: si.ComicTickets > 0,
+		NewAlarm: newAlarm, NewGift: len(gifts) > 0,
+		JoinBonus: Bonus(si.JoinBonus), FirstBill: Bonus(si.FirstBill),
+		EventBannerInfo: EventBanner{IsEvent: si.FirstBill.Valid, RetURL: "/payment/recharge.asp", ImgURL: si.FirstBill.ImgURL},
+	}
+	ans.AutoPaymentInfo = AutoPaymentInfo(si.AutoPayment)
+	return httpapi.JSON(w, http.StatusOK, ans)
+}
+
+// TrackingProfile is the member profile the page sends to the analytics feed
+// (/iam/v2/user-info): 27 fields.
+type TrackingProfile struct {
+	UID             string `json:"uid"`
+	Channel         string `json:"channel"`
+	MemberType      string `json:"memberType"`
+	LoginType       string `json:"loginType"`
+	LoginPlatform   string `json:"loginPlatform"`
+	LoginCount      int    `json:"loginCount"`
+	LastLoginDate   string `json:"lastLoginDate"`
+	JoinDate        string `json:"joinDate"`
+	BlueMoney       int64  `json:"blueMoney"`
+	AndroidMoney    int64  `json:"androidMoney"`
+	IOSMoney        int64  `json:"iosMoney"`
+	BlueMileage     int64  `json:"blueMileage"`
+	FirstChargeDate string `json:"firstChargeDate"`
+	LastChargeDate  string `json:"lastChargeDate"`
+	ChargeCount     int    `json:"chargeCount"`
+	Age             int    `json:"age"`
+	Gender          string `json:"gender"`
+	HasTicket       bool   `json:"hasTicket"`
+	AutoPayUse      bool   `json:"autoPayUse"`
+	AutoPayType     string `json:"autoPayType"`
+	MarketingAgree  bool   `json:"marketingAgree"`
+	AdultVerified   bool   `json:"adultVerified"`
+	AdultLevel      int    `json:"adultLevel"`
+	Is19Toggle      bool   `json:"is19Toggle"`
+	ZzimCount       int    `json:"zzimCount"`
+	ReviewCount     int    `json:"reviewCount"`
+	InterestGenres  string `json:"interestGenres"`
+}
+
+func day(t *time.Time) string {
+	if t == nil || t.IsZero() {
+		return ""
+	}
+	return t.In(contract.KST).Format("2006-01-02")
+}
+
+// trackingProfile answers the session member's tracking profile (401 for visitors).
+func (s *Service) trackingProfile(w http.ResponseWriter, r *http.Request) error {
+	uid, err := s.user(r)
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	u, err := s.auth.LoadUser(ctx, uid)
+	if err != nil {
+		return err
+	}
+	channel := r.Header.Get(contract.HeaderChannel)
+	if channel == "" {
+		channel = u.LastChannel
+	}
+	si, err := s.money.SideInfo(ctx, uid, channel)
+	if err != nil {
+		return err
+	}
+	charges, err := s.money.Charges(ctx, uid, 1000)
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	tp := TrackingProfile{
+		UID: strconv.FormatInt(uid, 10), Channel: channel, LoginType: u.LoginType, LoginPlatform: u.Provider,
+		LoginCount: u.LoginCount, LastLoginDate: day(u.LastLoginAt), JoinDate: day(&u.CreatedAt),
+		BlueMoney: si.Blue, AndroidMoney: si.Android, IOSMoney: si.IOS, BlueMileage: si.Mileage,
+		Age: u.Age(now), Gender: u.Gender, HasTicket: si.ComicTickets+si.NovelTickets > 0,
+		AutoPayUse: si.AutoPayment.IsUse, AutoPayType: si.AutoPayment.Type, MarketingAgree: u.MarketingAgree,
+		AdultVerified: u.AuthReal, AdultLevel: u.AdultLevel(now), Is19Toggle: u.Toggle19,
+	}
+	switch {
+	case u.LoginType == "D":
+		tp.MemberType = "guest"
+	case tp.AdultLevel >= 2:
+		tp.MemberType = "adult"
+	default:
+		tp.MemberType = "member"
+	}
+	for _, c := range charges {
+		if c.Status != "done" {
+			continue
+		}
+		tp.ChargeCount++
+		d := day(&c.CreatedAt)
+		if tp.LastChargeDate == "" || d > tp.LastChargeDate {
+			tp.LastChargeDate = d
+		}
+		if tp.FirstChargeDate == "" || d < tp.FirstChargeDate {
+			tp.FirstChargeDate = d
+		}
+	}
+	var genres []string
+	if err := s.pool.QueryRow(ctx, `SELECT
+		(SELECT count(*) FROM zzims WHERE uid = $1),
+		(SELECT count(*) FROM reviews WHERE uid = $1 AND NOT deleted),
+		coalesce((SELECT genres FROM interest_genres WHERE uid = $1), '{}')`, uid).Scan(&tp.ZzimCount, &tp.ReviewCount, &genres); err != nil {
+		return err
+	}
+	for i, g := range genres {
+		if i > 0 {
+			tp.InterestGenres += ","
+		}
+		tp.InterestGenres += g
+	}
+	return httpapi.JSON(w, http.StatusOK, struct {
+		httpapi.Header200
+		UserInfo TrackingProfile `json:"userInfo"`
+	}{ok(), tp})
+}

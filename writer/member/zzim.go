@@ -1,0 +1,328 @@
+package member
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"storefront/contract"
+	"storefront/writer/catalog"
+	"storefront/writer/httpapi"
+	"storefront/writer/outbox"
+)
+
+func zzimType(p httpapi.Params) (string, error) {
+	switch t := strings.TrimSpace(p["zzim_type"]); t {
+	case "", "prod":
+		return "prod", nil
+	case "author":
+		return t, nil
+	}
+	return "", httpapi.BadRequest("zzim_type must be prod or author")
+}
+
+// zzimAdd adds a work or an author to the member's dibs; adding twice answers
+// the existing idx. Answer: header, idx.
+func (s *Service) zzimAdd(w http.ResponseWriter, r *http.Request) error {
+	p, err := httpapi.ReadParams(r)
+	if err != nil {
+		return err
+	}
+	uid, err := s.auth.CheckUID(r, p["uid"])
+	if err != nil {
+		return err
+	}
+	zt, err := zzimType(p)
+	if err != nil {
+		return err
+	}
+	target, err := p.Require("pid")
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	section := ""
+	if zt == "prod" {
+		wk, err := loadWork(ctx, s.pool, target)
+		if err != nil {
+			return err
+		}
+		if v := p["section"]; v != "" && v != "all" {
+			sec, ok := sectionOf(v)
+			if !ok {
+				return httpapi.BadRequest("section must be 소설, 만화 or 웹툰")
+			}
+			if sec != wk.section {
+				return httpapi.BadRequest("section does not match the work")
+			}
+		}
+		section = wk.section
+	} else {
+		id, err := strconv.ParseInt(target, 10, 64)
+		if err != nil || id <= 0 {
+			return httpapi.BadRequest("author pid must be an author id")
+		}
+		var n int
+		if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM authors WHERE id = $1`, id).Scan(&n); err != nil {
+			return fmt.Errorf("find author: %w", err)
+		}
+		if n == 0 {
+			return httpapi.Errorf(http.StatusNotFound, "unknown author %d", id)
+		}
+	}
+	var idx int64
+	err = s.tx(ctx, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `INSERT INTO zzims (uid, zzim_type, target, section, created_at) VALUES ($1, $2, $3, $4, $5)
+			ON CONFLICT (uid, zzim_type, target) DO NOTHING RETURNING idx`, uid, zt, target, section, s.now()).Scan(&idx)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return tx.QueryRow(ctx, `SELECT idx FROM zzims WHERE uid = $1 AND zzim_type = $2 AND target = $3`, uid, zt, target).Scan(&idx)
+		}
+		if err != nil {
+			return fmt.Errorf("add zzim: %w", err)
+		}
+		if zt == "prod" {
+			if _, err := tx.Exec(ctx, `UPDATE works SET zzim_count = zzim_count + 1 WHERE pid = $1`, target); err != nil {
+				return fmt.Errorf("count zzim: %w", err)
+			}
+			if err := catalog.TouchProducts(ctx, tx, target); err != nil {
+				return err
+			}
+		}
+		return outbox.Event(ctx, tx, contract.TrackedEvent{Type: contract.EvDibs, Time: s.now().UTC(), UID: strconv.FormatInt(uid, 10),
+			PID: pidIfProd(zt, target), Section: section, Channel: r.Header.Get(contract.HeaderChannel),
+			Props: map[string]string{"action": "add", "zzimType": zt, "target": target}})
+	})
+	if err != nil {
+		return err
+	}
+	return httpapi.JSON(w, http.StatusOK, struct {
+		httpapi.Header200
+		Idx int64 `json:"idx"`
+	}{ok(), idx})
+}
+
+func pidIfProd(zt, target string) string {
+	if zt == "prod" {
+		return target
+	}
+	return ""
+}
+
+// parseIdxs reads "1,2,3" (a JSON array arrives joined the same way).
+func parseIdxs(v string) ([]int64, error) {
+	var out []int64
+	for _, f := range strings.Split(v, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil || n <= 0 {
+			return nil, httpapi.BadRequest("idxs must be dibs ids")
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 || len(out) > 1000 {
+		return nil, httpapi.BadRequest("idxs must hold 1 to 1000 ids")
+	}
+	return out, nil
+}
+
+// zzimDel removes dibs by idx; only the member's own entries are touched.
+func (s *Service) zzimDel(w http.ResponseWriter, r *http.Request) error {
+	p, err := httpapi.ReadParams(r)
+	if err != nil {
+		return err
+	}
+	uid, err := s.auth.CheckUID(r, p["uid"])
+	if err != nil {
+		return err
+	}
+	zt, err := zzimType(p)
+	if err != nil {
+		return err
+	}
+	raw := p["idxs"]
+	if raw == "" {
+		raw = p["idx"]
+	}
+	idxs, err := parseIdxs(raw)
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	err = s.tx(ctx, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `DELETE FROM zzims WHERE uid = $1 AND zzim_type = $2 AND idx = ANY($3) RETURNING target`, uid, zt, idxs)
+		if err != nil {
+			return fmt.Errorf("delete zzims: %w", err)
+		}
+		targets, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return fmt.Errorf("delete zzims: %w", err)
+		}
+		if len(targets) == 0 {
+			return nil
+		}
+		if zt == "prod" {
+			if _, err := tx.Exec(ctx, `UPDATE works SET zzim_count = GREATEST(zzim_count - 1, 0) WHERE pid = ANY($1)`, targets); err != nil {
+				return fmt.Errorf("count zzims: %w", err)
+			}
+			if err := catalog.TouchProducts(ctx, tx, targets...); err != nil {
+				return err
+			}
+		}
+		for _, t := range targets {
+			if err := outbox.Event(ctx, tx, contract.TrackedEvent{Type: contract.EvDibs, Time: s.now().UTC(), UID: strconv.FormatInt(uid, 10),
+				PID: pidIfProd(zt, t), Props: map[string]string{"action": "del", "zzimType": zt, "target": t}}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return httpapi.JSON(w, http.StatusOK, httpapi.OK)
+}
+
+// ZzimEntry is the seed's dibs entry.
+type ZzimEntry struct {
+	ID  int64  `json:"id"`
+	PID string `json:"pid"`
+}
+
+// zzimList lists the member's dibs, newest first, filtered by section and by
+// what the member's adult level and channel may show.
+func (s *Service) zzimList(w http.ResponseWriter, r *http.Request) error {
+	p, err := httpapi.ReadParams(r)
+	if err != nil {
+		return err
+	}
+	uid, err := s.auth.CheckUID(r, p["uid"])
+	if err != nil {
+		return err
+	}
+	zt, err := zzimType(p)
+	if err != nil {
+		return err
+	}
+	lvl, err := p.Int("adultLevel", 0)
+	if err != nil || lvl < 0 || lvl > 3 {
+		return httpapi.BadRequest("adultLevel must be 0 to 3")
+	}
+	section := ""
+	if v := p["section"]; v != "" && v != "all" && v != "ALL" {
+		sec, ok := sectionOf(v)
+		if !ok {
+			return httpapi.BadRequest("section must be all, 소설, 만화 or 웹툰")
+		}
+		section = sec
+	}
+	channel := p["channel"]
+	if channel == "" {
+		channel = r.Header.Get(contract.HeaderChannel)
+	}
+	// The level shown is the session's, whatever the payload claims.
+	level, err := s.userLevel(r)
+	if err != nil {
+		return err
+	}
+	teen := contract.TeenVersion(level, adultChannel(channel))
+	ctx := r.Context()
+	var rows pgx.Rows
+	if zt == "prod" {
+		rows, err = s.pool.Query(ctx, `SELECT z.idx, z.target FROM zzims z JOIN works w ON w.pid = z.target
+			WHERE z.uid = $1 AND z.zzim_type = 'prod' AND NOT w.hidden AND ($2 = '' OR w.section = $2) AND (NOT $3 OR w.age < 19)
+			ORDER BY z.idx DESC LIMIT 5000`, uid, section, teen)
+	} else {
+		rows, err = s.pool.Query(ctx, `SELECT idx, target FROM zzims WHERE uid = $1 AND zzim_type = 'author' ORDER BY idx DESC LIMIT 5000`, uid)
+	}
+	if err != nil {
+		return fmt.Errorf("list zzims: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (ZzimEntry, error) {
+		var e ZzimEntry
+		return e, row.Scan(&e.ID, &e.PID)
+	})
+	if err != nil {
+		return fmt.Errorf("list zzims: %w", err)
+	}
+	return httpapi.JSON(w, http.StatusOK, struct {
+		httpapi.Header200
+		ZzimList []ZzimEntry `json:"zzimList"`
+	}{ok(), list})
+}
+
+func parseBool(v string) (bool, bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "y", "on", "true", "1":
+		return true, true
+	case "n", "off", "false", "0":
+		return false, true
+	}
+	return false, false
+}
+
+// alarmSet turns the new-volume alarm of a work on or off (toggles when the
+// caller gives no value). Answer: header, isAlarm.
+func (s *Service) alarmSet(w http.ResponseWriter, r *http.Request) error {
+	p, err := httpapi.ReadParams(r)
+	if err != nil {
+		return err
+	}
+	uid, err := s.auth.CheckUID(r, p["uid"])
+	if err != nil {
+		return err
+	}
+	pid, err := p.Require("pid")
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	if _, err := loadWork(ctx, s.pool, pid); err != nil {
+		return err
+	}
+	raw := p["isAlarm"]
+	if raw == "" {
+		raw = p["alarm"]
+	}
+	var on bool
+	if raw != "" {
+		v, okv := parseBool(raw)
+		if !okv {
+			return httpapi.BadRequest("isAlarm must be Y or N")
+		}
+		on = v
+		_, err = s.pool.Exec(ctx, `INSERT INTO alarms (uid, pid, is_on, updated_at) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (uid, pid) DO UPDATE SET is_on = EXCLUDED.is_on, updated_at = EXCLUDED.updated_at`, uid, pid, on, s.now())
+	} else {
+		err = s.pool.QueryRow(ctx, `INSERT INTO alarms (uid, pid, is_on, updated_at) VALUES ($1, $2, true, $3)
+			ON CONFLICT (uid, pid) DO UPDATE SET is_on = NOT alarms.is_on, updated_at = EXCLUDED.updated_at RETURNING is_on`, uid, pid, s.now()).Scan(&on)
+	}
+	if err != nil {
+		return fmt.Errorf("set alarm: %w", err)
+	}
+	return httpapi.JSON(w, http.StatusOK, struct {
+		httpapi.Header200
+		IsAlarm bool `json:"isAlarm"`
+	}{ok(), on})
+}
+
+// webVersion answers the web version code in the header (seed: header.version).
+func (s *Service) webVersion(w http.ResponseWriter, r *http.Request) error {
+	var cfg contract.SiteConfig
+	_, err := catalog.LoadSiteDoc(r.Context(), s.pool, contract.KeySiteConfig, &cfg)
+	if err != nil && !errors.Is(err, catalog.ErrNotFound) {
+		return err
+	}
+	if cfg.WebVersionCode == 0 {
+		cfg.WebVersionCode = DefaultWebVersion
+	}
+	return httpapi.JSON(w, http.StatusOK, map[string]any{"header": map[string]any{"code": 200, "message": "", "version": cfg.WebVersionCode}})
+}
+
+// DefaultWebVersion is the seed's app version (24) until an admin sets one.
+const DefaultWebVersion = 24

@@ -1,0 +1,122 @@
+package money_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// snapshot fingerprints every table money writes (and the outbox).
+func (e *env) snapshot() string {
+	e.t.Helper()
+	var b strings.Builder
+	for _, tb := range []string{"wallets", "ledger", "purchases", "entitlements", "money_idempotency", "charges",
+		"coupon_grants", "event_claims", "wff_state", "auto_payments", "pg_webhooks", "outbox"} {
+		var s *string
+		if err := e.pool.QueryRow(e.ctx, `SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM `+tb+` t`).Scan(&s); err != nil {
+			e.t.Fatal(err)
+		}
+		b.WriteString(tb + "=")
+		if s != nil {
+			b.WriteString(*s)
+		}
+		b.WriteString(";")
+	}
+	return b.String()
+}
+
+func TestBadInputChangesNothing(t *testing.T) {
+	t.Parallel()
+	p := newPGEnv(t, 0)
+	const uid, other = 41, 42
+	p.addWork(work{pid: "p1", vols: 5, price: 100, rent: 50, wff: true, recycle: 60, free: 1})
+	p.addWork(work{pid: "off", vols: 2, price: 100, serviceCode: 202})
+	p.fund(uid, "blue", 1000)
+	p.fund(other, "blue", 1000)
+	order, _, _ := p.request(t, other, 1000)
+	before := p.snapshot()
+	huge := `{"pid":"p1","buyType":"B","vols":[` + strings.Repeat("1,", 1001) + `1]}`
+	big := `{"pid":"` + strings.Repeat("x", 20000) + `"}`
+	cases := []struct {
+		name   string
+		r      req
+		status int
+	}{
+		{"no session", req{method: "POST", path: "/home/api/v1/purchases", key: "k", body: map[string]any{"pid": "p1", "vols": []int{2}, "buyType": "B"}}, 401},
+		{"no key", req{method: "POST", path: "/home/api/v1/purchases", uid: uid, body: map[string]any{"pid": "p1", "vols": []int{2}, "buyType": "B"}}, 400},
+		{"long key", req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: strings.Repeat("k", 129), body: map[string]any{"pid": "p1", "vols": []int{2}, "buyType": "B"}}, 400},
+		{"malformed", req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: "k", body: `{"pid":`, ctype: "application/json"}, 400},
+		{"empty body", req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: "k", body: ``, ctype: "application/json"}, 400},
+		{"array body", req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: "k", body: `[1]`, ctype: "application/json"}, 400},
+		{"trailing", req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: "k", body: `{"pid":"p1","vols":[2],"buyType":"B"} {}`, ctype: "application/json"}, 400},
+		{"wrong type", req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: "k", body: map[string]any{"pid": "p1", "vols": "2", "buyType": "B"}}, 400},
+		{"unknown field", req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: "k", body: map[string]any{"pid": "p1", "vols": []int{2}, "buyType": "B", "price": 0}}, 400},
+		{"negative vol", req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: "k", body: map[string]any{"pid": "p1", "vols": []int{-2}, "buyType": "B"}}, 400},
+		{"duplicate vol", req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: "k", body: map[string]any{"pid": "p1", "vols": []int{2, 2}, "buyType": "B"}}, 400},
+		{"too many vols", req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: "k", body: huge, ctype: "application/json"}, 400},
+		{"oversized", req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: "k", body: big, ctype: "application/json"}, 413},
+		{"bad buyType", req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: "k", body: map[string]any{"pid": "p1", "vols": []int{2}, "buyType": "X"}}, 400},
+		{"no pid", req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: "k", body: map[string]any{"vols": []int{2}, "buyType": "B"}}, 400},
+		{"unknown pid", req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: "k", body: map[string]any{"pid": "nope", "vols": []int{2}, "buyType": "B"}}, 404},
+		{"unknown vol", req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: "k", body: map[string]any{"pid": "p1", "vols": []int{99}, "buyType": "B"}}, 404},
+		{"all and vols", req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: "k", body: map[string]any{"pid": "p1", "vols": []int{2}, "all": true, "buyType": "B"}}, 400},
+		{"payment off", req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: "k", body: map[string]any{"pid": "off", "vols": []int{1}, "buyType": "B"}}, 403},
+		{"other uid", req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: "k", body: map[string]any{"uid": other, "pid": "p1", "vols": []int{2}, "buyType": "B"}}, 403},
+		{"other uid string", req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: "k", body: map[string]any{"uid": "42", "pid": "p1", "vols": []int{2}, "buyType": "B"}}, 403},
+		{"form body", req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: "k", body: "pid=p1", ctype: "text/plain"}, 415},
+		{"bad channel", req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: "k", channel: "ZZ", body: map[string]any{"pid": "p1", "vols": []int{2}, "buyType": "B"}}, 400},
+		{"coupon no kind", req{method: "POST", path: "/home/api/v1/coupons/use", uid: uid, key: "k", body: map[string]any{"pid": "p1", "vol": 2}}, 400},
+		{"coupon vol 0", req{method: "POST", path: "/home/api/v1/coupons/use", uid: uid, key: "k", body: map[string]any{"pid": "p1", "vol": 0, "kind": "wff"}}, 400},
+		{"coupon unknown pid", req{method: "POST", path: "/home/api/v1/coupons/use", uid: uid, key: "k", body: map[string]any{"pid": "zz", "vol": 2, "kind": "wff"}}, 404},
+		{"coupon free vol", req{method: "POST", path: "/home/api/v1/coupons/use", uid: uid, key: "k", body: map[string]any{"pid": "p1", "vol": 1, "kind": "wff"}}, 400},
+		{"coupon other uid", req{method: "POST", path: "/home/api/v1/coupons/use", uid: uid, key: "k", body: map[string]any{"uid": other, "pid": "p1", "vol": 2, "kind": "wff"}}, 403},
+		{"coupon no key", req{method: "POST", path: "/home/api/v1/coupons/use", uid: uid, body: map[string]any{"pid": "p1", "vol": 2, "kind": "wff"}}, 400},
+		{"charge negative", req{method: "POST", path: "/home/api/v1/charge/requests", uid: uid, key: "k", body: map[string]any{"amount": -1000}}, 400},
+		{"charge zero", req{method: "POST", path: "/home/api/v1/charge/requests", uid: uid, key: "k", body: map[string]any{"amount": 0}}, 400},
+		{"charge huge", req{method: "POST", path: "/home/api/v1/charge/requests", uid: uid, key: "k", body: map[string]any{"amount": 1e15}}, 400},
+		{"charge odd", req{method: "POST", path: "/home/api/v1/charge/requests", uid: uid, key: "k", body: map[string]any{"amount": 1050}}, 400},
+		{"charge string", req{method: "POST", path: "/home/api/v1/charge/requests", uid: uid, key: "k", body: map[string]any{"amount": "1000"}}, 400},
+		{"charge no key", req{method: "POST", path: "/home/api/v1/charge/requests", uid: uid, body: map[string]any{"amount": 1000}}, 400},
+		{"charge other uid", req{method: "POST", path: "/home/api/v1/charge/requests", uid: uid, key: "k", body: map[string]any{"amount": 1000, "uid": other}}, 403},
+		{"confirm missing", req{method: "POST", path: "/home/api/v1/charge/confirm", uid: uid, key: "k", body: map[string]any{"amount": 1000}}, 400},
+		{"confirm unknown", req{method: "POST", path: "/home/api/v1/charge/confirm", uid: uid, key: "k", body: map[string]any{"orderId": "ch_x", "paymentKey": "pk", "amount": 1000}}, 404},
+		{"confirm others", req{method: "POST", path: "/home/api/v1/charge/confirm", uid: uid, key: "k", body: map[string]any{"orderId": order, "paymentKey": "pk", "amount": 1000}}, 404},
+		{"cancel unknown", req{method: "POST", path: "/home/api/v1/charge/ch_x/cancel", uid: uid, key: "k"}, 404},
+		{"cancel others", req{method: "POST", path: "/home/api/v1/charge/" + order + "/cancel", uid: uid, key: "k"}, 404},
+		{"webhook unsigned", req{method: "POST", path: "/home/api/v1/charge/webhook", body: map[string]any{"eventId": "e", "data": map[string]any{"orderId": order, "status": "DONE"}}}, 401},
+		{"auth no vol", req{method: "POST", path: "/protocol/api/v-1/product/download-auth.asp", uid: uid, body: "pid=p1", ctype: "application/x-www-form-urlencoded"}, 400},
+		{"auth bad vol", req{method: "POST", path: "/protocol/api/v-1/product/download-auth.asp", uid: uid, body: "pid=p1&vol=abc", ctype: "application/x-www-form-urlencoded"}, 400},
+		{"auth unknown", req{method: "POST", path: "/protocol/api/v-1/product/download-auth.asp", uid: uid, body: "pid=nope&vol=1", ctype: "application/x-www-form-urlencoded"}, 404},
+		{"auth other uid", req{method: "POST", path: "/protocol/api/v-1/product/download-auth.asp", uid: uid, body: "uid=42&pid=p1&vol=1", ctype: "application/x-www-form-urlencoded"}, 403},
+		{"auth malformed", req{method: "POST", path: "/protocol/api/v-1/product/download-auth.asp", uid: uid, body: `{"pid":`, ctype: "application/json"}, 400},
+		{"auth no session", req{method: "POST", path: "/protocol/api/v-1/product/download-auth.asp", body: "pid=p1&vol=2", ctype: "application/x-www-form-urlencoded"}, 401},
+		{"coupons no pid", req{method: "GET", path: "/home/api/v1/coupons", uid: uid}, 400},
+		{"coupons unknown", req{method: "GET", path: "/home/api/v1/coupons?pid=nope", uid: uid}, 404},
+		{"status no pid", req{method: "GET", path: "/home/api/v1/purchases/status", uid: uid}, 400},
+		{"history bad type", req{method: "GET", path: "/home/api/v1/purchases?type=x", uid: uid}, 400},
+		{"history bad limit", req{method: "GET", path: "/home/api/v1/purchases?limit=0", uid: uid}, 400},
+		{"ledger bad before", req{method: "GET", path: "/home/api/v1/wallet/ledger?before=-1", uid: uid}, 400},
+		{"gift bad id", req{method: "POST", path: "/home/api/v1/coupons/gifts/abc/receive", uid: uid}, 400},
+		{"claim bad eid", req{method: "POST", path: "/home/api/v1/coupons/events/x/claim", uid: uid}, 400},
+		{"claim unknown", req{method: "POST", path: "/home/api/v1/coupons/events/77/claim", uid: uid}, 404},
+		{"events bad kind", req{method: "GET", path: "/home/api/v1/coupons/events?kind=x", uid: uid}, 400},
+		{"auto bad type", req{method: "PUT", path: "/home/api/v1/wallet/auto-payment", uid: uid, body: map[string]any{"is_use": true, "type": "x", "money": 10000, "trigger_value": 1}}, 400},
+		{"auto negative", req{method: "PUT", path: "/home/api/v1/wallet/auto-payment", uid: uid, body: map[string]any{"is_use": true, "type": "bluemoney-auto-payment", "money": -10000, "trigger_value": 1}}, 400},
+		{"auto other uid", req{method: "PUT", path: "/home/api/v1/wallet/auto-payment", uid: uid, body: map[string]any{"uid": other, "is_use": true, "type": "bluemoney-auto-payment", "money": 10000, "trigger_value": 1}}, 403},
+		{"wallet bad channel", req{method: "GET", path: "/home/api/v1/wallet", uid: uid, channel: "XX"}, 400},
+		{"join no session", req{method: "POST", path: "/home/api/v1/wallet/join-bonus"}, 401},
+	}
+	for _, c := range cases {
+		r := p.do(c.r)
+		if r.status != c.status || r.code(t) != c.status {
+			t.Errorf("%s: want %d envelope, got %d %s", c.name, c.status, r.status, r.body)
+		}
+		if got := p.snapshot(); got != before {
+			t.Fatalf("%s changed the database", c.name)
+		}
+	}
+	// The fingerprint does see a real change.
+	p.do(req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: "k", body: map[string]any{"pid": "p1", "vols": []int{2}, "buyType": "B"}}).mustOK(t)
+	if p.snapshot() == before {
+		t.Fatal("snapshot blind to a purchase")
+	}
+}

@@ -1,0 +1,118 @@
+package money
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Querier runs queries: a pgx.Tx, a pool or a connection.
+type Querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// Product is what money needs of a work: its volumes with prices and the
+// coupon and sales settings.
+type Product struct {
+	PID               string
+	Section           string
+	Hidden            bool
+	ServiceCode       int // 200 ok, 201/203 service off, 202 payment off
+	RentDays          int
+	DiscountRate      int
+	IsSpecialPriceSet bool
+	WaitForFree       bool
+	WaitRecycle       int // minutes
+	WaitExcludeNewest int
+	JumpingPass       bool
+	Volumes           []Volume // ordered by number
+}
+
+// Volume is one volume's price and release.
+type Volume struct {
+	No          int
+	IsFree      bool
+	BuyPrice    int64
+	BuyPriceOrg int64
+	RentPrice   int64
+	RentOrg     int64
+	ReleaseAt   time.Time
+	Pages       int
+	Preview     int
+}
+
+// Released returns the volumes released at now, in number order.
+func (p *Product) Released(now time.Time) []Volume {
+	out := make([]Volume, 0, len(p.Volumes))
+	for _, v := range p.Volumes {
+		if !v.ReleaseAt.After(now) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Volume returns volume no if it is released at now.
+func (p *Product) Volume(no int, now time.Time) (Volume, bool) {
+	for _, v := range p.Volumes {
+		if v.No == no {
+			return v, !v.ReleaseAt.After(now)
+		}
+	}
+	return Volume{}, false
+}
+
+// Catalog gives products. It returns ErrNoProduct for an unknown pid. With
+// vols set, only those volumes are loaded (a purchase of one episode of a work
+// with a thousand must not read a thousand rows); nil loads every volume.
+type Catalog interface {
+	Product(ctx context.Context, q Querier, pid string, vols []int) (*Product, error)
+}
+
+// PGCatalog reads the core engineer's works and volumes tables (writer/migrations 0001).
+type PGCatalog struct{}
+
+// Product loads pid with one query.
+func (PGCatalog) Product(ctx context.Context, q Querier, pid string, vols []int) (*Product, error) {
+	rows, err := q.Query(ctx, `SELECT w.section, w.hidden, w.service_code, w.rent_days, w.discount_rate,
+			w.is_special_price_set, w.wait_for_free, w.wait_recycle, w.wait_exclude_newest, w.jumping_pass,
+			v.no, v.is_free, v.buy_price, v.buy_price_org, v.rent_price, v.rent_price_org, v.release_at,
+			v.pages, v.preview_pages
+		FROM works w LEFT JOIN volumes v ON v.pid = w.pid AND ($2::int[] IS NULL OR v.no = ANY($2))
+		WHERE w.pid = $1 ORDER BY v.no`, pid, vols)
+	if err != nil {
+		return nil, fmt.Errorf("load product %s: %w", pid, err)
+	}
+	defer rows.Close()
+	var p *Product
+	for rows.Next() {
+		var pr Product
+		var no, pages, preview *int
+		var free *bool
+		var buy, buyOrg, rent, rentOrg *int64
+		var rel *time.Time
+		if err := rows.Scan(&pr.Section, &pr.Hidden, &pr.ServiceCode, &pr.RentDays, &pr.DiscountRate,
+			&pr.IsSpecialPriceSet, &pr.WaitForFree, &pr.WaitRecycle, &pr.WaitExcludeNewest, &pr.JumpingPass,
+			&no, &free, &buy, &buyOrg, &rent, &rentOrg, &rel, &pages, &preview); err != nil {
+			return nil, fmt.Errorf("load product %s: %w", pid, err)
+		}
+		if p == nil {
+			pr.PID = pid
+			p = &pr
+		}
+		if no != nil {
+			p.Volumes = append(p.Volumes, Volume{No: *no, IsFree: *free, BuyPrice: *buy, BuyPriceOrg: *buyOrg,
+				RentPrice: *rent, RentOrg: *rentOrg, ReleaseAt: *rel, Pages: *pages, Preview: *preview})
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load product %s: %w", pid, err)
+	}
+	if p == nil {
+		return nil, ErrNoProduct
+	}
+	return p, nil
+}

@@ -1,0 +1,590 @@
+package money
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"storefront/contract"
+)
+
+// Coupon kinds of coupon_grants, and the wait-for-free kind of CouponUse.
+const (
+	CouponWFF     = "wff"     // wait-for-free: one volume every recycle×60 s
+	CouponRead    = "read"    // read coupon for one work
+	CouponPass    = "pass"    // pass: any work, not its newest volumes
+	CouponJumping = "jumping" // jumping pass: jumping-pass works, newest volumes included
+	CouponTicket  = "ticket"  // ticket for a section (comic/novel), spent by buy type T
+)
+
+// purchases.buy_type of each coupon unlock.
+var couponBuyType = map[string]string{CouponWFF: "W", CouponRead: "C", CouponPass: "P", CouponJumping: "J"}
+
+// Grant is a batch of coupons given to a user.
+type Grant struct {
+	Kind        string
+	PID         string // read coupons: the work
+	Section     string // tickets: CM or EB
+	Count       int
+	AvailableAt time.Time
+	ExpiresAt   time.Time
+	Source      string
+	EID         int64
+	// Received false puts the grant into the gift box until the user receives it.
+	Received bool
+}
+
+func (g *Grant) validate() error {
+	switch g.Kind {
+	case CouponRead:
+		if !contract.ValidKeyID(g.PID) {
+			return invalid("read coupons need a pid")
+		}
+	case CouponPass, CouponJumping:
+	case CouponTicket:
+		if g.Section != contract.SectionComic && g.Section != contract.SectionNovel {
+			return invalid("tickets need section CM or EB")
+		}
+	default:
+		return invalid("unknown coupon kind %q", g.Kind)
+	}
+	if g.Count <= 0 || g.Count > 10000 {
+		return invalid("count must be 1..10000")
+	}
+	if !g.ExpiresAt.After(g.AvailableAt) {
+		return invalid("expiry must be after availability")
+	}
+	return nil
+}
+
+func insertGrant(ctx context.Context, tx pgx.Tx, uid int64, g Grant, now time.Time) error {
+	if g.Source == "" {
+		g.Source = "admin"
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO coupon_grants (uid, kind, pid, section, count, is_recv, available_at, expires_at, source, eid, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+		uid, g.Kind, g.PID, g.Section, g.Count, g.Received, g.AvailableAt, g.ExpiresAt, g.Source, g.EID, now)
+	if err != nil {
+		return fmt.Errorf("grant %d %s coupons to %d: %w", g.Count, g.Kind, uid, err)
+	}
+	return nil
+}
+
+// GrantCoupons gives coupons to a user (admin API, compensation, tests).
+func (s *Service) GrantCoupons(ctx context.Context, uid int64, g Grant) error {
+	if g.AvailableAt.IsZero() {
+		g.AvailableAt = s.now()
+	}
+	if err := g.validate(); err != nil {
+		return err
+	}
+	return s.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := lockWallet(ctx, tx, uid); err != nil {
+			return err
+		}
+		return insertGrant(ctx, tx, uid, g, s.now())
+	})
+}
+
+// takeCoupon spends one coupon of kind from the earliest-expiring usable grant.
+// Counts never go below zero: used_cnt < count is part of the choice and a CHECK.
+func takeCoupon(ctx context.Context, tx pgx.Tx, uid int64, kind, pid string, now time.Time) (int64, error) {
+	var id int64
+	err := tx.QueryRow(ctx, `UPDATE coupon_grants SET used_cnt = used_cnt + 1 WHERE id = (
+			SELECT id FROM coupon_grants
+			WHERE uid = $1 AND kind = $2 AND pid = $3 AND is_recv AND used_cnt < count
+			  AND available_at <= $4 AND expires_at > $4
+			ORDER BY expires_at, id LIMIT 1)
+		RETURNING id`, uid, kind, pid, now).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, errorf(http.StatusConflict, "no usable %s coupon", kind)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("take %s coupon of %d: %w", kind, uid, err)
+	}
+	return id, nil
+}
+
+// useTickets spends n tickets valid for p (its own or its section's).
+func useTickets(ctx context.Context, tx pgx.Tx, uid int64, p *Product, n int, now time.Time) (int, error) {
+	rows, err := tx.Query(ctx, `SELECT id, count - used_cnt FROM coupon_grants
+		WHERE uid = $1 AND kind = 'ticket' AND (pid = $2 OR (pid = '' AND section = $3))
+		  AND is_recv AND used_cnt < count AND available_at <= $4 AND expires_at > $4
+		ORDER BY expires_at, id`, uid, p.PID, p.Section, now)
+	if err != nil {
+		return 0, fmt.Errorf("load tickets of %d: %w", uid, err)
+	}
+	type left struct{ id, n int64 }
+	ls, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (left, error) {
+		var l left
+		err := r.Scan(&l.id, &l.n)
+		return l, err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("load tickets of %d: %w", uid, err)
+	}
+	need := int64(n)
+	for _, l := range ls {
+		if need == 0 {
+			break
+		}
+		take := min(need, l.n)
+		if _, err := tx.Exec(ctx, `UPDATE coupon_grants SET used_cnt = used_cnt + $2 WHERE id = $1`, l.id, take); err != nil {
+			return 0, fmt.Errorf("use tickets of %d: %w", uid, err)
+		}
+		need -= take
+	}
+	if need > 0 {
+		return 0, errorf(http.StatusPaymentRequired, "not enough tickets: %d needed", n)
+	}
+	return n, nil
+}
+
+// CouponUse unlocks one volume with a coupon.
+type CouponUse struct {
+	PID  string `json:"pid"`
+	Vol  int    `json:"vol"`
+	Kind string `json:"kind"` // wff, read, pass, jumping
+}
+
+// CouponResult is the answer of a coupon use.
+type CouponResult struct {
+	Header      contract.Header `json:"header"`
+	PID         string          `json:"pid"`
+	Vol         int             `json:"vol"`
+	Kind        string          `json:"kind"`
+	AuthEndDate time.Time       `json:"authEndDate"`
+	// WaitTime is the wait-for-free wait in seconds after this use.
+	WaitTime int64 `json:"waitTime,omitempty"`
+}
+
+func (u *CouponUse) validate() error {
+	if !contract.ValidKeyID(u.PID) {
+		return invalid("pid is required")
+	}
+	if u.Vol <= 0 {
+		return invalid("vol is required")
+	}
+	if _, ok := couponBuyType[u.Kind]; !ok {
+		return invalid("kind must be wff, read, pass or jumping")
+	}
+	return nil
+}
+
+// newest reports whether vol is among the n newest released volumes.
+func newest(p *Product, vol, n int, now time.Time) bool {
+	if n <= 0 {
+		return false
+	}
+	rel := p.Released(now)
+	for i := max(0, len(rel)-n); i < len(rel); i++ {
+		if rel[i].No == vol {
+			return true
+		}
+	}
+	return false
+}
+
+// UseCoupon unlocks pid/vol as a rental with a coupon, once per idempotency key.
+func (s *Service) UseCoupon(ctx context.Context, uid int64, key string, u CouponUse) (Answer, error) {
+	if err := u.validate(); err != nil {
+		return Answer{}, err
+	}
+	if err := validKey(key); err != nil {
+		return Answer{}, err
+	}
+	p, err := s.cfg.Catalog.Product(ctx, s.pool, u.PID, nil)
+	if err != nil {
+		return Answer{}, err
+	}
+	if err := sellable(p); err != nil {
+		return Answer{}, err
+	}
+	now := s.now()
+	v, ok := p.Volume(u.Vol, now)
+	if !ok {
+		return Answer{}, errorf(http.StatusNotFound, "volume %d of %s not found", u.Vol, u.PID)
+	}
+	if v.IsFree {
+		return Answer{}, invalid("volume %d is free", u.Vol)
+	}
+	return s.once(ctx, uid, key, "coupon", u, func(tx pgx.Tx, _ *pgx.Batch, _ *Wallet) (any, error) {
+		// once holds the wallet lock: coupon changes of a user serialise on it.
+		return s.useCoupon(ctx, tx, uid, p, u, now)
+	})
+}
+
+func (s *Service) useCoupon(ctx context.Context, tx pgx.Tx, uid int64, p *Product, u CouponUse, now time.Time) (*CouponResult, error) {
+	ents, err := loadEntitlements(ctx, tx, uid, p.PID)
+	if err != nil {
+		return nil, err
+	}
+	if e, has := ents[u.Vol]; has && e.active(now) {
+		return nil, errorf(http.StatusConflict, "volume %d is already yours", u.Vol)
+	}
+	res := &CouponResult{Header: contract.Header{Code: 200}, PID: p.PID, Vol: u.Vol, Kind: u.Kind}
+	ref := ""
+	switch u.Kind {
+	case CouponWFF:
+		if !p.WaitForFree {
+			return nil, errorf(http.StatusConflict, "%s has no wait-for-free", p.PID)
+		}
+		if newest(p, u.Vol, p.WaitExcludeNewest, now) {
+			return nil, errorf(http.StatusConflict, "wait-for-free cannot open the newest %d volumes", p.WaitExcludeNewest)
+		}
+		var at time.Time
+		err := tx.QueryRow(ctx, `SELECT available_at FROM wff_state WHERE uid = $1 AND pid = $2`, uid, p.PID).Scan(&at)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return nil, fmt.Errorf("load wait-for-free %d/%s: %w", uid, p.PID, err)
+		}
+		if wait := waitSeconds(at, now); wait > 0 {
+			return nil, errorf(http.StatusConflict, "wait-for-free is available in %d seconds", wait)
+		}
+		// Seed §4/§9: using it sets the wait to recycle × 60 seconds.
+		next := now.Add(time.Duration(p.WaitRecycle) * time.Minute)
+		if _, err := tx.Exec(ctx, `INSERT INTO wff_state (uid, pid, available_at) VALUES ($1, $2, $3)
+			ON CONFLICT (uid, pid) DO UPDATE SET available_at = $3`, uid, p.PID, next); err != nil {
+			return nil, fmt.Errorf("save wait-for-free %d/%s: %w", uid, p.PID, err)
+		}
+		res.WaitTime = waitSeconds(next, now)
+	case CouponRead:
+		id, err := takeCoupon(ctx, tx, uid, CouponRead, p.PID, now)
+		if err != nil {
+			return nil, err
+		}
+		ref = strconv.FormatInt(id, 10)
+	case CouponPass:
+		if newest(p, u.Vol, p.WaitExcludeNewest, now) {
+			return nil, errorf(http.StatusConflict, "a pass cannot open the newest %d volumes; use the jumping pass", p.WaitExcludeNewest)
+		}
+		id, err := takeCoupon(ctx, tx, uid, CouponPass, "", now)
+		if err != nil {
+			return nil, err
+		}
+		ref = strconv.FormatInt(id, 10)
+	case CouponJumping:
+		if !p.JumpingPass {
+			return nil, errorf(http.StatusConflict, "%s is not a jumping-pass work", p.PID)
+		}
+		id, err := takeCoupon(ctx, tx, uid, CouponJumping, "", now)
+		if err != nil {
+			return nil, err
+		}
+		ref = strconv.FormatInt(id, 10)
+	}
+	exp := now.Add(s.rentTerm(p))
+	res.AuthEndDate = exp
+	if err := grant(ctx, tx, uid, p.PID, []int{u.Vol}, BuyRent, u.Kind, &exp, now); err != nil {
+		return nil, err
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO purchases (uid, pid, buy_type, vols, amount, expires_at, created_at)
+		VALUES ($1, $2, $3, $4, 0, $5, $6)`, uid, p.PID, couponBuyType[u.Kind], []int{u.Vol}, exp, now); err != nil {
+		return nil, fmt.Errorf("record coupon use: %w", err)
+	}
+	err = s.cfg.Outbox.Enqueue(ctx, tx, contract.TrackedEvent{Type: contract.EvCouponUse, Time: now,
+		UID: uidString(uid), PID: p.PID, Section: p.Section, Vol: u.Vol,
+		Props: map[string]string{"kind": u.Kind, "grant": ref}})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// waitSeconds is the seed's wait time: seconds until at, rounded up; <= 0 means available.
+func waitSeconds(at, now time.Time) int64 {
+	if at.IsZero() {
+		return 0
+	}
+	return int64(math.Ceil(at.Sub(now).Seconds()))
+}
+
+// WCPInfo is the wait-for-free state of a work for a user.
+type WCPInfo struct {
+	Recycle     int        `json:"recycle"`
+	IsAvailable bool       `json:"isAvailable"`
+	WaitTime    int64      `json:"waitTime"`
+	EndDate     *time.Time `json:"endDate,omitempty"`
+	ExcludeNew  int        `json:"excludeNewest"`
+}
+
+// RCPInfo is the read-coupon state of a work for a user.
+type RCPInfo struct {
+	Count         int        `json:"count"`
+	UsedCnt       int        `json:"usedCnt"`
+	AvailableTime *time.Time `json:"availableTime,omitempty"`
+	IsRecv        bool       `json:"isRecv"`
+	ID            int64      `json:"id,omitempty"`
+	EarliestExp   *time.Time `json:"earliestExpireDate,omitempty"`
+}
+
+// PCPInfo is the pass and jumping-pass state of a user.
+type PCPInfo struct {
+	PassCount          int         `json:"passCount"`
+	JumpingCount       int         `json:"jumpingCount"`
+	JcpID              int64       `json:"jcpId,omitempty"`
+	JumpingExpireDates []time.Time `json:"jumpingExpireDates"`
+}
+
+// CouponInfo is a user's coupons for one work.
+type CouponInfo struct {
+	Header  contract.Header `json:"header"`
+	PID     string          `json:"pid"`
+	WCPInfo *WCPInfo        `json:"WCPInfo,omitempty"`
+	RCPInfo RCPInfo         `json:"RCPInfo"`
+	PCPInfo PCPInfo         `json:"PCPInfo"`
+}
+
+// Coupons returns the coupon state of uid for pid.
+func (s *Service) Coupons(ctx context.Context, uid int64, pid string) (*CouponInfo, error) {
+	if !contract.ValidKeyID(pid) {
+		return nil, invalid("pid is required")
+	}
+	p, err := s.cfg.Catalog.Product(ctx, s.pool, pid, nil)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	ci := &CouponInfo{Header: contract.Header{Code: 200}, PID: pid, PCPInfo: PCPInfo{JumpingExpireDates: []time.Time{}}}
+	if p.WaitForFree {
+		var at time.Time
+		err := s.pool.QueryRow(ctx, `SELECT available_at FROM wff_state WHERE uid = $1 AND pid = $2`, uid, pid).Scan(&at)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return nil, fmt.Errorf("load wait-for-free %d/%s: %w", uid, pid, err)
+		}
+		w := waitSeconds(at, now)
+		ci.WCPInfo = &WCPInfo{Recycle: p.WaitRecycle, WaitTime: w, IsAvailable: w <= 0, ExcludeNew: p.WaitExcludeNewest}
+		if w > 0 {
+			ci.WCPInfo.EndDate = &at
+		}
+	}
+	rows, err := s.pool.Query(ctx, `SELECT id, kind, count, used_cnt, is_recv, available_at, expires_at FROM coupon_grants
+		WHERE uid = $1 AND ((kind = 'read' AND pid = $2) OR kind IN ('pass', 'jumping')) AND expires_at > $3
+		ORDER BY expires_at, id`, uid, pid, now)
+	if err != nil {
+		return nil, fmt.Errorf("load coupons %d/%s: %w", uid, pid, err)
+	}
+	defer rows.Close()
+	ci.RCPInfo.IsRecv = true
+	for rows.Next() {
+		var id int64
+		var kind string
+		var count, used int
+		var recv bool
+		var avail, exp time.Time
+		if err := rows.Scan(&id, &kind, &count, &used, &recv, &avail, &exp); err != nil {
+			return nil, fmt.Errorf("load coupons %d/%s: %w", uid, pid, err)
+		}
+		usable := recv && used < count && !avail.After(now)
+		switch kind {
+		case CouponRead:
+			ci.RCPInfo.Count += count
+			ci.RCPInfo.UsedCnt += used
+			if !recv {
+				ci.RCPInfo.IsRecv = false
+			}
+			if recv && used < count {
+				if ci.RCPInfo.AvailableTime == nil || avail.Before(*ci.RCPInfo.AvailableTime) {
+					a := avail
+					ci.RCPInfo.AvailableTime = &a
+				}
+				if usable && ci.RCPInfo.ID == 0 {
+					e := exp
+					ci.RCPInfo.ID, ci.RCPInfo.EarliestExp = id, &e
+				}
+			}
+		case CouponPass:
+			if usable {
+				ci.PCPInfo.PassCount += count - used
+			}
+		case CouponJumping:
+			if usable {
+				ci.PCPInfo.JumpingCount += count - used
+				ci.PCPInfo.JumpingExpireDates = append(ci.PCPInfo.JumpingExpireDates, exp)
+				if ci.PCPInfo.JcpID == 0 {
+					ci.PCPInfo.JcpID = id
+				}
+			}
+		}
+	}
+	return ci, rows.Err()
+}
+
+// Gift is a grant waiting in the gift box.
+type Gift struct {
+	ID        int64     `json:"id"`
+	Kind      string    `json:"kind"`
+	PID       string    `json:"pid,omitempty"`
+	Section   string    `json:"section,omitempty"`
+	Count     int       `json:"count"`
+	ExpiresAt time.Time `json:"expiresAt"`
+	Source    string    `json:"source"`
+	EID       int64     `json:"eid,omitempty"`
+}
+
+// GiftBox lists the user's unreceived, unexpired grants.
+func (s *Service) GiftBox(ctx context.Context, uid int64) ([]Gift, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id, kind, pid, section, count, expires_at, source, eid FROM coupon_grants
+		WHERE uid = $1 AND NOT is_recv AND expires_at > $2 ORDER BY id`, uid, s.now())
+	if err != nil {
+		return nil, fmt.Errorf("list gift box %d: %w", uid, err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Gift, error) {
+		var g Gift
+		err := r.Scan(&g.ID, &g.Kind, &g.PID, &g.Section, &g.Count, &g.ExpiresAt, &g.Source, &g.EID)
+		return g, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list gift box %d: %w", uid, err)
+	}
+	return out, nil
+}
+
+// ReceiveGift moves a grant out of the gift box so it can be used.
+func (s *Service) ReceiveGift(ctx context.Context, uid, id int64) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE coupon_grants SET is_recv = true
+		WHERE id = $1 AND uid = $2 AND NOT is_recv AND expires_at > $3`, id, uid, s.now())
+	if err != nil {
+		return fmt.Errorf("receive gift %d: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return errorf(http.StatusNotFound, "no such gift")
+	}
+	return nil
+}
+
+// couponEventKinds are the event kinds whose coupons readers claim.
+var couponEventKinds = []string{contract.EventDoubleCoupon, contract.EventBluerun, contract.EventHoneyBenefit,
+	contract.EventHeroism, contract.EventTicket}
+
+// CouponEvent is an event whose coupons a user may claim.
+type CouponEvent struct {
+	EID     int64     `json:"eid"`
+	Kind    string    `json:"kind"`
+	Title   string    `json:"title"`
+	PIDs    []string  `json:"pids"`
+	Coupons int       `json:"coupons"`
+	StartAt time.Time `json:"startAt"`
+	EndAt   time.Time `json:"endAt"`
+	Claimed bool      `json:"claimed"`
+}
+
+// CouponEvents lists the running coupon events (kind "" = all) with the user's claim state.
+func (s *Service) CouponEvents(ctx context.Context, uid int64, kind string) ([]CouponEvent, error) {
+	kinds := couponEventKinds
+	if kind != "" {
+		kinds = []string{kind}
+	}
+	now := s.now()
+	rows, err := s.pool.Query(ctx, `SELECT e.eid, e.kind, e.title, e.pids, e.coupons, e.start_at, e.end_at,
+			EXISTS (SELECT 1 FROM event_claims c WHERE c.uid = $1 AND c.eid = e.eid)
+		FROM events e WHERE e.kind = ANY($2) AND e.start_at <= $3 AND e.end_at > $3 ORDER BY e.eid`, uid, kinds, now)
+	if err != nil {
+		return nil, fmt.Errorf("list coupon events: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (CouponEvent, error) {
+		var e CouponEvent
+		err := r.Scan(&e.EID, &e.Kind, &e.Title, &e.PIDs, &e.Coupons, &e.StartAt, &e.EndAt, &e.Claimed)
+		return e, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list coupon events: %w", err)
+	}
+	return out, nil
+}
+
+// ClaimResult is the answer of an event claim.
+type ClaimResult struct {
+	Header contract.Header `json:"header"`
+	EID    int64           `json:"eid"`
+	Kind   string          `json:"kind"`
+	Gifts  int             `json:"gifts"`
+}
+
+// ClaimEvent gives the user an event's coupons, once per user and only while
+// the event runs. They land in the gift box and expire with the event:
+//   - doublecoupon: twice the event's coupons as read coupons of each work;
+//   - bluerun, honeybenefit (comics), heroism: the event's coupons as read coupons of each work;
+//   - ticket (the comic ticket event 18322): the event's coupons as comic tickets.
+func (s *Service) ClaimEvent(ctx context.Context, uid, eid int64) (*ClaimResult, error) {
+	return s.claimEvent(ctx, uid, eid, "")
+}
+
+// claimEvent claims eid; a non-empty kind must be the event's (the comic honey
+// benefit and heroism pages claim only their own events).
+func (s *Service) claimEvent(ctx context.Context, uid, eid int64, want string) (*ClaimResult, error) {
+	if eid <= 0 {
+		return nil, invalid("eid is required")
+	}
+	var res *ClaimResult
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		var kind string
+		var pids []string
+		var coupons int
+		var start, end time.Time
+		err := tx.QueryRow(ctx, `SELECT kind, pids, coupons, start_at, end_at FROM events WHERE eid = $1`, eid).
+			Scan(&kind, &pids, &coupons, &start, &end)
+		if errors.Is(err, pgx.ErrNoRows) || (err == nil && want != "" && kind != want) {
+			return errorf(http.StatusNotFound, "no such event")
+		}
+		if err != nil {
+			return fmt.Errorf("load event %d: %w", eid, err)
+		}
+		now := s.now()
+		if now.Before(start) || !now.Before(end) {
+			return errorf(http.StatusConflict, "the event is not running")
+		}
+		if eid == contract.ComicTicketEventID {
+			kind = contract.EventTicket
+		}
+		if coupons <= 0 {
+			coupons = 1
+		}
+		if _, err := lockWallet(ctx, tx, uid); err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, `INSERT INTO event_claims (uid, eid, claimed_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, uid, eid, now)
+		if err != nil {
+			return fmt.Errorf("claim event %d: %w", eid, err)
+		}
+		if tag.RowsAffected() == 0 {
+			return errorf(http.StatusConflict, "already claimed")
+		}
+		res = &ClaimResult{Header: contract.Header{Code: 200}, EID: eid, Kind: kind}
+		base := Grant{AvailableAt: now, ExpiresAt: end, Source: kind, EID: eid, Count: coupons}
+		switch kind {
+		case contract.EventTicket:
+			g := base
+			g.Kind, g.Section = CouponTicket, contract.SectionComic
+			if err := insertGrant(ctx, tx, uid, g, now); err != nil {
+				return err
+			}
+			res.Gifts++
+		case contract.EventDoubleCoupon, contract.EventBluerun, contract.EventHoneyBenefit, contract.EventHeroism:
+			if kind == contract.EventDoubleCoupon {
+				base.Count *= 2
+			}
+			for _, pid := range pids {
+				g := base
+				g.Kind, g.PID = CouponRead, pid
+				if err := insertGrant(ctx, tx, uid, g, now); err != nil {
+					return err
+				}
+				res.Gifts++
+			}
+		default:
+			return errorf(http.StatusConflict, "event %d has no coupons", eid)
+		}
+		return s.cfg.Outbox.Enqueue(ctx, tx, contract.TrackedEvent{Type: contract.EvCouponUse, Time: now,
+			UID: uidString(uid), Props: map[string]string{"kind": "claim", "eid": strconv.FormatInt(eid, 10), "event": kind}})
+	})
+	if err == nil {
+		s.cfg.Changed()
+	}
+	return res, err
+}

@@ -1,0 +1,540 @@
+package money
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"storefront/contract"
+)
+
+// IdempotencyHeader names the header every money-moving call carries.
+const IdempotencyHeader = "Idempotency-Key"
+
+// maxBody bounds request bodies of money calls.
+const maxBody = 16 << 10
+
+// Routes registers the money endpoints on mux. user returns the session's uid;
+// identity never comes from the body (a body uid that differs is 403).
+//
+//	GET    /home/api/v1/wallet                        balances, shown money, bonuses, auto-payment
+//	GET    /home/api/v1/wallet/ledger?before=&limit=  ledger rows, newest first
+//	POST   /home/api/v1/wallet/join-bonus             claim the join bonus (once)
+//	GET    /home/api/v1/wallet/auto-payment           auto-payment setting
+//	PUT    /home/api/v1/wallet/auto-payment           {is_use,type,money,trigger_value}
+//	POST   /home/api/v1/charge/requests               {amount,successUrl?,failUrl?}  Idempotency-Key
+//	POST   /home/api/v1/charge/confirm                {orderId,paymentKey,amount}    Idempotency-Key
+//	POST   /home/api/v1/charge/{orderId}/cancel                                      Idempotency-Key
+//	GET    /home/api/v1/charge/history
+//	GET    /home/api/v1/charge/{orderId}              one charge (status after the PG redirect)
+//	POST   /home/api/v1/charge/webhook                the PG's signed webhook (no session)
+//	POST   /home/api/v1/purchases                     {pid,vols|all,buyType R|B|T}  Idempotency-Key
+//	GET    /home/api/v1/purchases?type=buy|rental&before=&limit=
+//	GET    /home/api/v1/purchases/status?pid=         volList auth, left-over amounts
+//	POST   /protocol/api/v-1/product/download-auth.asp  pid, vol (form or JSON)
+//	GET    /home/api/v1/coupons?pid=                  WCPInfo, RCPInfo, PCPInfo
+//	POST   /home/api/v1/coupons/use                   {pid,vol,kind wff|read|pass|jumping} Idempotency-Key
+//	GET    /home/api/v1/coupons/gifts                 gift box
+//	POST   /home/api/v1/coupons/gifts/{id}/receive
+//	GET    /home/api/v1/coupons/events?kind=          running coupon events with claim state
+//	POST   /home/api/v1/coupons/events/{eid}/claim
+//	POST   /home/api/v1/contents/comic/honey-benefit     {eid}  claim a comic honey-benefit event
+//	POST   /home/api/v1/contents/comic/heroism/coupons   {eid}  claim a comic heroism event
+func (s *Service) Routes(mux *http.ServeMux, user func(*http.Request) (uid int64, ok bool)) {
+	h := func(pattern string, fn func(w http.ResponseWriter, r *http.Request, uid int64) error) {
+		mux.Handle(pattern, s.handler(user, fn))
+	}
+	h("GET /home/api/v1/wallet", s.getWallet)
+	h("GET /home/api/v1/wallet/ledger", s.getLedger)
+	h("POST /home/api/v1/wallet/join-bonus", s.postJoinBonus)
+	h("GET /home/api/v1/wallet/auto-payment", s.getAutoPayment)
+	h("PUT /home/api/v1/wallet/auto-payment", s.putAutoPayment)
+	h("POST /home/api/v1/charge/requests", s.postCharge)
+	h("POST /home/api/v1/charge/confirm", s.postConfirm)
+	h("POST /home/api/v1/charge/{orderId}/cancel", s.postCancel)
+	h("GET /home/api/v1/charge/history", s.getCharges)
+	h("GET /home/api/v1/charge/{orderId}", s.getCharge)
+	mux.Handle("POST "+WebhookPath, s.handler(func(*http.Request) (int64, bool) { return 0, true }, s.postWebhook))
+	h("POST /home/api/v1/purchases", s.postPurchase)
+	h("GET /home/api/v1/purchases", s.getPurchases)
+	h("GET /home/api/v1/purchases/status", s.getStatus)
+	h("POST /protocol/api/v-1/product/download-auth.asp", s.postDownloadAuth)
+	h("GET /home/api/v1/coupons", s.getCoupons)
+	h("POST /home/api/v1/coupons/use", s.postCouponUse)
+	h("GET /home/api/v1/coupons/gifts", s.getGifts)
+	h("POST /home/api/v1/coupons/gifts/{id}/receive", s.postReceive)
+	h("GET /home/api/v1/coupons/events", s.getEvents)
+	h("POST /home/api/v1/coupons/events/{eid}/claim", s.postClaim)
+	h("POST /home/api/v1/contents/comic/honey-benefit", s.postKindClaim(contract.EventHoneyBenefit))
+	h("POST /home/api/v1/contents/comic/heroism/coupons", s.postKindClaim(contract.EventHeroism))
+}
+
+func (s *Service) handler(user func(*http.Request) (int64, bool), fn func(http.ResponseWriter, *http.Request, int64) error) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		uid, ok := user(r)
+		var err error
+		if !ok {
+			err = errorf(http.StatusUnauthorized, "로그인이 필요한 서비스입니다.")
+		} else {
+			err = fn(w, r, uid)
+		}
+		if err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+}
+
+func (s *Service) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var e *Error
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &e):
+	case errors.As(err, &mbe):
+		e = errorf(http.StatusRequestEntityTooLarge, "request body too large")
+	case errors.Is(err, r.Context().Err()) && r.Context().Err() != nil:
+		e = errorf(http.StatusServiceUnavailable, "request canceled")
+	default:
+		s.log.Error("money request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		e = errorf(http.StatusInternalServerError, "일시적인 오류입니다. 잠시 후 다시 시도해 주세요.")
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(e.Status)
+	_, _ = w.Write(contract.ErrorBody(e.Status, e.Msg))
+}
+
+func writeJSON(w http.ResponseWriter, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	_, err = w.Write(b)
+	return err
+}
+
+func writeAnswer(w http.ResponseWriter, a Answer) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	if a.Replayed {
+		w.Header().Set("Idempotent-Replayed", "true")
+	}
+	w.WriteHeader(a.Status)
+	_, err := w.Write(a.Body)
+	return err
+}
+
+// decode reads a strict JSON body into v and checks a compatibility uid
+// field against the session.
+func decode(r *http.Request, uid int64, v any) error {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return errorf(http.StatusRequestEntityTooLarge, "request body too large")
+		}
+		return invalid("cannot read body")
+	}
+	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "" && ct != "application/json" {
+		return errorf(http.StatusUnsupportedMediaType, "send application/json")
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
+		return invalid("malformed JSON: expected an object")
+	}
+	if raw, ok := obj["uid"]; ok {
+		if err := checkUID(string(bytes.Trim(raw, `"`)), uid); err != nil {
+			return err
+		}
+		delete(obj, "uid")
+		if body, err = json.Marshal(obj); err != nil {
+			return invalid("malformed JSON")
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return invalid("field %s has the wrong type", te.Field)
+		}
+		return invalid("malformed JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	if dec.More() {
+		return invalid("malformed JSON: trailing data")
+	}
+	return nil
+}
+
+// checkUID accepts an absent uid or the session's.
+func checkUID(v string, uid int64) error {
+	if v == "" || v == "null" {
+		return nil
+	}
+	if v != strconv.FormatInt(uid, 10) {
+		return errorf(http.StatusForbidden, "uid is not the session's")
+	}
+	return nil
+}
+
+func decodeInto[T any](r *http.Request, uid int64, v *T) error {
+	return decode(r, uid, v)
+}
+
+func intQuery(r *http.Request, name string, def, lo, hi int64) (int64, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < lo || n > hi {
+		return 0, invalid("%s must be an integer between %d and %d", name, lo, hi)
+	}
+	return n, nil
+}
+
+func channelOf(r *http.Request) (string, error) {
+	c := r.Header.Get(contract.HeaderChannel)
+	switch c {
+	case "", "AO", "AC", "AA", "AW", "IA", "IW":
+		return c, nil
+	}
+	return "", invalid("unknown channel %q", c)
+}
+
+func (s *Service) getWallet(w http.ResponseWriter, r *http.Request, uid int64) error {
+	ch, err := channelOf(r)
+	if err != nil {
+		return err
+	}
+	si, err := s.SideInfo(r.Context(), uid, ch)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, struct {
+		Header contract.Header `json:"header"`
+		*SideInfo
+	}{contract.Header{Code: 200}, si})
+}
+
+func (s *Service) getLedger(w http.ResponseWriter, r *http.Request, uid int64) error {
+	before, err := intQuery(r, "before", 0, 0, 1<<62)
+	if err != nil {
+		return err
+	}
+	limit, err := intQuery(r, "limit", 50, 1, 500)
+	if err != nil {
+		return err
+	}
+	l, err := s.Ledger(r.Context(), uid, before, int(limit))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, map[string]any{"header": contract.Header{Code: 200}, "list": nonNil(l)})
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func (s *Service) postJoinBonus(w http.ResponseWriter, r *http.Request, uid int64) error {
+	wal, err := s.ClaimJoinBonus(r.Context(), uid)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, map[string]any{"header": contract.Header{Code: 200}, "wallet": wal})
+}
+
+func (s *Service) getAutoPayment(w http.ResponseWriter, r *http.Request, uid int64) error {
+	a, err := s.GetAutoPayment(r.Context(), uid)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, map[string]any{"header": contract.Header{Code: 200}, "auto_payment_info": a})
+}
+
+func (s *Service) putAutoPayment(w http.ResponseWriter, r *http.Request, uid int64) error {
+	var a AutoPayment
+	if err := decodeInto(r, uid, &a); err != nil {
+		return err
+	}
+	if err := s.SetAutoPayment(r.Context(), uid, a); err != nil {
+		return err
+	}
+	return writeJSON(w, map[string]any{"header": contract.Header{Code: 200}, "auto_payment_info": a})
+}
+
+func (s *Service) postCharge(w http.ResponseWriter, r *http.Request, uid int64) error {
+	var req ChargeRequest
+	if err := decodeInto(r, uid, &req); err != nil {
+		return err
+	}
+	ch, err := channelOf(r)
+	if err != nil {
+		return err
+	}
+	req.Channel = ch
+	a, err := s.RequestCharge(r.Context(), uid, r.Header.Get(IdempotencyHeader), req)
+	if err != nil {
+		return err
+	}
+	return writeAnswer(w, a)
+}
+
+func (s *Service) postConfirm(w http.ResponseWriter, r *http.Request, uid int64) error {
+	var req ConfirmRequest
+	if err := decodeInto(r, uid, &req); err != nil {
+		return err
+	}
+	a, err := s.ConfirmCharge(r.Context(), uid, r.Header.Get(IdempotencyHeader), req)
+	if err != nil {
+		return err
+	}
+	return writeAnswer(w, a)
+}
+
+func (s *Service) postCancel(w http.ResponseWriter, r *http.Request, uid int64) error {
+	a, err := s.CancelCharge(r.Context(), uid, r.Header.Get(IdempotencyHeader), r.PathValue("orderId"))
+	if err != nil {
+		return err
+	}
+	return writeAnswer(w, a)
+}
+
+func (s *Service) getCharges(w http.ResponseWriter, r *http.Request, uid int64) error {
+	limit, err := intQuery(r, "limit", 50, 1, 500)
+	if err != nil {
+		return err
+	}
+	l, err := s.Charges(r.Context(), uid, int(limit))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, map[string]any{"header": contract.Header{Code: 200}, "list": nonNil(l)})
+}
+
+func (s *Service) getCharge(w http.ResponseWriter, r *http.Request, uid int64) error {
+	c, err := s.GetCharge(r.Context(), uid, r.PathValue("orderId"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, c)
+}
+
+func (s *Service) postWebhook(w http.ResponseWriter, r *http.Request, _ int64) error {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return errorf(http.StatusRequestEntityTooLarge, "request body too large")
+	}
+	applied, err := s.Webhook(r.Context(), body, r.Header)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, map[string]any{"header": contract.Header{Code: 200}, "applied": applied})
+}
+
+func (s *Service) postPurchase(w http.ResponseWriter, r *http.Request, uid int64) error {
+	var req PurchaseRequest
+	if err := decodeInto(r, uid, &req); err != nil {
+		return err
+	}
+	ch, err := channelOf(r)
+	if err != nil {
+		return err
+	}
+	req.Channel = ch
+	a, err := s.Purchase(r.Context(), uid, r.Header.Get(IdempotencyHeader), req)
+	if err != nil {
+		return err
+	}
+	return writeAnswer(w, a)
+}
+
+func (s *Service) getPurchases(w http.ResponseWriter, r *http.Request, uid int64) error {
+	var rental bool
+	switch r.URL.Query().Get("type") {
+	case "", "buy":
+	case "rental":
+		rental = true
+	default:
+		return invalid("type must be buy or rental")
+	}
+	before, err := intQuery(r, "before", 0, 0, 1<<62)
+	if err != nil {
+		return err
+	}
+	limit, err := intQuery(r, "limit", 50, 1, 500)
+	if err != nil {
+		return err
+	}
+	l, err := s.History(r.Context(), uid, rental, before, int(limit))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, map[string]any{"header": contract.Header{Code: 200}, "list": nonNil(l)})
+}
+
+func (s *Service) getStatus(w http.ResponseWriter, r *http.Request, uid int64) error {
+	st, err := s.Status(r.Context(), uid, r.URL.Query().Get("pid"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, st)
+}
+
+// postDownloadAuth accepts the seed's payload form-encoded or as JSON: pid, vol
+// (or no), and an optional uid that must be the session's.
+func (s *Service) postDownloadAuth(w http.ResponseWriter, r *http.Request, uid int64) error {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return errorf(http.StatusRequestEntityTooLarge, "request body too large")
+	}
+	vals := url.Values{}
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch ct {
+	case "application/json":
+		var m map[string]any
+		d := json.NewDecoder(bytes.NewReader(body))
+		d.UseNumber()
+		if err := d.Decode(&m); err != nil {
+			return invalid("malformed JSON")
+		}
+		for k, v := range m {
+			switch x := v.(type) {
+			case string:
+				vals.Set(k, x)
+			case json.Number:
+				vals.Set(k, x.String())
+			default:
+				return invalid("field %s has the wrong type", k)
+			}
+		}
+	case "application/x-www-form-urlencoded", "":
+		vals, err = url.ParseQuery(string(body))
+		if err != nil {
+			return invalid("malformed form")
+		}
+	default:
+		return errorf(http.StatusUnsupportedMediaType, "unsupported content type")
+	}
+	if err := checkUID(vals.Get("uid"), uid); err != nil {
+		return err
+	}
+	vs := vals.Get("vol")
+	if vs == "" {
+		vs = vals.Get("no")
+	}
+	vol, err := strconv.Atoi(vs)
+	if err != nil || vol <= 0 {
+		return invalid("vol must be a positive integer")
+	}
+	a, err := s.Authorize(r.Context(), uid, vals.Get("pid"), vol)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, a)
+}
+
+func (s *Service) getCoupons(w http.ResponseWriter, r *http.Request, uid int64) error {
+	ci, err := s.Coupons(r.Context(), uid, r.URL.Query().Get("pid"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, ci)
+}
+
+func (s *Service) postCouponUse(w http.ResponseWriter, r *http.Request, uid int64) error {
+	var u CouponUse
+	if err := decodeInto(r, uid, &u); err != nil {
+		return err
+	}
+	a, err := s.UseCoupon(r.Context(), uid, r.Header.Get(IdempotencyHeader), u)
+	if err != nil {
+		return err
+	}
+	return writeAnswer(w, a)
+}
+
+func (s *Service) getGifts(w http.ResponseWriter, r *http.Request, uid int64) error {
+	g, err := s.GiftBox(r.Context(), uid)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, map[string]any{"header": contract.Header{Code: 200}, "list": nonNil(g)})
+}
+
+func pathID(r *http.Request, name string) (int64, error) {
+	n, err := strconv.ParseInt(r.PathValue(name), 10, 64)
+	if err != nil || n <= 0 {
+		return 0, invalid("%s must be a positive integer", name)
+	}
+	return n, nil
+}
+
+func (s *Service) postReceive(w http.ResponseWriter, r *http.Request, uid int64) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	if err := s.ReceiveGift(r.Context(), uid, id); err != nil {
+		return err
+	}
+	return writeJSON(w, contract.Envelope{Header: contract.Header{Code: 200}})
+}
+
+func (s *Service) getEvents(w http.ResponseWriter, r *http.Request, uid int64) error {
+	kind := r.URL.Query().Get("kind")
+	if kind != "" {
+		ok := false
+		for _, k := range couponEventKinds {
+			ok = ok || k == kind
+		}
+		if !ok {
+			return invalid("unknown event kind")
+		}
+	}
+	l, err := s.CouponEvents(r.Context(), uid, kind)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, map[string]any{"header": contract.Header{Code: 200}, "list": nonNil(l)})
+}
+
+func (s *Service) postClaim(w http.ResponseWriter, r *http.Request, uid int64) error {
+	eid, err := pathID(r, "eid")
+	if err != nil {
+		return err
+	}
+	res, err := s.ClaimEvent(r.Context(), uid, eid)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, res)
+}
+
+func (s *Service) postKindClaim(kind string) func(http.ResponseWriter, *http.Request, int64) error {
+	return func(w http.ResponseWriter, r *http.Request, uid int64) error {
+		var in struct {
+			EID int64 `json:"eid"`
+		}
+		if err := decode(r, uid, &in); err != nil {
+			return err
+		}
+		if in.EID <= 0 {
+			return invalid("eid is required")
+		}
+		res, err := s.claimEvent(r.Context(), uid, in.EID, kind)
+		if err != nil {
+			return err
+		}
+		return writeJSON(w, res)
+	}
+}

@@ -1,0 +1,189 @@
+// Package money is the writer's money: wallets (blue money, Android and iOS app
+// money, mileage) backed by an append-only ledger, charging through a payment
+// gateway, purchases and rentals with entitlements, and coupons (wait-for-free,
+// read coupons, passes, the jumping pass, event coupons and tickets).
+//
+// Money never goes wrong: balances change only through ledger rows (a trigger
+// applies each row to its wallet and the wallet's CHECK keeps it >= 0), every
+// call that moves money carries an Idempotency-Key whose answer is stored in the
+// same transaction as its effect, and all changes of one user serialise on the
+// user's wallet row. Business events go to the transactional outbox in the same
+// transaction.
+//
+// A Service is safe for concurrent use. It holds no global state: the clock,
+// logger, catalog, gateway and outbox are passed in through Config.
+package money
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"storefront/contract"
+	"storefront/svc"
+	"storefront/writer/outbox"
+)
+
+// Config holds every setting; zero values get defaults in New.
+type Config struct {
+	// Now is the clock (nil = time.Now). Coupon timers and rentals follow it.
+	Now func() time.Time
+	// ContentSecret signs content tokens for the edge (env CONTENT_SECRET).
+	ContentSecret string
+	// ContentTTL is how long a download-auth content token lasts (default 30m).
+	ContentTTL time.Duration
+	// JoinBonus is the mileage granted once after sign-up (default 3000).
+	JoinBonus int64
+	// FirstChargeBonusPct is the mileage bonus on the first charge, in percent (default 10).
+	FirstChargeBonusPct int64
+	// DefaultRentDays is the rental term when the work sets none (default 3).
+	DefaultRentDays int
+	// MaxCharge bounds one charge (default 1,000,000 won).
+	MaxCharge int64
+	// Gateway charges cards. When nil and PaymentURL is set, an HTTPGateway to
+	// PaymentURL is used; when both are empty, charging calls answer 503.
+	Gateway PaymentGateway
+	// PaymentURL is the PG's base URL (env PAYMENT_URL; the sandbox in dev).
+	PaymentURL string
+	// PaymentSecretKey authenticates us at the PG (env PAYMENT_SECRET_KEY).
+	PaymentSecretKey string
+	// PaymentWebhookSecret verifies the PG's webhooks (env PAYMENT_WEBHOOK_SECRET).
+	PaymentWebhookSecret string
+	// Catalog gives prices and volumes (nil = the core's works/volumes tables).
+	Catalog Catalog
+	// Outbox receives business events inside the money transaction (nil = writer/outbox).
+	Outbox Outbox
+	// Changed is called after a transaction that enqueued events committed
+	// (wire the relay's in-process wake-up here); nil = nothing.
+	Changed func()
+}
+
+// RegisterFlags registers the settings read from flags with env fallbacks.
+func (c *Config) RegisterFlags(fs *flag.FlagSet) {
+	fs.StringVar(&c.ContentSecret, "content-secret", svc.Env("CONTENT_SECRET", "dev-content-secret"), "secret of content tokens shared with the edge")
+	fs.DurationVar(&c.ContentTTL, "content-ttl", svc.EnvDuration("CONTENT_TTL", 30*time.Minute), "lifetime of a content token")
+	fs.Int64Var(&c.JoinBonus, "join-bonus", int64(svc.EnvInt("MONEY_JOIN_BONUS", 3000)), "mileage granted as join bonus")
+	fs.StringVar(&c.PaymentURL, "payment-url", svc.Env("PAYMENT_URL", ""), "payment gateway base URL (empty: charging off unless a gateway is given)")
+	fs.StringVar(&c.PaymentSecretKey, "payment-secret-key", svc.Env("PAYMENT_SECRET_KEY", "test_sk_sandbox"), "payment gateway secret key")
+	fs.StringVar(&c.PaymentWebhookSecret, "payment-webhook-secret", svc.Env("PAYMENT_WEBHOOK_SECRET", "whsec_sandbox"), "payment gateway webhook signing secret")
+	fs.Int64Var(&c.FirstChargeBonusPct, "first-charge-bonus-pct", int64(svc.EnvInt("MONEY_FIRST_CHARGE_BONUS_PCT", 10)), "mileage bonus on the first charge, percent")
+}
+
+func (c Config) withDefaults() Config {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.ContentSecret == "" {
+		c.ContentSecret = "dev-content-secret"
+	}
+	if c.ContentTTL <= 0 {
+		c.ContentTTL = 30 * time.Minute
+	}
+	if c.JoinBonus <= 0 {
+		c.JoinBonus = 3000
+	}
+	if c.FirstChargeBonusPct <= 0 {
+		c.FirstChargeBonusPct = 10
+	}
+	if c.DefaultRentDays <= 0 {
+		c.DefaultRentDays = 3
+	}
+	if c.MaxCharge <= 0 {
+		c.MaxCharge = 1_000_000
+	}
+	if c.Gateway == nil && c.PaymentURL != "" {
+		c.Gateway = &HTTPGateway{BaseURL: c.PaymentURL, SecretKey: c.PaymentSecretKey, WebhookSecret: c.PaymentWebhookSecret}
+	}
+	if c.Changed == nil {
+		c.Changed = func() {}
+	}
+	if c.Catalog == nil {
+		c.Catalog = PGCatalog{}
+	}
+	if c.Outbox == nil {
+		c.Outbox = writerOutbox{}
+	}
+	return c
+}
+
+// Outbox takes business events inside the caller's transaction. tx is the
+// transaction or a queue of statements sent later within it, so Enqueue must
+// only Exec.
+type Outbox interface {
+	Enqueue(ctx context.Context, tx Execer, ev contract.TrackedEvent) error
+}
+
+type writerOutbox struct{}
+
+func (writerOutbox) Enqueue(ctx context.Context, tx Execer, ev contract.TrackedEvent) error {
+	return outbox.Event(ctx, tx, ev)
+}
+
+// WebhookPath is where the PG posts its webhooks (on the writer's address).
+const WebhookPath = "/home/api/v1/charge/webhook"
+
+// Service is the money service.
+type Service struct {
+	pool *pgxpool.Pool
+	cfg  Config
+	log  *slog.Logger
+	now  func() time.Time
+}
+
+// New makes a Service on pool. The schema comes from writer/migrations (0100-0199).
+func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) *Service {
+	cfg = cfg.withDefaults()
+	return &Service{pool: pool, cfg: cfg, log: log, now: cfg.Now}
+}
+
+// Error is a failure the caller caused or must know about. Status is the HTTP
+// status and header code; Msg is safe to show.
+type Error struct {
+	Status int
+	Msg    string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%d %s", e.Status, e.Msg) }
+
+func errorf(status int, format string, args ...any) *Error {
+	return &Error{Status: status, Msg: fmt.Sprintf(format, args...)}
+}
+
+func invalid(format string, args ...any) *Error {
+	return errorf(http.StatusBadRequest, format, args...)
+}
+
+// Errors callers may test with errors.Is / errors.As.
+var (
+	ErrInsufficient = &Error{Status: http.StatusPaymentRequired, Msg: "잔액이 부족합니다."}
+	ErrNoProduct    = &Error{Status: http.StatusNotFound, Msg: "unknown product"}
+	ErrKeyReuse     = &Error{Status: http.StatusConflict, Msg: "Idempotency-Key was used with other parameters"}
+	ErrNoGateway    = &Error{Status: http.StatusServiceUnavailable, Msg: "payment is not available"}
+)
+
+// inTx runs fn in a transaction, retrying on serialization failures and
+// deadlocks: fn must be safe to run again.
+func (s *Service) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	var err error
+	for attempt := 0; attempt < 8; attempt++ {
+		err = pgx.BeginFunc(ctx, s.pool, fn)
+		if !retryable(err) {
+			return err
+		}
+		s.log.Debug("money: retrying transaction", "attempt", attempt, "err", err)
+	}
+	return err
+}
+
+func retryable(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
+}

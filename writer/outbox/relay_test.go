@@ -1,0 +1,271 @@
+package outbox_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"storefront/contract"
+	"storefront/writer/internal/writertest"
+	"storefront/writer/outbox"
+)
+
+// counterDocs is a builder over a test table: doc "ctr.<id>" = {"n": value}.
+func counterDocs(ctx context.Context, tx pgx.Tx, keys []string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for _, k := range keys {
+		var n int64
+		err := tx.QueryRow(ctx, `SELECT n FROM ctr WHERE k = $1`, k).Scan(&n)
+		if err == pgx.ErrNoRows {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[k], _ = json.Marshal(map[string]int64{"n": n})
+	}
+	return out, nil
+}
+
+func setup(t testing.TB) (*pgxpool.Pool, jetstream.JetStream, jetstream.KeyValue) {
+	pool, _ := writertest.Pool(t)
+	_, js, kv := writertest.JS(t)
+	if _, err := pool.Exec(context.Background(), `CREATE TABLE ctr (k text PRIMARY KEY, n bigint NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	return pool, js, kv
+}
+
+func bump(t testing.TB, pool *pgxpool.Pool, key string, ev bool) {
+	err := pgx.BeginFunc(context.Background(), pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(context.Background(), `INSERT INTO ctr VALUES ($1, 1) ON CONFLICT (k) DO UPDATE SET n = ctr.n + 1`, key); err != nil {
+			return err
+		}
+		if ev {
+			if err := outbox.Event(context.Background(), tx, contract.TrackedEvent{Type: contract.EvDibs, PID: key}); err != nil {
+				return err
+			}
+		}
+		return outbox.Doc(context.Background(), tx, key)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Several relays on one database: every row is published and marked once,
+// and each key ends with the document of its latest change.
+func TestConcurrentRelays(t *testing.T) {
+	t.Parallel()
+	pool, js, kv := setup(t)
+	const keys, rounds = 20, 30
+	var wg sync.WaitGroup
+	for k := range keys {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range rounds {
+				bump(t, pool, fmt.Sprintf("ctr.%d", k), true)
+			}
+		}()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var handled atomic.Int64
+	var rwg sync.WaitGroup
+	for range 3 {
+		r := outbox.New(pool, js, counterDocs, outbox.Config{Batch: 7}, writertest.Log(), nil)
+		rwg.Add(1)
+		go func() {
+			defer rwg.Done()
+			for ctx.Err() == nil {
+				n, err := r.Once(ctx)
+				if err != nil && ctx.Err() == nil {
+					t.Errorf("relay: %v", err)
+					return
+				}
+				handled.Add(int64(n))
+				if n == 0 {
+					time.Sleep(2 * time.Millisecond)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	writertest.Eventually(t, 20*time.Second, "outbox drained", func() bool {
+		var pending int
+		_ = pool.QueryRow(ctx, `SELECT count(*) FROM outbox WHERE sent_at IS NULL`).Scan(&pending)
+		return pending == 0
+	})
+	cancel()
+	rwg.Wait()
+	if got, want := handled.Load(), int64(keys*rounds*2); got != want {
+		t.Fatalf("relays handled %d rows, want exactly %d (no row twice)", got, want)
+	}
+	for k := range keys {
+		e, err := kv.Get(context.Background(), fmt.Sprintf("ctr.%d", k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(e.Value()) != fmt.Sprintf(`{"n":%d}`, rounds) {
+			t.Fatalf("ctr.%d ended at %s, want the latest (%d)", k, e.Value(), rounds)
+		}
+	}
+	info, err := js.Stream(context.Background(), contract.EventsStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	si, _ := info.Info(context.Background())
+	if si.State.Msgs != keys*rounds {
+		t.Fatalf("EVENTS holds %d messages, want %d", si.State.Msgs, keys*rounds)
+	}
+}
+
+// An event row goes to events.biz.<type> with Nats-Msg-Id = its id; a re-send
+// of the same event is dropped by the stream.
+func TestEventMessageID(t *testing.T) {
+	t.Parallel()
+	pool, js, _ := setup(t)
+	ev := contract.TrackedEvent{ID: "ev-1", Type: contract.EvReview, UID: "7"}
+	for range 2 {
+		if err := pgx.BeginFunc(context.Background(), pool, func(tx pgx.Tx) error {
+			return outbox.Event(context.Background(), tx, ev)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := outbox.New(pool, js, counterDocs, outbox.Config{}, writertest.Log(), nil)
+	if n, err := r.Once(context.Background()); err != nil || n != 2 {
+		t.Fatalf("once: %d %v", n, err)
+	}
+	s, _ := js.Stream(context.Background(), contract.EventsStream)
+	msg, err := s.GetLastMsgForSubject(context.Background(), contract.BizSubject(contract.EvReview))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg.Header.Get("Nats-Msg-Id") != "ev-1" || msg.Sequence != 1 {
+		t.Fatalf("message id %q, seq %d (the duplicate must be dropped)", msg.Header.Get("Nats-Msg-Id"), msg.Sequence)
+	}
+	var got contract.TrackedEvent
+	if err := json.Unmarshal(msg.Data, &got); err != nil || got.V != 1 || got.Time.IsZero() || got.UID != "7" {
+		t.Fatalf("event payload %s: %v", msg.Data, err)
+	}
+}
+
+// A failed publish (NATS down) rolls back: the rows stay pending and go out
+// once NATS is back.
+func TestRelayKeepsRowsWhileNATSDown(t *testing.T) {
+	t.Parallel()
+	pool, _ := writertest.Pool(t)
+	n, _, kv := writertest.JS(t)
+	if _, err := pool.Exec(context.Background(), `CREATE TABLE ctr (k text PRIMARY KEY, n bigint NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	nc, js := connect(t, n.URL)
+	_ = nc
+	r := outbox.New(pool, js, counterDocs, outbox.Config{AckTimeout: 500 * time.Millisecond}, writertest.Log(), nil)
+	n.Stop()
+	bump(t, pool, "ctr.x", true)
+	if _, err := r.Once(context.Background()); err == nil {
+		t.Fatal("publish succeeded with NATS down")
+	}
+	if p, _ := r.Pending(context.Background()); p != 2 {
+		t.Fatalf("pending %d, want 2", p)
+	}
+	if err := n.Start(); err != nil {
+		t.Fatal(err)
+	}
+	writertest.Eventually(t, 15*time.Second, "published after restart", func() bool {
+		k, err := r.Once(context.Background())
+		return err == nil && k == 2
+	})
+	writertest.WaitKV(t, kv, "ctr.x", 5*time.Second, func(b []byte) bool { return string(b) == `{"n":1}` })
+}
+
+// A deleted document is deleted from the bucket.
+func TestDeletedDocLeavesBucket(t *testing.T) {
+	t.Parallel()
+	pool, js, kv := setup(t)
+	bump(t, pool, "ctr.d", false)
+	r := outbox.New(pool, js, counterDocs, outbox.Config{}, writertest.Log(), nil)
+	if _, err := r.Once(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	writertest.WaitKV(t, kv, "ctr.d", time.Second, func([]byte) bool { return true })
+	if err := pgx.BeginFunc(context.Background(), pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(context.Background(), `DELETE FROM ctr`); err != nil {
+			return err
+		}
+		return outbox.Doc(context.Background(), tx, "ctr.d")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Once(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kv.Get(context.Background(), "ctr.d"); err == nil {
+		t.Fatal("deleted document still in the bucket")
+	}
+}
+
+// BenchmarkChangeToKV measures one committed change until its document is in
+// the KV with a running relay (LISTEN/NOTIFY wake-up).
+func BenchmarkChangeToKV(b *testing.B) {
+	pool, js, kv := setup(b)
+	r := outbox.New(pool, js, counterDocs, outbox.Config{}, writertest.Log(), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _ = r.Run(ctx) }()
+	w, err := kv.Watch(ctx, "ctr.b", jetstream.UpdatesOnly())
+	if err != nil {
+		b.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	b.ResetTimer()
+	for i := 1; i <= b.N; i++ {
+		bump(b, pool, "ctr.b", false)
+		want := fmt.Sprintf(`{"n":%d}`, i)
+		for e := range w.Updates() {
+			if e != nil && string(e.Value()) == want {
+				break
+			}
+		}
+	}
+}
+
+// A document JetStream refuses for good (over the bucket's value limit) is
+// marked with the error and does not block the rows behind it.
+func TestOversizedDocDoesNotBlock(t *testing.T) {
+	t.Parallel()
+	pool, js, kv := setup(t)
+	build := func(ctx context.Context, tx pgx.Tx, keys []string) (map[string][]byte, error) {
+		out, err := counterDocs(ctx, tx, keys)
+		if _, ok := out["ctr.big"]; ok {
+			out["ctr.big"] = []byte(`"` + strings.Repeat("x", 2<<20) + `"`)
+		}
+		return out, err
+	}
+	bump(t, pool, "ctr.big", false)
+	bump(t, pool, "ctr.small", false)
+	r := outbox.New(pool, js, build, outbox.Config{}, writertest.Log(), nil)
+	if n, err := r.Once(context.Background()); err != nil || n != 2 {
+		t.Fatalf("once: %d %v", n, err)
+	}
+	writertest.WaitKV(t, kv, "ctr.small", time.Second, func([]byte) bool { return true })
+	var reason string
+	if err := pool.QueryRow(context.Background(), `SELECT coalesce(error, '') FROM outbox WHERE key = 'ctr.big'`).Scan(&reason); err != nil || reason == "" {
+		t.Fatalf("refused row not marked: %q %v", reason, err)
+	}
+	if p, _ := r.Pending(context.Background()); p != 0 {
+		t.Fatalf("pending %d", p)
+	}
+}

@@ -1,0 +1,327 @@
+// Package server assembles the writer service: PostgreSQL (schema migrated at
+// start), JetStream (stream and bucket ensured at start), the outbox relay, the
+// admin API, the member API and the ops endpoints. cmd/storefront and
+// writer/main.go both start it through New and Run.
+package server
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"storefront/contract"
+	"storefront/natsutil"
+	"storefront/svc"
+	"storefront/writer/admin"
+	"storefront/writer/auth"
+	"storefront/writer/catalog"
+	"storefront/writer/httpapi"
+	"storefront/writer/member"
+	"storefront/writer/migrations"
+	"storefront/writer/money"
+	"storefront/writer/money/pgsandbox"
+	"storefront/writer/outbox"
+)
+
+// Config is every setting of the writer. Zero values get defaults in New.
+type Config struct {
+	Addr           string
+	DatabaseURL    string
+	NATSURL        string
+	NATSReplicas   int
+	AdminToken     string
+	AudienceSecret string
+	ContentSecret  string
+	DBMaxConns     int
+	RelayBatch     int
+	RelayPoll      time.Duration
+	ShutdownGrace  time.Duration
+	// CookieSecure forces Secure cookies (TLS terminated in front of the edge).
+	CookieSecure bool
+	// TrustedOrigins may make state-changing calls besides the request's host.
+	TrustedOrigins string
+	// CookieMode is live, stage or dev (written into the member cookie).
+	CookieMode string
+	// LoginPerMinute bounds login attempts per account and client.
+	LoginPerMinute int
+	// Payment gateway (the PG sandbox in dev): base URL, merchant secret key,
+	// webhook signing secret. Without a URL charging answers 503.
+	PaymentURL           string
+	PaymentSecretKey     string
+	PaymentWebhookSecret string
+	// PaymentSandbox starts the local PG sandbox (writer/money/pgsandbox) on a
+	// free port when PaymentURL is empty, so charging works in development.
+	PaymentSandbox bool
+	// Providers overrides the OAuth2 providers (nil = from env, see auth.DefaultProviders).
+	Providers map[string]auth.Provider
+	// Verifier overrides the adult verification provider (nil = sandbox).
+	Verifier auth.AdultVerifier
+	// Now is the clock (nil = time.Now).
+	Now func() time.Time
+}
+
+// RegisterFlags registers the writer's flags with environment fallbacks.
+func (c *Config) RegisterFlags(fs *flag.FlagSet) {
+	fs.StringVar(&c.Addr, "addr", svc.Env("WRITER_ADDR", ":8081"), "listen address (env WRITER_ADDR)")
+	fs.StringVar(&c.DatabaseURL, "database-url", svc.Env("DATABASE_URL", ""), "PostgreSQL URL (env DATABASE_URL)")
+	fs.StringVar(&c.NATSURL, "nats-url", svc.Env("NATS_URL", nats.DefaultURL), "NATS URL (env NATS_URL)")
+	fs.IntVar(&c.NATSReplicas, "nats-replicas", svc.EnvInt("NATS_REPLICAS", 1), "JetStream replicas of stream and bucket (env NATS_REPLICAS)")
+	fs.StringVar(&c.AdminToken, "admin-token", svc.Env("ADMIN_TOKEN", "dev-admin-token"), "bearer token of the admin API (env ADMIN_TOKEN)")
+	fs.StringVar(&c.AudienceSecret, "audience-secret", svc.Env("AUDIENCE_SECRET", "dev-audience-secret"), "secret of the audience cookie shared with the edge (env AUDIENCE_SECRET)")
+	fs.StringVar(&c.ContentSecret, "content-secret", svc.Env("CONTENT_SECRET", "dev-content-secret"), "secret of content tokens shared with the edge (env CONTENT_SECRET)")
+	fs.IntVar(&c.DBMaxConns, "db-max-conns", svc.EnvInt("WRITER_DB_MAX_CONNS", 32), "PostgreSQL pool size (env WRITER_DB_MAX_CONNS)")
+	fs.IntVar(&c.RelayBatch, "relay-batch", svc.EnvInt("WRITER_RELAY_BATCH", 500), "outbox rows per relay transaction (env WRITER_RELAY_BATCH)")
+	fs.DurationVar(&c.RelayPoll, "relay-poll", svc.EnvDuration("WRITER_RELAY_POLL", time.Second), "fallback outbox poll interval (env WRITER_RELAY_POLL)")
+	fs.BoolVar(&c.CookieSecure, "cookie-secure", svc.EnvBool("COOKIE_SECURE", false), "always mark cookies Secure (env COOKIE_SECURE)")
+	fs.StringVar(&c.TrustedOrigins, "trusted-origins", svc.Env("TRUSTED_ORIGINS", ""), "comma-separated origins allowed to make state-changing calls besides the request host (env TRUSTED_ORIGINS)")
+	fs.StringVar(&c.CookieMode, "cookie-mode", svc.Env("COOKIE_MODE", "dev"), "environment written into the member cookie: live, stage or dev (env COOKIE_MODE)")
+	fs.IntVar(&c.LoginPerMinute, "login-per-minute", svc.EnvInt("LOGIN_PER_MINUTE", 10), "login attempts per account and minute (env LOGIN_PER_MINUTE)")
+	fs.StringVar(&c.PaymentURL, "payment-url", svc.Env("PAYMENT_URL", ""), "payment gateway base URL (env PAYMENT_URL)")
+	fs.StringVar(&c.PaymentSecretKey, "payment-secret-key", svc.Env("PAYMENT_SECRET_KEY", pgsandbox.DefaultSecretKey), "payment gateway merchant key (env PAYMENT_SECRET_KEY)")
+	fs.StringVar(&c.PaymentWebhookSecret, "payment-webhook-secret", svc.Env("PAYMENT_WEBHOOK_SECRET", pgsandbox.DefaultWebhookSecret), "payment gateway webhook secret (env PAYMENT_WEBHOOK_SECRET)")
+	fs.BoolVar(&c.PaymentSandbox, "payment-sandbox", svc.EnvBool("PAYMENT_SANDBOX", true), "start the local PG sandbox when no payment-url is given (env PAYMENT_SANDBOX)")
+	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", svc.EnvDuration("WRITER_SHUTDOWN_GRACE", 10*time.Second), "graceful shutdown limit (env WRITER_SHUTDOWN_GRACE)")
+}
+
+func (c *Config) defaults() {
+	if c.Addr == "" {
+		c.Addr = ":8081"
+	}
+	if c.NATSURL == "" {
+		c.NATSURL = nats.DefaultURL
+	}
+	if c.AdminToken == "" {
+		c.AdminToken = "dev-admin-token"
+	}
+	if c.AudienceSecret == "" {
+		c.AudienceSecret = "dev-audience-secret"
+	}
+	if c.ContentSecret == "" {
+		c.ContentSecret = "dev-content-secret"
+	}
+	if c.PaymentSecretKey == "" {
+		c.PaymentSecretKey = pgsandbox.DefaultSecretKey
+	}
+	if c.PaymentWebhookSecret == "" {
+		c.PaymentWebhookSecret = pgsandbox.DefaultWebhookSecret
+	}
+	if c.DBMaxConns <= 0 {
+		c.DBMaxConns = 32
+	}
+	if c.ShutdownGrace <= 0 {
+		c.ShutdownGrace = 10 * time.Second
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+}
+
+// Server is a running writer.
+type Server struct {
+	cfg   Config
+	log   *slog.Logger
+	pool  *pgxpool.Pool
+	nc    *nats.Conn
+	js    jetstream.JetStream
+	relay *outbox.Relay
+	auth  *auth.Auth
+	pgsb  *pgsandbox.Server
+	ln    net.Listener
+	http  *http.Server
+	ready svc.Readiness
+	// Handler is the writer's whole HTTP surface (tests may call it directly).
+	Handler http.Handler
+}
+
+// New connects to PostgreSQL and NATS, applies migrations, ensures the stream
+// and bucket, and binds the listen address. Nothing is served before Run.
+func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err error) {
+	cfg.defaults()
+	if cfg.DatabaseURL == "" {
+		return nil, errors.New("writer: DATABASE_URL is required")
+	}
+	s := &Server{cfg: cfg, log: log}
+	defer func() {
+		if err != nil {
+			s.close()
+		}
+	}()
+	pcfg, err := pgxpool.ParseConfig(cfg.DatabaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("parse database url: %w", err)
+	}
+	pcfg.MaxConns = int32(cfg.DBMaxConns)
+	if s.pool, err = pgxpool.NewWithConfig(ctx, pcfg); err != nil {
+		return nil, fmt.Errorf("connect postgres: %w", err)
+	}
+	if err := migrations.Up(ctx, s.pool, log); err != nil {
+		return nil, err
+	}
+	if s.nc, err = natsutil.Connect(cfg.NATSURL, "writer", log); err != nil {
+		return nil, err
+	}
+	if s.js, err = jetstream.New(s.nc); err != nil {
+		return nil, fmt.Errorf("jetstream: %w", err)
+	}
+	ectx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if _, err := natsutil.Ensure(ectx, s.js, natsutil.Options{Replicas: cfg.NATSReplicas}); err != nil {
+		return nil, err
+	}
+	reg := svc.NewRegistry()
+	s.relay = outbox.New(s.pool, s.js, outbox.Route(s.builders()),
+		outbox.Config{Batch: cfg.RelayBatch, Poll: cfg.RelayPoll}, log.With("part", "relay"), reg)
+
+	mux := http.NewServeMux()
+	ops := svc.OpsMux(&s.ready, reg, s.readyDetail)
+	mux.Handle("GET /healthz", ops)
+	mux.Handle("GET /readyz", ops)
+	mux.Handle("GET /metrics", ops)
+	adm := admin.New(s.pool, cfg.AdminToken, cfg.Now, log.With("part", "admin"))
+	adm.Changed = s.relay.Wake
+	adm.Routes(mux)
+	providers := cfg.Providers
+	if providers == nil {
+		providers = auth.DefaultProviders()
+	}
+	var origins []string
+	for _, o := range strings.Split(cfg.TrustedOrigins, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			origins = append(origins, o)
+		}
+	}
+	s.auth = auth.New(s.pool, auth.Config{Now: cfg.Now, AudienceSecret: cfg.AudienceSecret, CookieSecure: cfg.CookieSecure,
+		TrustedOrigins: origins, Providers: providers, Verifier: cfg.Verifier, LoginPerMinute: cfg.LoginPerMinute, CookieMode: cfg.CookieMode},
+		log.With("part", "auth"))
+	s.auth.Changed = s.relay.Wake
+	member := http.NewServeMux()
+	s.auth.Routes(member)
+	if err := s.routes(ctx, member, reg); err != nil {
+		return nil, err
+	}
+	member.Handle("/", httpapi.Wrap(log, func(http.ResponseWriter, *http.Request) error { return httpapi.ErrNotFound }))
+	// Member bodies are small; 1 MiB bounds every seed payload with room.
+	mux.Handle("/", httpapi.Limit(1<<20, s.auth.Middleware(member)))
+	s.Handler = httpapi.Metrics(reg, httpapi.Sign(mux))
+
+	if s.ln, err = net.Listen("tcp", cfg.Addr); err != nil {
+		return nil, fmt.Errorf("listen %s: %w", cfg.Addr, err)
+	}
+	if s.pgsb != nil {
+		s.pgsb.SetWebhookURL("http://" + s.Addr() + "/home/api/v1/charge/webhook")
+	}
+	s.http = &http.Server{Handler: s.Handler, ReadHeaderTimeout: 10 * time.Second}
+	return s, nil
+}
+
+// builders maps catalog key prefixes to the code that rebuilds their documents.
+func (s *Server) builders() map[string]outbox.Builder {
+	b := catalog.Builders()
+	b[contract.KeyReviews] = member.BuildReviews
+	return b
+}
+
+// routes registers the member-facing routes.
+func (s *Server) routes(ctx context.Context, mux *http.ServeMux, reg prometheus.Registerer) error {
+	mcfg := money.Config{Now: s.cfg.Now, ContentSecret: s.cfg.ContentSecret}
+	if s.cfg.PaymentURL == "" && s.cfg.PaymentSandbox {
+		sb, err := pgsandbox.Start("127.0.0.1:0", pgsandbox.Config{SecretKey: s.cfg.PaymentSecretKey,
+			WebhookSecret: s.cfg.PaymentWebhookSecret, Log: s.log.With("part", "pgsandbox")})
+		if err != nil {
+			return err
+		}
+		s.pgsb = sb
+		s.cfg.PaymentURL = sb.URL
+		s.log.Info("payment gateway sandbox started", "url", sb.URL)
+	}
+	if s.cfg.PaymentURL != "" {
+		mcfg.Gateway = &money.HTTPGateway{BaseURL: s.cfg.PaymentURL, SecretKey: s.cfg.PaymentSecretKey,
+			WebhookSecret: s.cfg.PaymentWebhookSecret, Client: &http.Client{Timeout: 15 * time.Second}}
+	}
+	ms := money.New(s.pool, mcfg, s.log.With("part", "money"))
+	ms.Routes(mux, s.auth.UserID)
+	mem := member.New(s.pool, s.auth, ms, s.cfg.Now, s.log.With("part", "member"))
+	mem.Changed = s.relay.Wake
+	mem.Routes(mux)
+	return nil
+}
+
+func (s *Server) readyDetail() string {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	n, err := s.relay.Pending(ctx)
+	if err != nil {
+		return fmt.Sprintf("outbox_pending unknown: %v\n", err)
+	}
+	return fmt.Sprintf("outbox_pending %d\n", n)
+}
+
+// Addr is the bound address, e.g. "127.0.0.1:8081".
+func (s *Server) Addr() string {
+	a := s.ln.Addr().(*net.TCPAddr)
+	if a.IP.IsUnspecified() {
+		return fmt.Sprintf("127.0.0.1:%d", a.Port)
+	}
+	return a.String()
+}
+
+// Pool is the writer's PostgreSQL pool (for the launcher and tests).
+func (s *Server) Pool() *pgxpool.Pool { return s.pool }
+
+// Run serves until ctx is done, then shuts down gracefully.
+func (s *Server) Run(ctx context.Context) error {
+	defer s.close()
+	rctx, stopRelay := context.WithCancel(context.WithoutCancel(ctx))
+	relayDone := make(chan error, 1)
+	go func() { relayDone <- s.relay.Run(rctx) }()
+	errc := make(chan error, 1)
+	go func() { errc <- s.http.Serve(s.ln) }()
+	s.ready.Set(true, "")
+	s.log.Info("writer listening", "addr", s.Addr())
+	var err error
+	select {
+	case err = <-errc:
+		err = fmt.Errorf("serve %s: %w", s.Addr(), err)
+	case <-ctx.Done():
+		s.ready.Set(false, "shutting down")
+		sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownGrace)
+		if e := s.http.Shutdown(sctx); e != nil {
+			err = fmt.Errorf("shutdown: %w", e)
+		}
+		cancel()
+	}
+	// The relay stops after the last request committed; rows it leaves are
+	// published by the next start or another node.
+	stopRelay()
+	<-relayDone
+	return err
+}
+
+func (s *Server) close() {
+	if s.auth != nil {
+		s.auth.Close()
+	}
+	if s.pgsb != nil {
+		_ = s.pgsb.Close()
+	}
+	if s.nc != nil {
+		_ = s.nc.Drain()
+	}
+	if s.pool != nil {
+		s.pool.Close()
+	}
+	if s.ln != nil {
+		_ = s.ln.Close()
+	}
+}
