@@ -99,7 +99,10 @@ func (s *Static) Serve(ctx *fasthttp.RequestCtx) {
 	p := string(ctx.Path())
 	f := s.files[p]
 	if f == nil {
-		if strings.HasPrefix(p, "/assets/") || path.Ext(p) != "" && p != "/index.html" {
+		ext := path.Ext(p)
+		// The seed's legacy pages (/join/event.asp, /payment/recharge.asp)
+		// are SPA routes that old app builds open directly.
+		if strings.HasPrefix(p, "/assets/") || ext != "" && ext != ".asp" && p != "/index.html" {
 			// A missing hashed asset must not turn into index.html: the
 			// browser would cache HTML as a script.
 			ctx.Error("not found", fasthttp.StatusNotFound)

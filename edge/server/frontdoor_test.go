@@ -114,7 +114,7 @@ func TestServesTheSPA(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "favicon.ico"), "icon")
 	g := startEdge(t, e, func(c *server.Config) { c.StaticDir = dir })
 	g.waitReady()
-	for _, p := range []string{"/", "/webtoon/best", "/comic/detail/p1", "/novel/genre/21/romance/2", "/cs/notice/closingprod", "/nuxgin?url=/"} {
+	for _, p := range []string{"/", "/webtoon/best", "/comic/detail/p1", "/novel/genre/21/romance/2", "/cs/notice/closingprod", "/nuxgin?url=/", "/join/event.asp", "/payment/recharge.asp"} {
 		resp, b := g.get(p)
 		if resp.StatusCode != 200 || string(b) != "<!doctype html><title>store</title>" || resp.Header.Get("Cache-Control") != "no-cache" {
 			t.Fatalf("%s: %d %q %v", p, resp.StatusCode, b, resp.Header)

@@ -14,7 +14,12 @@ export function useTheme(): ThemeApi {
 export function ThemeProvider({ children }: { children: React.ReactNode }) {
   const [setting, setState] = useState<ThemeSetting>(() => readSetting());
   const [systemDark, setSystemDark] = useState(() => systemPrefersDark());
-  useEffect(() => watchSystem(setSystemDark), []);
+  useEffect(() => {
+    const stop = watchSystem(setSystemDark);
+    // The system may have flipped between the first render and this subscription.
+    setSystemDark(systemPrefersDark());
+    return stop;
+  }, []);
   const theme = setting === "auto" ? (systemDark ? "dark" : "light") : setting;
   useEffect(() => {
     applyTheme(setting, systemDark);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
 import type { ListAnswer } from "~/utils/screens/api";
@@ -31,6 +31,9 @@ export function ListScreen({ title, initial, load, tabs, tabsLabel, controls, li
   const [pages, setPages] = useState<ListAnswer[]>([initial]);
   const [busy, setBusy] = useState(false);
   const restored = useRef(false);
+  // The scroll to restore once the restored pages are in the document: set
+  // with the pages, used by the layout effect after React committed them.
+  const pendingScroll = useRef<number | null>(null);
 
   useEffect(() => {
     setPages([initial]);
@@ -69,13 +72,19 @@ export function ListScreen({ title, initial, load, tabs, tabsLabel, controls, li
         }
       }
       if (cancelled) return;
-      if (extra.length) setPages((ps) => [...ps, ...extra]);
-      requestAnimationFrame(() => window.scrollTo(0, place.scroll));
+      pendingScroll.current = place.scroll;
+      setPages((ps) => [...ps, ...extra]);
     })();
     return () => {
       cancelled = true;
     };
   }, [url, load]);
+
+  useLayoutEffect(() => {
+    if (pendingScroll.current === null) return;
+    window.scrollTo(0, pendingScroll.current);
+    pendingScroll.current = null;
+  }, [pages]);
 
   const onOpen = useCallback(() => saveListPlace({ url, scroll: window.scrollY, index: pages.length }), [url, pages.length]);
   const items = pages.flatMap((p) => p.list);
