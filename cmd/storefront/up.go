@@ -102,6 +102,8 @@ func up(args []string) error {
 	if err != nil {
 		return fmt.Errorf("start analytics: %w", err)
 	}
+	// The edge forwards the reports API (/analytics/api/) to it.
+	os.Setenv("ANALYTICS_URL", "http://"+analytics.Addr())
 	var ecfg edgeserver.Config
 	if err := parseEnvConfig(ecfg.RegisterFlags); err != nil {
 		return fmt.Errorf("edge config: %w", err)

@@ -6,15 +6,17 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/valyala/fasthttp"
 )
 
-// Proxy forwards calls to writer nodes round-robin, passing cookies and
-// headers both ways. A node that refuses the connection is skipped (the
-// request never reached it, so trying the next one cannot apply it twice).
+// Proxy forwards calls to upstream nodes (writers, or analytics for the
+// reports API) round-robin, passing cookies and headers both ways. A node that
+// refuses the connection is skipped (the request never reached it, so trying
+// the next one cannot apply it twice).
 type Proxy struct {
 	nodes   []*fasthttp.HostClient
 	next    atomic.Uint64
@@ -22,16 +24,17 @@ type Proxy struct {
 	log     *slog.Logger
 }
 
-// ErrNoWriter means no writer node took the call.
-var ErrNoWriter = errors.New("no writer node reachable")
+// ErrNoNode means no upstream node took the call.
+var ErrNoNode = errors.New("no upstream node reachable")
 
-// NewProxy makes a proxy over writer base URLs such as http://127.0.0.1:8081.
+// NewProxy makes a proxy over base URLs such as http://127.0.0.1:8081; log
+// should name the upstream (its warnings say which node was skipped).
 func NewProxy(urls []string, timeout time.Duration, log *slog.Logger) (*Proxy, error) {
 	p := &Proxy{timeout: timeout, log: log}
 	for _, raw := range urls {
 		u, err := url.Parse(raw)
 		if err != nil || u.Host == "" {
-			return nil, fmt.Errorf("bad writer URL %q", raw)
+			return nil, fmt.Errorf("bad upstream URL %q", raw)
 		}
 		p.nodes = append(p.nodes, &fasthttp.HostClient{
 			Addr:                          u.Host,
@@ -48,13 +51,24 @@ func NewProxy(urls []string, timeout time.Duration, log *slog.Logger) (*Proxy, e
 	return p, nil
 }
 
-// Nodes is how many writer nodes there are.
+// SplitURLs splits a comma-separated list of node URLs, dropping blanks.
+func SplitURLs(list string) []string {
+	var out []string
+	for _, u := range strings.Split(list, ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// Nodes is how many upstream nodes there are.
 func (p *Proxy) Nodes() int { return len(p.nodes) }
 
-// Forward sends ctx's request to a writer and puts the answer in ctx.Response.
+// Forward sends ctx's request to a node and puts the answer in ctx.Response.
 func (p *Proxy) Forward(ctx *fasthttp.RequestCtx) error {
 	if len(p.nodes) == 0 {
-		return ErrNoWriter
+		return ErrNoNode
 	}
 	req := fasthttp.AcquireRequest()
 	defer fasthttp.ReleaseRequest(req)
@@ -83,7 +97,7 @@ func (p *Proxy) Forward(ctx *fasthttp.RequestCtx) error {
 		if !dial && !errors.Is(err, fasthttp.ErrNoFreeConns) && !(idempotent && !errors.Is(err, fasthttp.ErrTimeout)) {
 			break
 		}
-		p.log.Warn("writer node unreachable, trying the next", "node", n.Addr, "err", err)
+		p.log.Warn("upstream node unreachable, trying the next", "node", n.Addr, "err", err)
 	}
 	return fmt.Errorf("forward %s: %w", ctx.Path(), err)
 }

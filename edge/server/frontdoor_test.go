@@ -221,3 +221,79 @@ func TestAPIAnswersAreSignedAndCompressed(t *testing.T) {
 		t.Fatalf("bad section: %d %s", resp.StatusCode, raw)
 	}
 }
+
+// fakeAnalytics stands in for an analytics node: the reports API behind a
+// bearer token.
+func fakeAnalytics(t *testing.T, name string, hits *atomic.Int64) *httptest.Server {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		if r.Header.Get("Authorization") != "Bearer good" {
+			w.WriteHeader(401)
+			fmt.Fprint(w, `{"header":{"code":401,"message":"admin token required"}}`)
+			return
+		}
+		fmt.Fprintf(w, `{"header":{"code":200,"message":""},"node":%q,"path":%q}`, name, r.URL.RequestURI())
+	}))
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+func TestForwardsReportsToAnalyticsNodes(t *testing.T) {
+	e := newEnv(t)
+	var h1, h2, hw atomic.Int64
+	a1, a2 := fakeAnalytics(t, "a1", &h1), fakeAnalytics(t, "a2", &h2)
+	w := fakeWriter(t, "w", &hw)
+	g := startEdge(t, e, func(c *server.Config) { c.AnalyticsURL = a1.URL + "," + a2.URL; c.WriterURL = w.URL })
+	g.waitReady()
+	const path = "/analytics/api/v1/reports/funnel?from=2026-11-01&to=2026-11-07"
+	for i := range 4 {
+		tok := fmt.Sprintf("rt%d", i)
+		resp, b := g.get(path, "Authorization: Bearer good", contract.HeaderRequestToken+": "+tok)
+		if resp.StatusCode != 200 || !bytes.Contains(b, []byte(`"path":"`+path+`"`)) {
+			t.Fatalf("report: %d %s", resp.StatusCode, b)
+		}
+		if got, want := resp.Header.Get("Authorization"), contract.Signature(200, tok, b); got != want {
+			t.Fatalf("report signature %q, want %q", got, want)
+		}
+	}
+	if h1.Load() != 2 || h2.Load() != 2 || hw.Load() != 0 {
+		t.Fatalf("round robin: a1 %d, a2 %d, writer %d", h1.Load(), h2.Load(), hw.Load())
+	}
+	// A wrong token is the node's 401, passed through.
+	resp, b := g.get(path, "Authorization: Bearer bad")
+	if resp.StatusCode != 401 || !bytes.Contains(b, []byte(`"code":401`)) {
+		t.Fatalf("wrong token: %d %s", resp.StatusCode, b)
+	}
+	// The SPA's admin screen is the edge's index.html, not a writer call;
+	// the writer's admin API is still forwarded.
+	resp, b = g.get("/admin/analytics")
+	if resp.StatusCode != 200 || !strings.Contains(string(b), "<title>sf</title>") {
+		t.Fatalf("/admin/analytics: %d %s", resp.StatusCode, b)
+	}
+	resp, b = g.get("/admin/api/v1/works/p1")
+	if resp.StatusCode != 200 || !bytes.Contains(b, []byte(`"node":"w"`)) {
+		t.Fatalf("/admin/api: %d %s", resp.StatusCode, b)
+	}
+	// One node down: the other answers; both down: 502 envelope.
+	a1.Close()
+	for range 3 {
+		if resp, b := g.get(path, "Authorization: Bearer good"); resp.StatusCode != 200 || !bytes.Contains(b, []byte(`"node":"a2"`)) {
+			t.Fatalf("with a1 down: %d %s", resp.StatusCode, b)
+		}
+	}
+	a2.Close()
+	if resp, b := g.get(path, "Authorization: Bearer good"); resp.StatusCode != 502 || !bytes.Contains(b, []byte(`"code":502`)) {
+		t.Fatalf("all analytics down: %d %s", resp.StatusCode, b)
+	}
+}
+
+func TestReportsWithoutAnalyticsNodesAre502(t *testing.T) {
+	e := newEnv(t)
+	g := startEdge(t, e)
+	g.waitReady()
+	resp, b := g.get("/analytics/api/v1/reports/funnel", "Authorization: Bearer good")
+	if resp.StatusCode != 502 || !bytes.Contains(b, []byte(`"code":502`)) {
+		t.Fatalf("no analytics configured: %d %s", resp.StatusCode, b)
+	}
+}

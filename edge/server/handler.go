@@ -11,13 +11,18 @@ import (
 	"storefront/contract"
 	"storefront/edge/cache"
 	"storefront/edge/catalog"
+	"storefront/edge/frontdoor"
 )
 
 // APIPrefix is where the edge's own reads live (with the writer's member calls).
 const APIPrefix = "/home/api/v1/"
 
-// forwardPrefixes always go to a writer.
-var forwardPrefixes = [][]byte{[]byte("/protocol/"), []byte("/api/"), []byte("/iam/"), []byte("/admin/"), []byte("/pc/api/")}
+// forwardPrefixes always go to a writer. Only the writer's admin API is
+// forwarded, so admin screens of the SPA (/admin/analytics) load from the edge.
+var forwardPrefixes = [][]byte{[]byte("/protocol/"), []byte("/api/"), []byte("/iam/"), []byte("/admin/api/"), []byte("/pc/api/")}
+
+// analyticsPrefix goes to analytics nodes: the reports API.
+var analyticsPrefix = []byte("/analytics/api/")
 
 var (
 	apiPrefix  = []byte(APIPrefix)
@@ -44,6 +49,9 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 		return
 	case bytes.HasPrefix(path, imgPrefix) || bytes.HasPrefix(path, contPrefix):
 		s.serveArt(ctx)
+		return
+	case bytes.HasPrefix(path, analyticsPrefix):
+		s.forwardTo(ctx, s.analytics)
 		return
 	}
 	for _, p := range forwardPrefixes {
@@ -215,8 +223,11 @@ func (s *Server) writeJSON(ctx *fasthttp.RequestCtx, status int, v any) {
 // forward passes the call to a writer and signs its answer (a writer signs
 // too; the edge's signature over the same body and token is the same value,
 // and it covers writers that did not sign).
-func (s *Server) forward(ctx *fasthttp.RequestCtx) {
-	if err := s.proxy.Forward(ctx); err != nil {
+func (s *Server) forward(ctx *fasthttp.RequestCtx) { s.forwardTo(ctx, s.proxy) }
+
+// forwardTo passes the call to a node of p and signs its answer.
+func (s *Server) forwardTo(ctx *fasthttp.RequestCtx, p *frontdoor.Proxy) {
+	if err := p.Forward(ctx); err != nil {
 		s.m.forwarded.WithLabelValues("error").Inc()
 		s.log.Warn("forward failed", "path", string(ctx.Path()), "err", err)
 		s.writeError(ctx, fasthttp.StatusBadGateway, "서비스에 일시적인 문제가 있습니다. 잠시 후 다시 시도해 주세요.")

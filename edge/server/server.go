@@ -16,7 +16,6 @@ import (
 	"net"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -36,9 +35,12 @@ import (
 
 // Config is every setting of the edge. Zero values get defaults in New.
 type Config struct {
-	Addr           string // EDGE_ADDR
-	NATSURL        string // NATS_URL
-	WriterURL      string // WRITER_URL, comma-separated writer nodes
+	Addr      string // EDGE_ADDR
+	NATSURL   string // NATS_URL
+	WriterURL string // WRITER_URL, comma-separated writer nodes
+	// AnalyticsURL: ANALYTICS_URL, comma-separated analytics nodes serving the
+	// reports API (/analytics/api/); empty = the edge answers 502 there.
+	AnalyticsURL   string
 	StaticDir      string // STATIC_DIR
 	AudienceSecret string // AUDIENCE_SECRET
 	ContentSecret  string // CONTENT_SECRET
@@ -58,6 +60,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Addr, "addr", svc.Env("EDGE_ADDR", ":8080"), "listen address (env EDGE_ADDR)")
 	fs.StringVar(&c.NATSURL, "nats", svc.Env("NATS_URL", "nats://127.0.0.1:54222"), "NATS URL (env NATS_URL)")
 	fs.StringVar(&c.WriterURL, "writer", svc.Env("WRITER_URL", "http://127.0.0.1:8081"), "writer node URLs, comma-separated (env WRITER_URL)")
+	fs.StringVar(&c.AnalyticsURL, "analytics", svc.Env("ANALYTICS_URL", "http://127.0.0.1:8082"), "analytics node URLs serving the reports API, comma-separated (env ANALYTICS_URL)")
 	fs.StringVar(&c.StaticDir, "static", svc.Env("STATIC_DIR", "frontend/build/client"), "built SPA to serve (env STATIC_DIR)")
 	fs.StringVar(&c.AudienceSecret, "audience-secret", svc.Env("AUDIENCE_SECRET", "dev-audience-secret"), "secret of the audience cookie shared with the writer (env AUDIENCE_SECRET)")
 	fs.StringVar(&c.ContentSecret, "content-secret", svc.Env("CONTENT_SECRET", "dev-content-secret"), "secret of content tokens shared with the writer (env CONTENT_SECRET)")
@@ -122,10 +125,11 @@ type Server struct {
 	reg   *prometheus.Registry
 	m     *metrics
 
-	static  *frontdoor.Static
-	proxy   *frontdoor.Proxy
-	tracker *frontdoor.Tracker
-	ops     fasthttp.RequestHandler
+	static    *frontdoor.Static
+	proxy     *frontdoor.Proxy // writers
+	analytics *frontdoor.Proxy // analytics nodes (reports API)
+	tracker   *frontdoor.Tracker
+	ops       fasthttp.RequestHandler
 
 	audSecret, contentSecret []byte
 	auds                     audCache
@@ -175,13 +179,11 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		s.nc.Close()
 		return nil, err
 	}
-	var writers []string
-	for _, u := range strings.Split(cfg.WriterURL, ",") {
-		if u = strings.TrimSpace(u); u != "" {
-			writers = append(writers, u)
-		}
+	if s.proxy, err = frontdoor.NewProxy(frontdoor.SplitURLs(cfg.WriterURL), cfg.ForwardTimeout, log.With("upstream", "writer")); err != nil {
+		s.nc.Close()
+		return nil, err
 	}
-	if s.proxy, err = frontdoor.NewProxy(writers, cfg.ForwardTimeout, log); err != nil {
+	if s.analytics, err = frontdoor.NewProxy(frontdoor.SplitURLs(cfg.AnalyticsURL), cfg.ForwardTimeout, log.With("upstream", "analytics")); err != nil {
 		s.nc.Close()
 		return nil, err
 	}
