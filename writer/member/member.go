@@ -1,7 +1,7 @@
 // Package member serves the member features of the writer: dibs (zzim) of
 // works and authors, alarms, reviews (likes, reports, blocks), recently viewed,
-// interest genres, the side info (user-get-info), the tracking profile, CS Q&A,
-// award votes and the web version code.
+// the reading place, interest genres, the side info (user-get-info), the
+// tracking profile, CS Q&A, award votes and the web version code.
 //
 // Identity always comes from the session (writer/auth); a seed payload's uid
 // that is not the session's is answered 403 and nothing changes. Changes that
@@ -83,6 +83,9 @@ func (s *Service) Routes(mux *http.ServeMux) {
 	h("POST /home/api/v1/users/recent", s.recentAdd)
 	h("DELETE /home/api/v1/users/recent", s.recentDelete)
 	h("POST /home/api/v1/users/recent/delete", s.recentDelete)
+	h("GET /home/api/v1/users/reading-place/{pid}", s.placeGet)
+	h("PUT /home/api/v1/users/reading-place/{pid}", s.placePut)
+	h("POST /home/api/v1/users/reading-place/{pid}", s.placePut)
 
 	h("GET /home/api/v1/users/interests/genres", s.genresGet)
 	h("GET /home/api/v1/users/interests/genres/exists", s.genresExists)
