@@ -3,6 +3,7 @@
 # everything is already there: it checks before it installs.
 #   scripts/setup.sh            system packages + Go modules + frontend packages
 #   SETUP_SKIP_FRONTEND=1       skip the frontend packages
+#   SETUP_SKIP_K6=1             skip building k6 (load tests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,6 +18,8 @@ command -v chromium >/dev/null 2>&1 || need_pkgs+=(chromium)
 # Korean glyphs for screenshots of the store.
 have_pkg fonts-noto-cjk || need_pkgs+=(fonts-noto-cjk)
 command -v curl >/dev/null 2>&1 || need_pkgs+=(curl)
+# The load tests' after-run checks read k6's JSON summaries.
+command -v jq >/dev/null 2>&1 || need_pkgs+=(jq)
 command -v node >/dev/null 2>&1 || need_pkgs+=(nodejs npm)
 command -v gcc >/dev/null 2>&1 || need_pkgs+=(gcc)
 
@@ -52,5 +55,9 @@ if [ -z "${SETUP_SKIP_FRONTEND:-}" ] && [ -f frontend/package.json ]; then
     (cd frontend && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error)
     touch "$stamp"
   fi
+fi
+if [ -z "${SETUP_SKIP_K6:-}" ]; then
+  # The pinned k6 for the load tests (built once with the Go toolchain, ~2 min).
+  loadtest/install-k6.sh >/dev/null
 fi
 log "ready"
