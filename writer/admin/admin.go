@@ -23,6 +23,7 @@ import (
 	"storefront/contract"
 	"storefront/writer/catalog"
 	"storefront/writer/httpapi"
+	"storefront/writer/outbox"
 )
 
 // Prefix of every admin route.
@@ -98,9 +99,18 @@ func (a *API) auth(next http.Handler) http.Handler {
 	})
 }
 
-// tx runs f in a transaction and reports the change after commit.
+// tx runs f in a transaction and reports the change after commit: Changed
+// wakes this node's relay, and the notification wakes every other node's, so
+// a catalog change goes out at once even when this node cannot publish (its
+// NATS link is down). Admin changes are rare enough for NOTIFY's serialised
+// commits to cost nothing.
 func (a *API) tx(ctx context.Context, f func(pgx.Tx) error) error {
-	err := pgx.BeginFunc(ctx, a.pool, f)
+	err := pgx.BeginFunc(ctx, a.pool, func(tx pgx.Tx) error {
+		if err := f(tx); err != nil {
+			return err
+		}
+		return outbox.Notify(ctx, tx)
+	})
 	if err != nil {
 		return mapErr(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"storefront/contract"
 	"storefront/demo"
 	"storefront/writer/catalog"
+	"storefront/writer/outbox"
 )
 
 // Import loads cat in one transaction (all or nothing).
@@ -95,6 +96,7 @@ func Import(ctx context.Context, pool *pgxpool.Pool, cat *demo.Catalog) error {
 			SELECT setval(pg_get_serial_sequence('authors', 'id'), GREATEST((SELECT max(id) FROM authors), 10000000));`); err != nil {
 			return fmt.Errorf("advance id sequences: %w", err)
 		}
-		return nil
+		// The import runs outside any writer: wake the running relays.
+		return outbox.Notify(ctx, tx)
 	})
 }

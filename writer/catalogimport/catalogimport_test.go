@@ -163,3 +163,28 @@ func TestImportDemoCatalog(t *testing.T) {
 		t.Fatalf("round trip of %s differs", p.PID)
 	}
 }
+
+// The import runs outside any writer, so it notifies the running relays
+// instead of relying on their poll.
+func TestImportWakesRelays(t *testing.T) {
+	t.Parallel()
+	pool, _ := writertest.Pool(t)
+	ctx := context.Background()
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "LISTEN "+outbox.Channel); err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Exec(ctx, "UNLISTEN "+outbox.Channel) //nolint:errcheck
+	if err := catalogimport.Import(ctx, pool, synth(3, 2)); err != nil {
+		t.Fatal(err)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if _, err := conn.Conn().WaitForNotification(wctx); err != nil {
+		t.Fatalf("import sent no notification: %v", err)
+	}
+}

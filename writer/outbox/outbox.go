@@ -8,6 +8,15 @@
 // claimed with FOR UPDATE SKIP LOCKED and documents of one key are published
 // under a per-key advisory lock, so the last document published for a key is
 // always built from the latest committed state.
+//
+// Wake-ups: the code that commits outbox rows calls its node's Relay.Wake
+// after the commit (the writer's services take it as a Changed func), so its
+// own relay publishes at once. There is no NOTIFY per row: PostgreSQL commits
+// notifying transactions one at a time under a cluster-wide lock, which would
+// stop every purchase from sharing an fsync with another. Relays on other
+// nodes find rows by polling (Config.Poll); low-rate writers whose changes
+// should reach every node's relay at once, or that run outside a writer (the
+// admin API, the bulk catalog import), also call Notify in their transaction.
 package outbox
 
 import (
@@ -39,6 +48,19 @@ func Doc(ctx context.Context, tx Execer, keys ...string) error {
 		`INSERT INTO outbox (kind, key) SELECT 'kv', k FROM unnest($1::text[]) WITH ORDINALITY AS t(k, i) ORDER BY i`,
 		keys); err != nil {
 		return fmt.Errorf("enqueue docs %v: %w", keys[:min(len(keys), 3)], err)
+	}
+	return nil
+}
+
+// Channel is the PostgreSQL notification channel relays listen on.
+const Channel = "outbox"
+
+// Notify wakes every listening relay when tx commits. Only for low-rate
+// writers (catalog admin, imports): a notifying transaction serialises its
+// commit with every other notifying transaction in the cluster.
+func Notify(ctx context.Context, tx Execer) error {
+	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, '')`, Channel); err != nil {
+		return fmt.Errorf("notify outbox relays: %w", err)
 	}
 	return nil
 }

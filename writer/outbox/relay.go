@@ -27,7 +27,9 @@ type Builder func(ctx context.Context, tx pgx.Tx, keys []string) (map[string][]b
 type Config struct {
 	// Batch is how many rows one transaction claims (default 500).
 	Batch int
-	// Poll is the fallback wake-up interval when no notification arrives (default 1s).
+	// Poll is how often the relay looks for rows nobody woke it for: rows
+	// committed by other nodes whose relays could not publish them, or by
+	// processes without a relay (default 250ms).
 	Poll time.Duration
 	// AckTimeout bounds the wait for JetStream acknowledgements (default 5s).
 	AckTimeout time.Duration
@@ -42,7 +44,7 @@ func (c Config) withDefaults() Config {
 		c.Batch = 500
 	}
 	if c.Poll <= 0 {
-		c.Poll = time.Second
+		c.Poll = DefaultPoll
 	}
 	if c.AckTimeout <= 0 {
 		c.AckTimeout = 5 * time.Second
@@ -55,6 +57,11 @@ func (c Config) withDefaults() Config {
 	}
 	return c
 }
+
+// DefaultPoll is the poll interval when Config.Poll is zero. An empty poll
+// is one indexed read, so a short interval costs little and bounds how long a
+// row committed without a wake-up for this relay waits.
+const DefaultPoll = 250 * time.Millisecond
 
 // Relay publishes outbox rows. Run it once per writer node.
 type Relay struct {
@@ -84,7 +91,8 @@ func New(pool *pgxpool.Pool, js jetstream.JetStream, build Builder, cfg Config, 
 	return r
 }
 
-// Wake makes the relay look for rows now (in-process shortcut of NOTIFY).
+// Wake makes the relay look for rows now. Call it after every commit that
+// wrote outbox rows on this node; it never blocks (wake-ups coalesce).
 func (r *Relay) Wake() {
 	select {
 	case r.wake <- struct{}{}:
@@ -133,8 +141,9 @@ func (r *Relay) Run(ctx context.Context) error {
 	}
 }
 
-// listen turns PostgreSQL notifications on channel outbox into wake-ups, so a
-// committed change is published within milliseconds on every node.
+// listen turns notifications on Channel (sent by Notify from low-rate
+// writers such as the admin API and imports) into wake-ups, so such a change
+// is published within milliseconds even when its own node cannot.
 func (r *Relay) listen(ctx context.Context) {
 	for ctx.Err() == nil {
 		err := func() error {
@@ -143,14 +152,14 @@ func (r *Relay) listen(ctx context.Context) {
 				return err
 			}
 			defer conn.Release()
-			if _, err := conn.Exec(ctx, "LISTEN outbox"); err != nil {
+			if _, err := conn.Exec(ctx, "LISTEN "+Channel); err != nil {
 				return err
 			}
 			defer func() {
 				// The connection goes back to the pool: stop listening on it.
 				c, cancel := context.WithTimeout(context.Background(), time.Second)
 				defer cancel()
-				_, _ = conn.Exec(c, "UNLISTEN outbox")
+				_, _ = conn.Exec(c, "UNLISTEN "+Channel)
 			}()
 			for {
 				if _, err := conn.Conn().WaitForNotification(ctx); err != nil {

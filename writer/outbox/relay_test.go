@@ -217,8 +217,52 @@ func TestDeletedDocLeavesBucket(t *testing.T) {
 	}
 }
 
+// A running relay publishes a committed row when its node wakes it, when
+// another process notifies (outbox.Notify in the committing transaction), and
+// otherwise at its next poll (rows of other nodes).
+func TestRelayWakeUps(t *testing.T) {
+	t.Parallel()
+	pool, js, kv := setup(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	idle := outbox.New(pool, js, counterDocs, outbox.Config{Poll: time.Hour}, writertest.Log(), nil)
+	go func() { _ = idle.Run(ctx) }()
+	time.Sleep(100 * time.Millisecond) // past its first look and LISTEN
+	at := func(key string, n int) {
+		t.Helper()
+		writertest.WaitKV(t, kv, key, 2*time.Second, func(b []byte) bool { return string(b) == fmt.Sprintf(`{"n":%d}`, n) })
+	}
+	bump(t, pool, "ctr.w", false)
+	idle.Wake()
+	at("ctr.w", 1)
+	if err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO ctr VALUES ('ctr.n', 1)`); err != nil {
+			return err
+		}
+		if err := outbox.Doc(ctx, tx, "ctr.n"); err != nil {
+			return err
+		}
+		return outbox.Notify(ctx, tx)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	at("ctr.n", 1)
+	// Without wake-up or notification the idle relay leaves the row alone...
+	bump(t, pool, "ctr.p", false)
+	time.Sleep(300 * time.Millisecond)
+	if p, _ := idle.Pending(ctx); p != 1 {
+		t.Fatalf("pending %d, want 1: something woke the relay", p)
+	}
+	// ...and a polling relay (another node) picks it up.
+	polling := outbox.New(pool, js, counterDocs, outbox.Config{Poll: 50 * time.Millisecond}, writertest.Log(), nil)
+	go func() { _ = polling.Run(ctx) }()
+	at("ctr.p", 1)
+	bump(t, pool, "ctr.p", false)
+	at("ctr.p", 2)
+}
+
 // BenchmarkChangeToKV measures one committed change until its document is in
-// the KV with a running relay (LISTEN/NOTIFY wake-up).
+// the KV with a running relay woken in-process, as the writer's services do.
 func BenchmarkChangeToKV(b *testing.B) {
 	pool, js, kv := setup(b)
 	r := outbox.New(pool, js, counterDocs, outbox.Config{}, writertest.Log(), nil)
@@ -233,6 +277,7 @@ func BenchmarkChangeToKV(b *testing.B) {
 	b.ResetTimer()
 	for i := 1; i <= b.N; i++ {
 		bump(b, pool, "ctr.b", false)
+		r.Wake()
 		want := fmt.Sprintf(`{"n":%d}`, i)
 		for e := range w.Updates() {
 			if e != nil && string(e.Value()) == want {

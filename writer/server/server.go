@@ -82,7 +82,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.ContentSecret, "content-secret", svc.Env("CONTENT_SECRET", "dev-content-secret"), "secret of content tokens shared with the edge (env CONTENT_SECRET)")
 	fs.IntVar(&c.DBMaxConns, "db-max-conns", svc.EnvInt("WRITER_DB_MAX_CONNS", 32), "PostgreSQL pool size (env WRITER_DB_MAX_CONNS)")
 	fs.IntVar(&c.RelayBatch, "relay-batch", svc.EnvInt("WRITER_RELAY_BATCH", 500), "outbox rows per relay transaction (env WRITER_RELAY_BATCH)")
-	fs.DurationVar(&c.RelayPoll, "relay-poll", svc.EnvDuration("WRITER_RELAY_POLL", time.Second), "fallback outbox poll interval (env WRITER_RELAY_POLL)")
+	fs.DurationVar(&c.RelayPoll, "relay-poll", svc.EnvDuration("WRITER_RELAY_POLL", outbox.DefaultPoll), "how often the relay looks for outbox rows committed elsewhere (env WRITER_RELAY_POLL)")
 	fs.BoolVar(&c.CookieSecure, "cookie-secure", svc.EnvBool("COOKIE_SECURE", false), "always mark cookies Secure (env COOKIE_SECURE)")
 	fs.StringVar(&c.TrustedOrigins, "trusted-origins", svc.Env("TRUSTED_ORIGINS", ""), "comma-separated origins allowed to make state-changing calls besides the request host (env TRUSTED_ORIGINS)")
 	fs.StringVar(&c.CookieMode, "cookie-mode", svc.Env("COOKIE_MODE", "dev"), "environment written into the member cookie: live, stage or dev (env COOKIE_MODE)")
@@ -234,7 +234,9 @@ func (s *Server) builders() map[string]outbox.Builder {
 
 // routes registers the member-facing routes.
 func (s *Server) routes(ctx context.Context, mux *http.ServeMux, reg prometheus.Registerer) error {
-	mcfg := money.Config{Now: s.cfg.Now, ContentSecret: s.cfg.ContentSecret}
+	// Changed: every service that commits outbox rows wakes this node's relay
+	// in-process (there is no NOTIFY per row; see writer/outbox).
+	mcfg := money.Config{Now: s.cfg.Now, ContentSecret: s.cfg.ContentSecret, Changed: s.relay.Wake}
 	if s.cfg.PaymentURL == "" && s.cfg.PaymentSandbox {
 		sb, err := pgsandbox.Start("127.0.0.1:0", pgsandbox.Config{SecretKey: s.cfg.PaymentSecretKey,
 			WebhookSecret: s.cfg.PaymentWebhookSecret, Log: s.log.With("part", "pgsandbox")})
