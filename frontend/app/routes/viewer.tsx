@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { useLoaderData, useNavigate } from "react-router";
-import { loadPlace, UNSUPPORTED, UNSUPPORTED_MS, webViewerSupported } from "~/components/viewer/nav";
+import { UNSUPPORTED, UNSUPPORTED_MS, webViewerSupported } from "~/components/viewer/nav";
+import { getServerPlace, loadPlace, newest } from "~/components/viewer/place";
 import { Viewer } from "~/components/viewer/Viewer";
 import * as vs from "~/components/viewer/viewer.css";
 import { http } from "~/utils/api";
@@ -10,31 +11,54 @@ import { sectionPath } from "~/utils/layout";
 import { pageTitle } from "~/utils/meta";
 import { API, getDetail } from "~/utils/screens/api";
 import { guard } from "~/utils/screens/routes";
+import { getUserState, subscribeUser, viewOf, type UserState } from "~/utils/userStore";
 
 export const meta = () => [{ title: pageTitle("뷰어") }];
 
 type Recent = { list: { pid: string; vol: number }[] };
 
+/** The root loader resolves the user; route loaders run beside it, so wait. */
+function userReady(): Promise<UserState> {
+  const now = getUserState();
+  if (now.ready) return Promise.resolve(now);
+  return new Promise((resolve) => {
+    const off = subscribeUser(() => {
+      const s = getUserState();
+      if (s.ready) {
+        off();
+        resolve(s);
+      }
+    });
+  });
+}
+
 /**
  * /viewer/?pid=&no=&isMobileApp=True. Without a volume number the reader
- * resumes the last volume (direction I): the writer's recently viewed list
- * (any device), else this device's place, else the first volume.
+ * resumes the last place (direction I): the newest of the writer's reading
+ * place (any device) and this device's, else the writer's recently viewed
+ * volume, else the first volume. The place inside the volume comes along.
  */
 export async function clientLoader({ request }: { request: Request }) {
   const url = new URL(request.url);
   const pid = url.searchParams.get("pid") ?? "";
   if (!pid) throw new Response("no product", { status: 404 });
-  const detail = await guard(getDetail(pid, request.signal));
+  const [detail, user] = await Promise.all([guard(getDetail(pid, request.signal)), userReady()]);
+  const isLogin = viewOf(user, currentDevice()).isLogin;
   const nos = detail.volList.map((v) => v.no);
-  let no = Number(url.searchParams.get("no") ?? url.searchParams.get("vol"));
   const local = loadPlace(pid);
+  const server = isLogin ? await getServerPlace(pid, request.signal).catch(() => null) : null;
+  const last = newest(server, local);
+  let no = Number(url.searchParams.get("no") ?? url.searchParams.get("vol"));
   if (!nos.includes(no)) {
-    const recent = await http<Recent>(`${API}/users/recent`, { query: { page: 1, size: 100 }, signal: request.signal }).catch(() => null);
-    const r = recent?.list.find((x) => x.pid === pid)?.vol;
-    no = r && nos.includes(r) ? r : local && nos.includes(local.no) ? local.no : nos[0];
+    if (last && nos.includes(last.no)) no = last.no;
+    else {
+      const recent = isLogin ? await http<Recent>(`${API}/users/recent`, { query: { page: 1, size: 100 }, signal: request.signal }).catch(() => null) : null;
+      const r = recent?.list.find((x) => x.pid === pid)?.vol;
+      no = r && nos.includes(r) ? r : nos[0];
+    }
   }
   if (no === undefined) throw new Response("no volume", { status: 404 });
-  const place = local && local.no === no ? local : null;
+  const place = newest(server?.no === no ? server : null, local?.no === no ? local : null);
   return { detail, no, place, isMobileApp: /^true$/i.test(url.searchParams.get("isMobileApp") ?? "") };
 }
 
@@ -62,5 +86,5 @@ export default function Screen() {
       </p>
     );
   if (state === "app") return <p className={vs.notice}>앱 뷰어에서 열고 있습니다.</p>;
-  return <Viewer key={`${detail.prodInfo.pid}-${no}`} detail={detail} no={no} resumeRatio={place?.ratio} resumePage={place?.page} />;
+  return <Viewer key={`${detail.prodInfo.pid}-${no}`} detail={detail} no={no} place={place} />;
 }

@@ -1,4 +1,5 @@
-import { expect, test } from "./fixtures";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { assertNoConsoleErrors, expect, test, watchConsole } from "./fixtures";
 import { loginAs, member, paidWork, sectionPath } from "./screens-helpers";
 
 test("purchase from the detail page through to reading the full volume", async ({ page, request }) => {
@@ -161,24 +162,148 @@ test("legacy detail addresses land on the new one", async ({ page, request }) =>
   await expect(page.getByRole("heading", { name: detail.prodInfo.title, level: 1 })).toBeVisible();
 });
 
+/** The strip page at the top of the screen and how far into it (what the viewer keeps). */
+const stripPlaceOnScreen = (p: Page) =>
+  p.evaluate(() => {
+    const y = window.scrollY;
+    const imgs = Array.from(document.querySelectorAll("[data-testid=page]"));
+    for (let i = 0; i < imgs.length; i++) {
+      const r = imgs[i].getBoundingClientRect();
+      if (y < r.top + y + r.height) return { page: i, ratio: Math.max(0, (y - (r.top + y)) / r.height) };
+    }
+    return { page: -1, ratio: 0 };
+  });
+
+async function laterFreeVolume(req: APIRequestContext, minPages: number) {
+  const list = await (await req.get("/home/api/v1/webtoon/genre/all?size=60&sort=popular")).json();
+  for (const it of list.list as { pid: string; isAdult: boolean }[]) {
+    if (it.isAdult) continue;
+    const d = await (await req.get(`/home/api/v1/products/${it.pid}`)).json();
+    const v = (d.volList as { no: number; isFree: boolean; pages: number }[]).find((x, i) => i > 0 && x.isFree && x.pages >= minPages);
+    if (d.header.code === 200 && v) return { pid: it.pid, no: v.no };
+  }
+  throw new Error("no webtoon with a long free volume after the first");
+}
+
+type PlaceAnswer = { place: { vol: number; page: number; ratio: number; offset: number } | null };
+
 test("the reading position resumes in another browser context of the same user", async ({ browser, request, baseURL }) => {
-  const { detail } = await paidWork(request, "webtoon");
-  const pid = detail.prodInfo.pid;
-  const second = detail.volList.filter((v) => v.isFree).map((v) => v.no).sort((a, b) => a - b)[1] ?? detail.volList[1].no;
+  // a free volume other than the first, long enough to scroll on both screens
+  const { pid, no: second } = await laterFreeVolume(request, 6);
+  const errors: string[] = [];
+  // The phone: 360 px wide.
   const a = await browser.newContext({ baseURL, viewport: { width: 360, height: 800 } });
   const pa = await a.newPage();
+  watchConsole(pa, errors);
   const email = await member(pa);
   await pa.goto(`/viewer?pid=${pid}&no=${second}`);
-  await expect(pa.getByTestId("viewer")).toBeVisible();
-  await expect.poll(async () => (await (await pa.request.get("/home/api/v1/users/recent")).json()).list?.[0]?.vol).toBe(second);
+  await expect(pa.getByTestId("viewer")).toHaveAttribute("data-mode", "full");
+  await pa.mouse.wheel(0, 1300);
+  await expect.poll(() => pa.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
+  await pa.waitForTimeout(300);
+  const onPhone = await stripPlaceOnScreen(pa);
+  expect(onPhone.page).toBeGreaterThanOrEqual(1);
+  // The writer gets the place (throttled) without the page going away.
+  const saved = async () => ((await (await pa.request.get(`/home/api/v1/users/reading-place/${pid}`)).json()) as PlaceAnswer).place;
+  await expect.poll(async () => (await saved())?.page, { timeout: 10_000 }).toBe(onPhone.page);
+  const place = (await saved())!;
+  expect(place.vol).toBe(second);
+  expect(place.ratio).toBeCloseTo(onPhone.ratio, 2);
 
-  const b = await browser.newContext({ baseURL, viewport: { width: 360, height: 800 } });
+  // The tablet: another browser, wider, so the same place is another scroll offset.
+  const b = await browser.newContext({ baseURL, viewport: { width: 600, height: 900 } });
   const pb = await b.newPage();
+  watchConsole(pb, errors);
   await loginAs(pb, email);
   await pb.goto(`/viewer?pid=${pid}`);
   await expect(pb.getByRole("heading", { level: 1 })).toContainText(`${second}화`);
+  await expect.poll(() => pb.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
+  const onTablet = await stripPlaceOnScreen(pb);
+  expect(onTablet.page).toBe(onPhone.page);
+  expect(onTablet.ratio).toBeCloseTo(onPhone.ratio, 2);
+
+  // Reading on there and leaving sends the place by beacon; the phone picks it up.
+  await pb.mouse.wheel(0, 900);
+  await expect.poll(async () => (await stripPlaceOnScreen(pb)).page).toBeGreaterThan(onPhone.page);
+  await pb.waitForTimeout(300);
+  const moved = await stripPlaceOnScreen(pb);
+  await pb.goto("/");
+  await expect.poll(async () => (await saved())?.page).toBe(moved.page);
+  await pa.goto(`/viewer?pid=${pid}`);
+  await expect.poll(async () => (await stripPlaceOnScreen(pa)).page).toBe(moved.page);
+  expect((await stripPlaceOnScreen(pa)).ratio).toBeCloseTo(moved.ratio, 2);
   await a.close();
   await b.close();
+  assertNoConsoleErrors(errors);
+});
+
+test("a novel resumes at the same character with another font size", async ({ browser, request, baseURL }) => {
+  const { detail, free } = await paidWork(request, "novel");
+  const pid = detail.prodInfo.pid;
+  const errors: string[] = [];
+  const firstChar = (p: Page) =>
+    p.evaluate(() => {
+      // the first character whose line ends below the top of the screen
+      const paras = Array.from(document.querySelectorAll("[data-testid=novel-text] p"));
+      const range = document.createRange();
+      let before = 0;
+      for (const el of paras) {
+        const t = el.firstChild as Text | null;
+        const n = t?.length ?? 0;
+        for (let k = 0; k < n; k++) {
+          range.setStart(t!, k);
+          range.setEnd(t!, k + 1);
+          if (range.getBoundingClientRect().bottom > 0) return before + k;
+        }
+        before += n;
+      }
+      return before;
+    });
+  const a = await browser.newContext({ baseURL, viewport: { width: 360, height: 800 } });
+  const pa = await a.newPage();
+  watchConsole(pa, errors);
+  const email = await member(pa);
+  await pa.goto(`/viewer?pid=${pid}&no=${free.no}`);
+  await expect(pa.getByTestId("novel-text")).toContainText(detail.prodInfo.title);
+  await pa.mouse.wheel(0, 700);
+  await expect.poll(() => pa.evaluate(() => window.scrollY)).toBeGreaterThan(500);
+  await pa.waitForTimeout(300);
+  const offset = await firstChar(pa);
+  expect(offset).toBeGreaterThan(0);
+  await expect
+    .poll(async () => ((await (await pa.request.get(`/home/api/v1/users/reading-place/${pid}`)).json()) as PlaceAnswer).place?.offset, { timeout: 10_000 })
+    .toBe(offset);
+
+  const b = await browser.newContext({ baseURL, viewport: { width: 360, height: 800 } });
+  await b.addInitScript(() => localStorage.setItem("sf_novel_font", JSON.stringify({ size: 24, line: 2 })));
+  const pb = await b.newPage();
+  watchConsole(pb, errors);
+  await loginAs(pb, email);
+  await pb.goto(`/viewer?pid=${pid}`);
+  await expect(pb.getByTestId("novel-text")).toHaveCSS("font-size", "24px");
+  // The kept character starts the first line on screen (lines break elsewhere at 24 px).
+  const top = (p: Page, off: number) =>
+    p.evaluate((off) => {
+      let left = off;
+      for (const el of Array.from(document.querySelectorAll("[data-testid=novel-text] p"))) {
+        const t = el.firstChild as Text;
+        if (left < t.length) {
+          const r = document.createRange();
+          r.setStart(t, left);
+          r.setEnd(t, left + 1);
+          return r.getBoundingClientRect().top;
+        }
+        left -= t.length;
+      }
+      return NaN;
+    }, off);
+  await expect.poll(() => pb.evaluate(() => window.scrollY)).toBeGreaterThan(500);
+  const y = await top(pb, offset);
+  expect(y).toBeGreaterThanOrEqual(-2);
+  expect(y).toBeLessThan(24 * 2);
+  await a.close();
+  await b.close();
+  assertNoConsoleErrors(errors);
 });
 
 test("the viewer keeps the exact scroll place on this device", async ({ page, request }) => {

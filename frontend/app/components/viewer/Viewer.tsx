@@ -6,15 +6,16 @@ import { sectionPath } from "~/utils/layout";
 import { API, downloadAuth, type Detail, type DownloadAuth } from "~/utils/screens/api";
 import { getLocal, LOCAL, quickView, setLocal, setQuickView } from "~/utils/screens/prefs";
 import { useUser } from "~/utils/userStore";
-import { loadPlace, savePlace, spreads, targetVol, visiblePages, type Direction } from "./nav";
+import { spreads, targetVol, visiblePages, type Direction } from "./nav";
+import { loadPlace, placeSync, savePlace, stripPlace, stripY, textOffset, textTarget, type Box, type Place } from "./place";
 import * as s from "./viewer.css";
 
-export type ViewerProps = { detail: Detail; no: number; resumeRatio?: number; resumePage?: number };
+export type ViewerProps = { detail: Detail; no: number; place?: Place | null };
 
 const AUTO_SPEEDS = [0, 40, 80, 140, 220]; // px per second
 
 /** The web viewer: webtoon strip, comic pages (spreads on wide screens), novel text. */
-export function Viewer({ detail, no, resumeRatio, resumePage }: ViewerProps) {
+export function Viewer({ detail, no, place }: ViewerProps) {
   const p = detail.prodInfo;
   const vol = detail.volList.find((v) => v.no === no)!;
   const user = useUser();
@@ -33,7 +34,9 @@ export function Viewer({ detail, no, resumeRatio, resumePage }: ViewerProps) {
     }
   });
   const [speed, setSpeed] = useState(0);
-  const [page, setPage] = useState(resumePage ?? 0);
+  // Comic: the first page (1-based) on screen; spreads are derived from it, so
+  // turning the phone keeps the page. count + 1 is the end panel.
+  const [at, setAt] = useState(() => (p.section === "CM" && place && place.no === no ? place.page + 1 : 1));
   const [texts, setTexts] = useState<string[]>([]);
   const [wide, setWide] = useState(false);
   const serviceOff = detail.header.code === 201 || detail.header.code === 203;
@@ -84,38 +87,6 @@ export function Viewer({ detail, no, resumeRatio, resumePage }: ViewerProps) {
     return () => mq.removeEventListener("change", on);
   }, []);
 
-  // Resume the exact scroll place once the pages are in.
-  const resumed = useRef(false);
-  useEffect(() => {
-    if (resumed.current || !authDone || resumeRatio === undefined || p.section === "CM") return;
-    if (p.section === "EB" && texts.length === 0) return;
-    resumed.current = true;
-    const go = () => window.scrollTo(0, resumeRatio * (document.documentElement.scrollHeight - window.innerHeight));
-    requestAnimationFrame(() => requestAnimationFrame(go));
-    setTimeout(go, 400);
-  }, [authDone, resumeRatio, p.section, texts.length]);
-
-  // Keep the place: scroll ratio (strip, text) or page (comic).
-  useEffect(() => {
-    const save = () => {
-      const h = document.documentElement.scrollHeight - window.innerHeight;
-      savePlace(p.pid, { no, ratio: h > 0 ? window.scrollY / h : 0, page, at: Date.now() });
-    };
-    save();
-    let t: ReturnType<typeof setTimeout> | undefined;
-    const onScroll = () => {
-      clearTimeout(t);
-      t = setTimeout(save, 150);
-    };
-    window.addEventListener("scroll", onScroll, { passive: true });
-    window.addEventListener("pagehide", save);
-    return () => {
-      clearTimeout(t);
-      window.removeEventListener("scroll", onScroll);
-      window.removeEventListener("pagehide", save);
-    };
-  }, [p.pid, no, page]);
-
   // Auto-scroll in webtoon mode.
   useEffect(() => {
     const v = AUTO_SPEEDS[speed];
@@ -151,7 +122,18 @@ export function Viewer({ detail, no, resumeRatio, resumePage }: ViewerProps) {
 
   // Comic pages: keys and preloading of the next two pages.
   const groups = useMemo(() => spreads(count, wide), [count, wide]);
-  const cur = Math.min(page, Math.max(0, groups.length - 1));
+  const found = groups.findIndex((g) => g.includes(at));
+  const cur = found >= 0 ? found : groups.length;
+  const turn = useCallback(
+    (d: 1 | -1) =>
+      setAt((a) => {
+        const i = groups.findIndex((g) => g.includes(a));
+        const from = i >= 0 ? i : groups.length;
+        const to = Math.min(Math.max(from + d, 0), groups.length);
+        return to < groups.length ? groups[to][0] : count + 1;
+      }),
+    [groups, count],
+  );
   useEffect(() => {
     if (p.section !== "CM") return;
     for (const n of groups.slice(cur + 1, cur + 3).flat()) {
@@ -159,12 +141,127 @@ export function Viewer({ detail, no, resumeRatio, resumePage }: ViewerProps) {
       img.src = src(n);
     }
     const k = (e: KeyboardEvent) => {
-      if (e.key === "ArrowRight") setPage((x) => Math.min(x + 1, groups.length));
-      if (e.key === "ArrowLeft") setPage((x) => Math.max(x - 1, 0));
+      if (e.key === "ArrowRight") turn(1);
+      if (e.key === "ArrowLeft") turn(-1);
     };
     window.addEventListener("keydown", k);
     return () => window.removeEventListener("keydown", k);
-  }, [p.section, groups, cur, src]);
+  }, [p.section, groups, cur, src, turn]);
+
+  // The reader's place: measured from the screen, kept on this device and
+  // sent to the writer (throttled; by beacon when the page goes away), and
+  // restored once the pages are laid out. Nothing is saved before the
+  // restore, so opening a volume never overwrites another device's place.
+  const stripRef = useRef<HTMLDivElement>(null);
+  const textRef = useRef<HTMLDivElement>(null);
+  const last = useRef<Place | null>(null);
+  const [restored, setRestored] = useState(false);
+  const sync = useMemo(() => placeSync(p.pid), [p.pid]);
+  const measure = useCallback((): Place => {
+    const y = window.scrollY;
+    const box = (el: Element): Box => {
+      const r = el.getBoundingClientRect();
+      return { top: r.top + y, height: r.height };
+    };
+    const base = { no, page: 0, ratio: 0, offset: 0, at: Date.now() };
+    if (p.section === "CM") return { ...base, page: Math.max(0, at - 1) };
+    if (p.section === "WT") {
+      const imgs = Array.from(stripRef.current?.querySelectorAll("[data-testid=page]") ?? []);
+      return { ...base, ...stripPlace(imgs.map(box), y) };
+    }
+    const paras = Array.from(textRef.current?.querySelectorAll("p") ?? []);
+    const lengths = paras.map((el) => el.firstChild?.textContent?.length ?? 0);
+    const range = document.createRange();
+    const bottom = (i: number, k: number) => {
+      const t = paras[i].firstChild!;
+      range.setStart(t, k);
+      range.setEnd(t, k + 1);
+      return range.getBoundingClientRect().bottom + y;
+    };
+    const h = document.documentElement.scrollHeight - window.innerHeight;
+    return { ...base, offset: textOffset(lengths, paras.map(box), y, bottom), ratio: h > 0 ? Math.min(1, y / h) : 0 };
+  }, [no, p.section, at]);
+  const record = useCallback(() => {
+    const pl = measure();
+    last.current = pl;
+    savePlace(p.pid, pl);
+    if (user.isLogin) sync.update(pl);
+  }, [measure, p.pid, user.isLogin, sync]);
+  const restore = useCallback(
+    (pl: Place) => {
+      const y = window.scrollY;
+      if (p.section === "WT") {
+        const imgs = Array.from(stripRef.current?.querySelectorAll("[data-testid=page]") ?? []);
+        const boxes = imgs.map((el) => {
+          const r = el.getBoundingClientRect();
+          return { top: r.top + y, height: r.height };
+        });
+        window.scrollTo(0, stripY(boxes, pl.page, pl.ratio));
+      } else if (p.section === "EB") {
+        const paras = Array.from(textRef.current?.querySelectorAll("p") ?? []);
+        const t = textTarget(paras.map((el) => el.firstChild?.textContent?.length ?? 0), pl.offset);
+        if (t) {
+          const range = document.createRange();
+          range.setStart(paras[t.i].firstChild!, t.k);
+          range.setEnd(paras[t.i].firstChild!, t.k + 1);
+          window.scrollTo(0, range.getBoundingClientRect().top + y);
+        } else {
+          window.scrollTo(0, pl.ratio * (document.documentElement.scrollHeight - window.innerHeight));
+        }
+      }
+    },
+    [p.section],
+  );
+  const laidOut = authDone && (p.section !== "EB" || texts.length > 0);
+  useEffect(() => {
+    if (restored || !laidOut) return;
+    const pl = place && place.no === no ? place : null;
+    if (!pl || p.section === "CM") {
+      setRestored(true);
+      return;
+    }
+    // after React committed the pages and the browser laid them out
+    const raf = requestAnimationFrame(() => {
+      restore(pl);
+      setRestored(true);
+    });
+    return () => cancelAnimationFrame(raf);
+  }, [restored, laidOut, place, no, p.section, restore]);
+  useEffect(() => {
+    if (!restored) return;
+    record();
+    let raf = 0;
+    const onScroll = () => {
+      if (!raf)
+        raf = requestAnimationFrame(() => {
+          raf = 0;
+          record();
+        });
+    };
+    const away = () => {
+      if (document.visibilityState === "hidden") sync.flush();
+    };
+    const hide = () => sync.flush();
+    window.addEventListener("scroll", onScroll, { passive: true });
+    window.addEventListener("pagehide", hide);
+    document.addEventListener("visibilitychange", away);
+    return () => {
+      cancelAnimationFrame(raf);
+      window.removeEventListener("scroll", onScroll);
+      window.removeEventListener("pagehide", hide);
+      document.removeEventListener("visibilitychange", away);
+    };
+  }, [restored, record, sync]);
+  // Leaving the volume (next volume, the list) sends what is pending.
+  useEffect(() => () => sync.flush(), [sync]);
+
+  // A narrower strip is shorter: keep the panel on screen while it changes.
+  const changeWidth = (v: number) => {
+    const pl = measure();
+    setWidth(v);
+    setLocal(LOCAL.webtoonWidth, String(v));
+    requestAnimationFrame(() => restore(pl));
+  };
 
   const toggleQv = () => {
     setQv(!qv);
@@ -213,7 +310,7 @@ export function Viewer({ detail, no, resumeRatio, resumePage }: ViewerProps) {
 
       <main onClick={() => p.section !== "CM" && setChrome((c) => !c)}>
         {p.section === "WT" && (
-          <div className={s.strip} style={{ width: `${width}%`, paddingTop: 48 }}>
+          <div className={s.strip} style={{ width: `${width}%`, paddingTop: 48 }} ref={stripRef}>
             {authDone &&
               Array.from({ length: count }, (_, i) => (
                 <img key={`${no}-${i}-${full}`} className={s.stripImg} src={src(i + 1)} alt={`${i + 1}쪽`} width={720} height={1024} loading={i < 3 ? "eager" : "lazy"} data-testid="page" />
@@ -228,8 +325,8 @@ export function Viewer({ detail, no, resumeRatio, resumePage }: ViewerProps) {
                 {(groups[cur] ?? []).map((n) => (
                   <img key={n} className={s.pageImg} style={{ maxWidth: groups[cur].length === 2 ? "50%" : "100%" }} src={src(n)} alt={`${n}쪽`} width={720} height={1024} data-testid="page" />
                 ))}
-                <button type="button" className={s.tapLeft} aria-label="이전 쪽" onClick={() => setPage(Math.max(0, cur - 1))} />
-                <button type="button" className={s.tapRight} aria-label="다음 쪽" onClick={() => setPage(cur + 1)} />
+                <button type="button" className={s.tapLeft} aria-label="이전 쪽" onClick={() => turn(-1)} />
+                <button type="button" className={s.tapRight} aria-label="다음 쪽" onClick={() => turn(1)} />
                 <button type="button" style={{ position: "absolute", left: "30%", right: "30%", top: 0, bottom: 0, border: 0, background: "transparent" }} aria-label="메뉴" onClick={() => setChrome((c) => !c)} />
               </div>
             ) : (
@@ -238,7 +335,7 @@ export function Viewer({ detail, no, resumeRatio, resumePage }: ViewerProps) {
           </>
         )}
         {p.section === "EB" && (
-          <div className={s.text} style={{ fontSize: font.size, lineHeight: font.line }} data-testid="novel-text">
+          <div className={s.text} style={{ fontSize: font.size, lineHeight: font.line }} data-testid="novel-text" ref={textRef}>
             {texts.map((t, i) => (
               <p key={i} style={{ marginBottom: "1.2em" }}>
                 {t}
@@ -256,7 +353,7 @@ export function Viewer({ detail, no, resumeRatio, resumePage }: ViewerProps) {
               <>
                 <label className={s.label}>
                   폭
-                  <input className={s.range} type="range" min={50} max={100} step={5} value={width} onChange={(e) => { const v = Number(e.target.value); setWidth(v); setLocal(LOCAL.webtoonWidth, String(v)); }} aria-label="화면 폭" />
+                  <input className={s.range} type="range" min={50} max={100} step={5} value={width} onChange={(e) => changeWidth(Number(e.target.value))} aria-label="화면 폭" />
                 </label>
                 <label className={s.label}>
                   자동 스크롤

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadPlace, savePlace, spreads, targetVol, visiblePages, webViewerSupported } from "./nav";
+import { spreads, targetVol, visiblePages, webViewerSupported } from "./nav";
 
 describe("targetVol (direction codes)", () => {
   const nos = [3, 1, 2, 5];
@@ -27,12 +27,6 @@ it("shows preview pages without a token", () => {
 it("pairs pages on wide screens", () => {
   expect(spreads(5, true)).toEqual([[1, 2], [3, 4], [5]]);
   expect(spreads(3, false)).toEqual([[1], [2], [3]]);
-});
-
-it("keeps the place per work", () => {
-  savePlace("wt1", { no: 3, ratio: 0.5, page: 1, at: 1 });
-  expect(loadPlace("wt1")).toEqual({ no: 3, ratio: 0.5, page: 1, at: 1 });
-  expect(loadPlace("wt2")).toBeNull();
 });
 
 it("needs IntersectionObserver and fetch", () => {

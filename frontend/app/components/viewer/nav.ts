@@ -1,6 +1,6 @@
 // Viewer rules as pure functions: volume navigation by the seed's direction
-// codes (A all, I last view, P previous, N next), the pages a reader may see,
-// and the place kept per volume.
+// codes (A all, I last view, P previous, N next) and the pages a reader may
+// see. The place inside a volume is in place.ts.
 
 export type Direction = "A" | "I" | "P" | "N";
 
@@ -28,25 +28,6 @@ export function spreads(count: number, wide: boolean): number[][] {
   const out: number[][] = [];
   for (let n = 1; n <= count; n += wide ? 2 : 1) out.push(wide && n + 1 <= count ? [n, n + 1] : [n]);
   return out;
-}
-
-export type Place = { no: number; ratio: number; page: number; at: number };
-const KEY = (pid: string) => `sf_place_${pid}`;
-
-export function savePlace(pid: string, p: Place, store: Storage | undefined = globalThis.localStorage) {
-  try {
-    store?.setItem(KEY(pid), JSON.stringify(p));
-  } catch {
-    /* storage blocked */
-  }
-}
-export function loadPlace(pid: string, store: Storage | undefined = globalThis.localStorage): Place | null {
-  try {
-    const v = JSON.parse(store?.getItem(KEY(pid)) ?? "null");
-    return v && typeof v.no === "number" ? v : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The web viewer needs IntersectionObserver and fetch; otherwise '지원하지 않는 브라우저 입니다.' shows for 2 s. */
