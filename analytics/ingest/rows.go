@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
@@ -61,7 +62,7 @@ func (c *columns) add(r row, now time.Time) {
 	c.uid = append(c.uid, e.UID)
 	c.memberType = append(c.memberType, e.MemberType)
 	c.url = append(c.url, e.URL)
-	c.route = append(c.route, e.Route)
+	c.route = append(c.route, RouteOf(e))
 	c.referrer = append(c.referrer, e.Referrer)
 	c.pid = append(c.pid, e.PID)
 	c.section = append(c.section, e.Section)
@@ -83,6 +84,37 @@ func (c *columns) add(r row, now time.Time) {
 	c.subject = append(c.subject, r.subject)
 	c.seq = append(c.seq, r.seq)
 	c.ingested = append(c.ingested, now)
+}
+
+// RouteOf is the route of an event: the one it carries, else the path of its
+// URL (pages send only curPageUrl) with a work's id in a detail path replaced
+// by {pid}, so page views group by screen and the funnel finds its steps.
+func RouteOf(e *contract.TrackedEvent) string {
+	if e.Route != "" || e.URL == "" {
+		return e.Route
+	}
+	p := e.URL
+	if i := strings.Index(p, "://"); i >= 0 {
+		p = p[i+3:]
+		if j := strings.IndexByte(p, '/'); j >= 0 {
+			p = p[j:]
+		} else {
+			p = "/"
+		}
+	}
+	if i := strings.IndexAny(p, "?#"); i >= 0 {
+		p = p[:i]
+	}
+	if p == "" {
+		p = "/"
+	}
+	if seg := strings.Split(p, "/"); len(seg) >= 4 && seg[2] == "detail" && seg[3] != "" {
+		p = "/" + seg[1] + "/detail/{pid}"
+	}
+	if len(p) > 256 {
+		p = p[:256]
+	}
+	return p
 }
 
 func (c *columns) appendTo(b driver.Batch) error {

@@ -40,6 +40,11 @@ type Tracker struct {
 // ClientEvent is what a browser may say about an event. Identity (uid) is not
 // taken from the body: the session decides who the reader is.
 type ClientEvent struct {
+	// ID is the page's own id for the event. A page that re-sends a batch
+	// (its answer was lost, or sendBeacon after a fetch) sends the same ids,
+	// so the copies are dropped as duplicates end to end. Optional: the edge
+	// makes one when it is missing.
+	ID         string            `json:"id"`
 	Type       string            `json:"type"`
 	CurPageURL string            `json:"curPageUrl"`
 	URL        string            `json:"url"`
@@ -79,13 +84,19 @@ func (t *Tracker) Build(ctx *fasthttp.RequestCtx, c *ClientEvent, sessionID stri
 	if c.PID != "" && !contract.ValidKeyID(c.PID) {
 		return nil, &BadRequest{Msg: "bad pid"}
 	}
-	id, err := uuid.NewV7()
-	if err != nil {
-		return nil, fmt.Errorf("event id: %w", err)
+	id := c.ID
+	if id == "" {
+		u, err := uuid.NewV7()
+		if err != nil {
+			return nil, fmt.Errorf("event id: %w", err)
+		}
+		id = u.String()
+	} else if !ValidClientID(id) {
+		return nil, &BadRequest{Msg: "event id must be 16 to 64 letters, digits, - or _"}
 	}
 	ch := strings.ToUpper(string(ctx.Request.Header.Peek(contract.HeaderChannel)))
 	ev := &contract.TrackedEvent{
-		V: contract.EventSchemaVersion, ID: id.String(), Type: c.Type, Time: t.Now().UTC(),
+		V: contract.EventSchemaVersion, ID: id, Type: c.Type, Time: t.Now().UTC(),
 		Channel: ch, AppVersion: string(ctx.Request.Header.Peek(HeaderAppVersion)),
 		IPHash:    t.ipHash(ctx),
 		UAClass:   UAClass(string(ctx.Request.Header.UserAgent()), ch),
@@ -108,6 +119,21 @@ func (t *Tracker) Build(ctx *fasthttp.RequestCtx, c *ClientEvent, sessionID stri
 		return nil, &BadRequest{Msg: err.Error()}
 	}
 	return ev, nil
+}
+
+// ValidClientID reports whether a page's event id is acceptable: long enough
+// to be random (a UUID), short enough for the dedup key.
+func ValidClientID(id string) bool {
+	if len(id) < 16 || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 func (t *Tracker) ipHash(ctx *fasthttp.RequestCtx) string {

@@ -163,6 +163,25 @@ func TestPageViewIsPublishedAfterAck(t *testing.T) {
 		t.Fatalf("view_content not in stream: %v", err)
 	}
 
+	// The page's own ids are kept (a re-sent batch carries the same ones), so
+	// the stream drops the copy.
+	before0, _ := msg.Info(ctx)
+	resent := `{"events":[{"id":"0192f1e4-7c3a-7d2e-9a51-3f6b2c1d0e9f","type":"page_view","url":"/novel"}]}`
+	for range 2 {
+		resp, err = http.Post(g.url+"/home/api/v1/tracking/events", "application/json", strings.NewReader(resent))
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw = readAll(t, resp)
+		if resp.StatusCode != 200 || !strings.Contains(string(raw), `"event_ids":["0192f1e4-7c3a-7d2e-9a51-3f6b2c1d0e9f"]`) {
+			t.Fatalf("batch with ids: %d %s", resp.StatusCode, raw)
+		}
+	}
+	after0, _ := msg.Info(ctx)
+	if after0.State.Msgs != before0.State.Msgs+1 {
+		t.Fatalf("re-sent batch stored %d messages, want 1", after0.State.Msgs-before0.State.Msgs)
+	}
+
 	// Bad input: 400 envelope, nothing published.
 	info, _ := msg.Info(ctx)
 	before := info.State.Msgs
@@ -171,6 +190,8 @@ func TestPageViewIsPublishedAfterAck(t *testing.T) {
 		{"/home/api/v1/tracking/page-view", `{}`},
 		{"/home/api/v1/tracking/events", `{"events":[{"type":"purchase","url":"/"}]}`},
 		{"/home/api/v1/tracking/events", `{"events":[]}`},
+		{"/home/api/v1/tracking/events", `{"events":[{"type":"page_view","url":"/","id":"short"}]}`},
+		{"/home/api/v1/tracking/events", `{"events":[{"type":"page_view","url":"/","id":"has spaces in the id!"}]}`},
 	} {
 		resp, err := http.Post(g.url+bad.path, "application/json", strings.NewReader(bad.body))
 		if err != nil {
