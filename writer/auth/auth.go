@@ -77,8 +77,8 @@ type Auth struct {
 	sm      *scs.SessionManager
 	store   *pgxstore.PostgresStore
 	trusted map[string]bool
-	byAcct  *limiter
-	byIP    *limiter
+	byAcct  *httpapi.Limiter
+	byIP    *httpapi.Limiter
 	// dummyHash is checked for unknown accounts so that timing does not tell
 	// which emails are registered.
 	dummyHash string
@@ -115,7 +115,7 @@ func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) *Auth {
 		cfg.HTTPClient = &http.Client{Timeout: 10 * time.Second}
 	}
 	a := &Auth{pool: pool, cfg: cfg, log: log, trusted: map[string]bool{},
-		byAcct: newLimiter(cfg.LoginPerMinute), byIP: newLimiter(cfg.LoginPerMinute * 5), Changed: func() {}}
+		byAcct: httpapi.NewLimiter(cfg.LoginPerMinute), byIP: httpapi.NewLimiter(cfg.LoginPerMinute * 5), Changed: func() {}}
 	a.dummyHash, _ = HashPassword(randomToken(16))
 	for _, o := range cfg.TrustedOrigins {
 		a.trusted[strings.TrimRight(o, "/")] = true
@@ -142,7 +142,23 @@ func (a *Auth) Close() { a.store.StopCleanup() }
 // Middleware loads and saves the session and applies CSRF protection. Every
 // member route must run behind it.
 func (a *Auth) Middleware(next http.Handler) http.Handler {
-	return a.sm.LoadAndSave(a.csrf(next))
+	return a.sm.LoadAndSave(a.csrf(a.uidGuard(next)))
+}
+
+// uidGuard refuses a call whose query string names another member (uid=...)
+// than the session's with 403, before any handler runs. Seed payloads in the
+// body are checked by their handlers (CheckUID); a visitor's uid is left to
+// the handler, which answers 401 where a member is needed.
+func (a *Auth) uidGuard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if q := r.URL.Query(); q.Has("uid") {
+			if uid, ok := a.UserID(r); ok && q.Get("uid") != strconv.FormatInt(uid, 10) {
+				a.fail(w, r, httpapi.Errorf(http.StatusForbidden, "uid does not match the session"))
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // UserID returns the session's user. Only valid behind Middleware.

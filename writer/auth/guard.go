@@ -3,10 +3,6 @@ package auth
 import (
 	"net/http"
 	"net/url"
-	"sync"
-	"time"
-
-	"golang.org/x/time/rate"
 )
 
 // CSRF protection (documented in writer/README.md): every state-changing call
@@ -53,34 +49,6 @@ func (a *Auth) sameOrigin(r *http.Request) bool {
 	}
 	fh := r.Header.Get("X-Forwarded-Host")
 	return fh != "" && u.Host == fh
-}
-
-// limiter bounds login attempts per key (client address, account). It is per
-// writer node: with N nodes an attacker gets at most N times the rate.
-type limiter struct {
-	mu    sync.Mutex
-	every time.Duration
-	burst int
-	m     map[string]*rate.Limiter
-}
-
-func newLimiter(perMinute int) *limiter {
-	return &limiter{every: time.Minute / time.Duration(perMinute), burst: perMinute, m: map[string]*rate.Limiter{}}
-}
-
-func (l *limiter) allow(key string, now time.Time) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.m) > 100000 {
-		// Forgetting everybody is cheaper than tracking age; the window is a minute.
-		l.m = map[string]*rate.Limiter{}
-	}
-	lim := l.m[key]
-	if lim == nil {
-		lim = rate.NewLimiter(rate.Every(l.every), l.burst)
-		l.m[key] = lim
-	}
-	return lim.AllowN(now, 1)
 }
 
 // clientIP is the caller's address: the edge puts the browser's in

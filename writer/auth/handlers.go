@@ -122,7 +122,7 @@ func (a *Auth) login(w http.ResponseWriter, r *http.Request) error {
 		return httpapi.BadRequest("email and password are required")
 	}
 	now := a.cfg.Now()
-	if !a.byIP.allow("ip:"+clientIP(r), now) || !a.byAcct.allow("acct:"+strings.ToLower(c.Email), now) {
+	if !a.byIP.Allow("ip:"+clientIP(r), now) || !a.byAcct.Allow("acct:"+strings.ToLower(c.Email), now) {
 		return httpapi.Errorf(http.StatusTooManyRequests, "too many login attempts; try again in a minute")
 	}
 	ctx := r.Context()

@@ -2,7 +2,9 @@ package money
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -70,6 +72,35 @@ func (p *Product) Volume(no int, now time.Time) (Volume, bool) {
 // with a thousand must not read a thousand rows); nil loads every volume.
 type Catalog interface {
 	Product(ctx context.Context, q Querier, pid string, vols []int) (*Product, error)
+	// JumpingPass is the jumping pass on sale: its price and how many days a
+	// bought pass lasts (ErrNotOnSale when there is none).
+	JumpingPass(ctx context.Context, q Querier) (JumpingPassOffer, error)
+}
+
+// JumpingPassOffer is the jumping pass sold on /jumpingpass.
+type JumpingPassOffer struct {
+	Price int64
+	Days  int
+}
+
+// ErrNotOnSale: the jumping pass has no price or term set.
+var ErrNotOnSale = &Error{Status: http.StatusNotFound, Msg: "the jumping pass is not on sale"}
+
+// JumpingPass reads the admin's jumping pass document (site_docs 'jumpingpass').
+func (PGCatalog) JumpingPass(ctx context.Context, q Querier) (JumpingPassOffer, error) {
+	var o JumpingPassOffer
+	err := q.QueryRow(ctx, `SELECT coalesce((doc->>'price')::bigint, 0), coalesce((doc->>'days')::int, 0)
+		FROM site_docs WHERE key = 'jumpingpass'`).Scan(&o.Price, &o.Days)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return o, ErrNotOnSale
+	}
+	if err != nil {
+		return o, fmt.Errorf("load jumping pass offer: %w", err)
+	}
+	if o.Price <= 0 || o.Days <= 0 {
+		return o, ErrNotOnSale
+	}
+	return o, nil
 }
 
 // PGCatalog reads the core engineer's works and volumes tables (writer/migrations 0001).

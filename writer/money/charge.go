@@ -61,6 +61,12 @@ func (s *Service) RequestCharge(ctx context.Context, uid int64, key string, req 
 	if s.cfg.Gateway == nil {
 		return Answer{}, ErrNoGateway
 	}
+	if err := validKey(key); err != nil {
+		return Answer{}, err
+	}
+	if err := s.chargeAllowed(uid); err != nil {
+		return Answer{}, err
+	}
 	return s.once(ctx, uid, key, "charge", req, func(tx pgx.Tx, _ *pgx.Batch, w *Wallet) (any, error) {
 		now := s.now()
 		c := &Charge{Header: contract.Header{Code: 200}, OrderID: newOrderID(), Money: MoneyFor(req.Channel),
@@ -164,7 +170,13 @@ func (s *Service) ConfirmCharge(ctx context.Context, uid int64, key string, req 
 	if s.cfg.Gateway == nil {
 		return Answer{}, ErrNoGateway
 	}
+	if err := validKey(key); err != nil {
+		return Answer{}, err
+	}
 	if err := s.ownCharge(ctx, uid, req.OrderID); err != nil {
+		return Answer{}, err
+	}
+	if err := s.chargeAllowed(uid); err != nil {
 		return Answer{}, err
 	}
 	return s.once(ctx, uid, key, "confirm", req, func(tx pgx.Tx, _ *pgx.Batch, w *Wallet) (any, error) {
@@ -227,7 +239,13 @@ func (s *Service) CancelCharge(ctx context.Context, uid int64, key, orderID stri
 	if s.cfg.Gateway == nil {
 		return Answer{}, ErrNoGateway
 	}
+	if err := validKey(key); err != nil {
+		return Answer{}, err
+	}
 	if err := s.ownCharge(ctx, uid, orderID); err != nil {
+		return Answer{}, err
+	}
+	if err := s.chargeAllowed(uid); err != nil {
 		return Answer{}, err
 	}
 	return s.once(ctx, uid, key, "cancel", orderID, func(tx pgx.Tx, _ *pgx.Batch, w *Wallet) (any, error) {

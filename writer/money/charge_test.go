@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"storefront/writer/money"
 	"storefront/writer/money/pgsandbox"
@@ -18,11 +19,17 @@ type pgEnv struct {
 }
 
 func newPGEnv(t *testing.T, decline int64) *pgEnv {
+	return newPGEnvCfg(t, decline, money.Config{})
+}
+
+// newPGEnvCfg is newPGEnv with other settings (the gateway is set here).
+func newPGEnvCfg(t *testing.T, decline int64, cfg money.Config) *pgEnv {
 	sb := pgsandbox.New(pgsandbox.Config{SecretKey: "sk_test", WebhookSecret: "wh_test", DeclineAmount: decline})
 	pgs := httptest.NewServer(sb.Handler())
 	t.Cleanup(pgs.Close)
 	t.Cleanup(sb.Close)
-	e := newEnv(t, money.Config{Gateway: &money.HTTPGateway{BaseURL: pgs.URL, SecretKey: "sk_test", WebhookSecret: "wh_test"}})
+	cfg.Gateway = &money.HTTPGateway{BaseURL: pgs.URL, SecretKey: "sk_test", WebhookSecret: "wh_test"}
+	e := newEnv(t, cfg)
 	sb.SetWebhookURL(e.srv.URL + "/home/api/v1/charge/webhook")
 	return &pgEnv{env: e, sb: sb, pgs: pgs}
 }
@@ -271,4 +278,44 @@ func TestConfirmAfterLostCommit(t *testing.T) {
 		t.Fatalf("credited twice: %d", p.balance(uid, money.Blue))
 	}
 	p.checkLedger()
+}
+
+// Charging calls that would reach the PG are limited per member (3 a minute
+// here): the fourth is 429 and creates no order; the rate refills with the
+// clock; other members and bad input are not affected.
+func TestChargeRateLimit(t *testing.T) {
+	t.Parallel()
+	p := newPGEnvCfg(t, 0, money.Config{ChargePerMinute: 3})
+	const uid, other = 25, 26
+	charge := func(who int64) resp {
+		return p.do(req{method: "POST", path: "/home/api/v1/charge/requests", uid: who, key: newKey(),
+			body: map[string]any{"amount": 1000}})
+	}
+	for i := 0; i < 3; i++ {
+		charge(uid).mustOK(t)
+	}
+	before := p.snapshot()
+	charge(uid).mustFail(t, http.StatusTooManyRequests)
+	order := p.int(`SELECT count(*) FROM charges WHERE uid = $1`, uid)
+	if order != 3 || p.snapshot() != before {
+		t.Fatalf("a limited call changed the database (%d orders)", order)
+	}
+	// Confirm and cancel count against the same rate.
+	var oid, pk string
+	if err := p.pool.QueryRow(p.ctx, `SELECT order_id, payment_key FROM charges WHERE uid = $1 LIMIT 1`, uid).Scan(&oid, &pk); err != nil {
+		t.Fatal(err)
+	}
+	p.do(req{method: "POST", path: "/home/api/v1/charge/confirm", uid: uid, key: newKey(),
+		body: map[string]any{"orderId": oid, "paymentKey": pk, "amount": 1000}}).mustFail(t, http.StatusTooManyRequests)
+	p.do(req{method: "POST", path: "/home/api/v1/charge/" + oid + "/cancel", uid: uid, key: newKey()}).mustFail(t, http.StatusTooManyRequests)
+	// Bad input is still answered as such.
+	p.do(req{method: "POST", path: "/home/api/v1/charge/requests", uid: uid, key: newKey(),
+		body: map[string]any{"amount": -5}}).mustFail(t, http.StatusBadRequest)
+	charge(other).mustOK(t)
+	p.clock.Add(20 * time.Second) // one call a 20 s at 3 a minute
+	charge(uid).mustOK(t)
+	charge(uid).mustFail(t, http.StatusTooManyRequests)
+	if n := p.int(`SELECT count(*) FROM charges WHERE uid = $1`, uid); n != 4 {
+		t.Fatalf("%d orders, want 4", n)
+	}
 }

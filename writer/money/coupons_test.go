@@ -3,6 +3,7 @@ package money_test
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -247,6 +248,29 @@ func TestJoinBonusAndAutoPayment(t *testing.T) {
 	if got["type"] != "bluemoney-scheduled-payment" || got["trigger_value"].(float64) != 15 || got["money"].(float64) != 5000 || got["is_use"] != true {
 		t.Fatalf("auto payment: %v", got)
 	}
+	// Turning it off keeps the kind, amount and trigger for next time.
+	off := e.do(req{method: "PUT", path: "/home/api/v1/wallet/auto-payment", uid: uid, body: map[string]any{"is_use": false}}).mustOK(t)["auto_payment_info"].(map[string]any)
+	if off["is_use"] != false || off["type"] != "bluemoney-scheduled-payment" || off["trigger_value"].(float64) != 15 {
+		t.Fatalf("auto payment off: %v", off)
+	}
+	// The trigger values at their bounds: a balance from 0, a day up to 28.
+	for _, ok := range []map[string]any{
+		{"is_use": true, "type": "bluemoney-auto-payment", "money": 1000, "trigger_value": 0},
+		{"is_use": true, "type": "bluemoney-auto-payment", "money": 1000000, "trigger_value": 1000000},
+		{"is_use": true, "type": "bluemoney-scheduled-payment", "money": 1000, "trigger_value": 1},
+		{"is_use": true, "type": "bluemoney-scheduled-payment", "money": 1000, "trigger_value": 28},
+	} {
+		e.do(req{method: "PUT", path: "/home/api/v1/wallet/auto-payment", uid: uid, body: ok}).mustOK(t)
+	}
+	for _, bad := range []map[string]any{
+		{"is_use": true, "type": "bluemoney-auto-payment", "money": 1000, "trigger_value": 1000001},
+		{"is_use": true, "type": "bluemoney-auto-payment", "money": 1050, "trigger_value": 0},
+		{"is_use": true, "type": "bluemoney-auto-payment", "money": 900, "trigger_value": 0},
+		{"is_use": true, "type": "bluemoney-scheduled-payment", "money": 1000, "trigger_value": 0},
+		{"is_use": false, "type": "bluemoney-scheduled-payment"},
+	} {
+		e.do(req{method: "PUT", path: "/home/api/v1/wallet/auto-payment", uid: uid, body: bad}).mustFail(t, http.StatusBadRequest)
+	}
 	l := e.do(req{method: "GET", path: "/home/api/v1/wallet/ledger", uid: uid}).mustOK(t)["list"].([]any)
 	if len(l) != 1 || l[0].(map[string]any)["reason"] != "join_bonus" {
 		t.Fatalf("ledger: %v", l)
@@ -289,5 +313,168 @@ func TestCouponsUnderConcurrency(t *testing.T) {
 	}
 	if n := e.int(`SELECT used_cnt FROM coupon_grants WHERE uid = $1`, uid); n != 3 {
 		t.Fatalf("used %d passes", n)
+	}
+}
+
+// A jumping pass is bought at the offer's price (channel money, mileage
+// first), lasts the offer's days, and the earliest-expiring pass is spent
+// first; jumpingExpireDates lists one date per pass left, earliest first, and
+// expired passes leave both the count and the list.
+func TestJumpingPassPurchaseAndExpiry(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, money.Config{})
+	e.addWork(work{pid: "j1", vols: 6, price: 100, jumping: true, excludeNewest: 2})
+	const uid, poor = 37, 38
+	buy := func(who int64, key, channel string) resp {
+		return e.do(req{method: "POST", path: "/home/api/v1/coupons/jumping-pass", uid: who, key: key, channel: channel})
+	}
+	buy(uid, newKey(), "").mustFail(t, http.StatusNotFound) // not on sale yet
+	e.exec(`INSERT INTO site_docs (key, doc) VALUES ('jumpingpass', '{"title":"점핑패스","price":1000,"days":7}')`)
+	e.fund(uid, money.Blue, 1500)
+	e.fund(uid, money.Mileage, 200)
+	e.fund(uid, money.Android, 1000)
+	t0 := e.clock.Now()
+	first := buy(uid, "jp-1", "").mustOK(t)
+	if first["amount"].(float64) != 1000 || first["paid"].(map[string]any)["mileage"].(float64) != 200 || first["paid"].(map[string]any)["blue"].(float64) != 800 {
+		t.Fatalf("first pass: %v", first)
+	}
+	if exp, _ := time.Parse(time.RFC3339, first["expiresAt"].(string)); !exp.Equal(t0.Add(7 * 24 * time.Hour)) {
+		t.Fatalf("expiresAt %v, want purchase + 7 days", first["expiresAt"])
+	}
+	// The same key replays; the same key from another channel is another request.
+	if r := buy(uid, "jp-1", ""); r.header.Get("Idempotent-Replayed") != "true" || e.balance(uid, money.Blue) != 700 {
+		t.Fatalf("replay: %d %s, blue %d", r.status, r.body, e.balance(uid, money.Blue))
+	}
+	buy(uid, "jp-1", "AA").mustFail(t, http.StatusConflict)
+	e.clock.Add(48 * time.Hour)
+	second := buy(uid, newKey(), "AA").mustOK(t) // Android app: Android money
+	if second["paid"].(map[string]any)["android"].(float64) != 1000 || e.balance(uid, money.Android) != 0 {
+		t.Fatalf("second pass: %v", second)
+	}
+	buy(poor, newKey(), "").mustFail(t, http.StatusPaymentRequired)
+	if n := e.int(`SELECT count(*) FROM coupon_grants WHERE uid = $1`, poor); n != 0 {
+		t.Fatal("a refused purchase left a pass")
+	}
+	pcp := func() map[string]any { return e.coupons(uid, "j1")["PCPInfo"].(map[string]any) }
+	dates := func(p map[string]any) []string {
+		var out []string
+		for _, d := range p["jumpingExpireDates"].([]any) {
+			out = append(out, d.(string))
+		}
+		return out
+	}
+	day := func(d int) string { return t0.Add(time.Duration(d) * 24 * time.Hour).Format(time.RFC3339) }
+	p := pcp()
+	if p["jumpingCount"].(float64) != 2 || strings.Join(dates(p), ",") != day(7)+","+day(9) || p["jcpId"] != first["jcpId"] {
+		t.Fatalf("two passes: %v", p)
+	}
+	// The newest volume opens with it, and the earlier-expiring pass is spent.
+	e.useCoupon(uid, "j1", 6, "jumping").mustOK(t)
+	if p = pcp(); p["jumpingCount"].(float64) != 1 || strings.Join(dates(p), ",") != day(9) || p["jcpId"] != second["jcpId"] {
+		t.Fatalf("after one use: %v", p)
+	}
+	e.clock.Add(7*24*time.Hour - time.Second) // one second before the second pass ends
+	if p = pcp(); p["jumpingCount"].(float64) != 1 {
+		t.Fatalf("a second before expiry: %v", p)
+	}
+	e.clock.Add(time.Second)
+	if p = pcp(); p["jumpingCount"].(float64) != 0 || len(dates(p)) != 0 {
+		t.Fatalf("at expiry: %v", p)
+	}
+	e.useCoupon(uid, "j1", 5, "jumping").mustFail(t, http.StatusConflict)
+	if n := e.int(`SELECT count(*) FROM outbox WHERE key = 'events.biz.purchase'`); n != 2 {
+		t.Fatalf("%d purchase events for two passes", n)
+	}
+	e.checkLedger()
+}
+
+// Event coupons follow the clock: the comic pages claim their events only
+// while they run, the comic ticket event 18322 gives comic tickets whatever
+// kind it is filed under, and its tickets, like every gift, expire with it
+// (no longer received, counted or spent).
+func TestEventCouponsFollowTheClock(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, money.Config{})
+	e.addWork(work{pid: "c1", section: "CM", vols: 5, price: 100})
+	e.addWork(work{pid: "n1", section: "EB", vols: 5, price: 100})
+	now := e.clock.Now()
+	event := func(eid int64, kind string, coupons int, start, end time.Time) {
+		e.exec(`INSERT INTO events (eid, kind, title, pids, coupons, start_at, end_at) VALUES ($1, $2, 't', $3, $4, $5, $6)`,
+			eid, kind, []string{"c1"}, coupons, start, end)
+	}
+	event(201, contract.EventHeroism, 2, now.Add(time.Hour), now.Add(3*time.Hour))
+	event(202, contract.EventHoneyBenefit, 1, now.Add(-time.Hour), now.Add(time.Hour))
+	event(contract.ComicTicketEventID, contract.EventBluerun, 3, now.Add(-time.Hour), now.Add(2*time.Hour))
+	const uid = 39
+	heroism := func() resp {
+		return e.do(req{method: "POST", path: "/home/api/v1/contents/comic/heroism/coupons", uid: uid, body: map[string]any{"eid": 201}})
+	}
+	honey := func() resp {
+		return e.do(req{method: "POST", path: "/home/api/v1/contents/comic/honey-benefit", uid: uid, body: map[string]any{"eid": 202}})
+	}
+	heroism().mustFail(t, http.StatusConflict) // starts in an hour
+	if r := e.do(req{method: "POST", path: "/home/api/v1/coupons/events/18322/claim", uid: uid}).mustOK(t); r["kind"] != contract.EventTicket || r["gifts"].(float64) != 1 {
+		t.Fatalf("18322 claim: %v", r)
+	}
+	e.clock.Add(time.Hour) // heroism starts, honey benefit ends
+	honey().mustFail(t, http.StatusConflict)
+	if r := heroism().mustOK(t); r["kind"] != contract.EventHeroism || r["gifts"].(float64) != 1 {
+		t.Fatalf("heroism claim: %v", r)
+	}
+	heroism().mustFail(t, http.StatusConflict) // once
+	if n := e.int(`SELECT count FROM coupon_grants WHERE uid = $1 AND kind = 'read' AND pid = 'c1' AND eid = 201`, uid); n != 2 {
+		t.Fatalf("heroism read coupons: %d", n)
+	}
+	var ticket int64
+	if err := e.pool.QueryRow(e.ctx, `SELECT id FROM coupon_grants WHERE uid = $1 AND kind = 'ticket' AND section = 'CM' AND count = 3`, uid).Scan(&ticket); err != nil {
+		t.Fatalf("18322 gave no comic tickets: %v", err)
+	}
+	e.do(req{method: "POST", path: "/home/api/v1/coupons/gifts/" + itoa(ticket) + "/receive", uid: uid}).mustOK(t)
+	if w := e.do(req{method: "GET", path: "/home/api/v1/wallet", uid: uid}).mustOK(t); w["comicTickets"].(float64) != 3 || w["novelTickets"].(float64) != 0 {
+		t.Fatalf("tickets: comic %v novel %v", w["comicTickets"], w["novelTickets"])
+	}
+	// Comic tickets do not open novels.
+	e.do(req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: newKey(),
+		body: map[string]any{"pid": "n1", "vols": []int{1}, "buyType": "T"}}).mustFail(t, http.StatusPaymentRequired)
+	e.do(req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: newKey(),
+		body: map[string]any{"pid": "c1", "vols": []int{1}, "buyType": "T"}}).mustOK(t)
+	// The heroism coupons are still in the gift box; at the event's end they
+	// can no longer be received, and the tickets left are gone too.
+	gifts := e.do(req{method: "GET", path: "/home/api/v1/coupons/gifts", uid: uid}).mustOK(t)["list"].([]any)
+	if len(gifts) != 1 {
+		t.Fatalf("gift box: %v", gifts)
+	}
+	gid := int64(gifts[0].(map[string]any)["id"].(float64))
+	e.clock.Add(time.Hour) // 18322 ends
+	if w := e.do(req{method: "GET", path: "/home/api/v1/wallet", uid: uid}).mustOK(t); w["comicTickets"].(float64) != 0 {
+		t.Fatalf("expired tickets still counted: %v", w["comicTickets"])
+	}
+	e.do(req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: newKey(),
+		body: map[string]any{"pid": "c1", "vols": []int{2}, "buyType": "T"}}).mustFail(t, http.StatusPaymentRequired)
+	e.clock.Add(time.Hour) // heroism ends
+	e.do(req{method: "POST", path: "/home/api/v1/coupons/gifts/" + itoa(gid) + "/receive", uid: uid}).mustFail(t, http.StatusNotFound)
+	if g := e.do(req{method: "GET", path: "/home/api/v1/coupons/gifts", uid: uid}).mustOK(t)["list"].([]any); len(g) != 0 {
+		t.Fatalf("expired gifts listed: %v", g)
+	}
+}
+
+// "Not usable on the newest volumes" follows releases: when a scheduled
+// volume comes out, the one before it leaves the excluded window.
+func TestWaitForFreeNewestFollowsReleases(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, money.Config{})
+	e.addWork(work{pid: "w1", vols: 4, price: 100, wff: true, recycle: 1, excludeNewest: 1})
+	now := e.clock.Now()
+	e.exec(`INSERT INTO volumes (pid, no, title, release_at, is_free, buy_price, buy_price_org, rent_price, rent_price_org, pages, preview_pages)
+		VALUES ('w1', 5, '', $1, false, 100, 100, 0, 0, 10, 2)`, now.Add(time.Hour))
+	const uid = 40
+	e.useCoupon(uid, "w1", 4, "wff").mustFail(t, http.StatusConflict) // the newest released
+	e.useCoupon(uid, "w1", 5, "wff").mustFail(t, http.StatusNotFound) // not out yet
+	e.clock.Add(time.Hour)
+	e.useCoupon(uid, "w1", 5, "wff").mustFail(t, http.StatusConflict) // now the newest
+	e.useCoupon(uid, "w1", 4, "wff").mustOK(t)
+	// recycle 1: the next use is a minute away.
+	if w := e.coupons(uid, "w1")["WCPInfo"].(map[string]any); w["waitTime"].(float64) != 60 || w["isAvailable"] != false {
+		t.Fatalf("WCPInfo: %v", w)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"storefront/contract"
+	"storefront/writer/httpapi"
 )
 
 // IdempotencyHeader names the header every money-moving call carries.
@@ -44,6 +45,7 @@ const maxBody = 16 << 10
 //	POST   /home/api/v1/coupons/gifts/{id}/receive
 //	GET    /home/api/v1/coupons/events?kind=          running coupon events with claim state
 //	POST   /home/api/v1/coupons/events/{eid}/claim
+//	POST   /home/api/v1/coupons/jumping-pass          buy a jumping pass ({} or no body)  Idempotency-Key
 //	POST   /home/api/v1/contents/comic/honey-benefit     {eid}  claim a comic honey-benefit event
 //	POST   /home/api/v1/contents/comic/heroism/coupons   {eid}  claim a comic heroism event
 func (s *Service) Routes(mux *http.ServeMux, user func(*http.Request) (uid int64, ok bool)) {
@@ -71,6 +73,7 @@ func (s *Service) Routes(mux *http.ServeMux, user func(*http.Request) (uid int64
 	h("POST /home/api/v1/coupons/gifts/{id}/receive", s.postReceive)
 	h("GET /home/api/v1/coupons/events", s.getEvents)
 	h("POST /home/api/v1/coupons/events/{eid}/claim", s.postClaim)
+	h("POST /home/api/v1/coupons/jumping-pass", s.postJumpingPass)
 	h("POST /home/api/v1/contents/comic/honey-benefit", s.postKindClaim(contract.EventHoneyBenefit))
 	h("POST /home/api/v1/contents/comic/heroism/coupons", s.postKindClaim(contract.EventHeroism))
 }
@@ -80,9 +83,14 @@ func (s *Service) handler(user func(*http.Request) (int64, bool), fn func(http.R
 		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		uid, ok := user(r)
 		var err error
-		if !ok {
+		switch {
+		case !ok:
 			err = errorf(http.StatusUnauthorized, "로그인이 필요한 서비스입니다.")
-		} else {
+		case r.URL.Query().Has("uid") && r.URL.Query().Get("uid") != uidString(uid):
+			// A uid in the query must be the session's, like one in the body.
+			err = errorf(http.StatusForbidden, "uid is not the session's")
+		}
+		if err == nil {
 			err = fn(w, r, uid)
 		}
 		if err != nil {
@@ -100,6 +108,10 @@ func (s *Service) writeError(w http.ResponseWriter, r *http.Request, err error) 
 		e = errorf(http.StatusRequestEntityTooLarge, "request body too large")
 	case errors.Is(err, r.Context().Err()) && r.Context().Err() != nil:
 		e = errorf(http.StatusServiceUnavailable, "request canceled")
+	case httpapi.Unavailable(err):
+		// PostgreSQL down or restarting: the client retries with the same key.
+		s.log.Warn("money request failed: database unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
+		e = errorf(httpapi.ErrUnavailable.Code, "%s", httpapi.ErrUnavailable.Msg)
 	default:
 		s.log.Error("money request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		e = errorf(http.StatusInternalServerError, "일시적인 오류입니다. 잠시 후 다시 시도해 주세요.")
@@ -263,10 +275,14 @@ func (s *Service) getAutoPayment(w http.ResponseWriter, r *http.Request, uid int
 
 func (s *Service) putAutoPayment(w http.ResponseWriter, r *http.Request, uid int64) error {
 	var a AutoPayment
-	if err := decodeInto(r, uid, &a); err != nil {
+	var err error
+	if err = decodeInto(r, uid, &a); err != nil {
 		return err
 	}
 	if err := s.SetAutoPayment(r.Context(), uid, a); err != nil {
+		return err
+	}
+	if a, err = s.GetAutoPayment(r.Context(), uid); err != nil {
 		return err
 	}
 	return writeJSON(w, map[string]any{"header": contract.Header{Code: 200}, "auto_payment_info": a})
@@ -537,4 +553,24 @@ func (s *Service) postKindClaim(kind string) func(http.ResponseWriter, *http.Req
 		}
 		return writeJSON(w, res)
 	}
+}
+
+func (s *Service) postJumpingPass(w http.ResponseWriter, r *http.Request, uid int64) error {
+	var req JumpingPassRequest
+	// Nothing is required: an empty body is an empty object.
+	if r.ContentLength != 0 {
+		if err := decodeInto(r, uid, &req); err != nil {
+			return err
+		}
+	}
+	ch, err := channelOf(r)
+	if err != nil {
+		return err
+	}
+	req.Channel = ch
+	a, err := s.BuyJumpingPass(r.Context(), uid, r.Header.Get(IdempotencyHeader), req)
+	if err != nil {
+		return err
+	}
+	return writeAnswer(w, a)
 }

@@ -29,6 +29,7 @@ import (
 
 	"storefront/contract"
 	"storefront/svc"
+	"storefront/writer/httpapi"
 	"storefront/writer/outbox"
 )
 
@@ -48,6 +49,10 @@ type Config struct {
 	DefaultRentDays int
 	// MaxCharge bounds one charge (default 1,000,000 won).
 	MaxCharge int64
+	// ChargePerMinute bounds the charging calls (request, confirm, cancel) that
+	// reach the payment gateway, per member and writer node (default 10), so a
+	// stolen session cannot test cards through us.
+	ChargePerMinute int
 	// Gateway charges cards. When nil and PaymentURL is set, an HTTPGateway to
 	// PaymentURL is used; when both are empty, charging calls answer 503.
 	Gateway PaymentGateway
@@ -74,6 +79,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.PaymentURL, "payment-url", svc.Env("PAYMENT_URL", ""), "payment gateway base URL (empty: charging off unless a gateway is given)")
 	fs.StringVar(&c.PaymentSecretKey, "payment-secret-key", svc.Env("PAYMENT_SECRET_KEY", "test_sk_sandbox"), "payment gateway secret key")
 	fs.StringVar(&c.PaymentWebhookSecret, "payment-webhook-secret", svc.Env("PAYMENT_WEBHOOK_SECRET", "whsec_sandbox"), "payment gateway webhook signing secret")
+	fs.IntVar(&c.ChargePerMinute, "charge-per-minute", svc.EnvInt("CHARGE_PER_MINUTE", 10), "charging calls per member and minute")
 	fs.Int64Var(&c.FirstChargeBonusPct, "first-charge-bonus-pct", int64(svc.EnvInt("MONEY_FIRST_CHARGE_BONUS_PCT", 10)), "mileage bonus on the first charge, percent")
 }
 
@@ -98,6 +104,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxCharge <= 0 {
 		c.MaxCharge = 1_000_000
+	}
+	if c.ChargePerMinute <= 0 {
+		c.ChargePerMinute = 10
 	}
 	if c.Gateway == nil && c.PaymentURL != "" {
 		c.Gateway = &HTTPGateway{BaseURL: c.PaymentURL, SecretKey: c.PaymentSecretKey, WebhookSecret: c.PaymentWebhookSecret}
@@ -132,16 +141,17 @@ const WebhookPath = "/home/api/v1/charge/webhook"
 
 // Service is the money service.
 type Service struct {
-	pool *pgxpool.Pool
-	cfg  Config
-	log  *slog.Logger
-	now  func() time.Time
+	pool    *pgxpool.Pool
+	cfg     Config
+	log     *slog.Logger
+	now     func() time.Time
+	charges *httpapi.Limiter
 }
 
 // New makes a Service on pool. The schema comes from writer/migrations (0100-0199).
 func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) *Service {
 	cfg = cfg.withDefaults()
-	return &Service{pool: pool, cfg: cfg, log: log, now: cfg.Now}
+	return &Service{pool: pool, cfg: cfg, log: log, now: cfg.Now, charges: httpapi.NewLimiter(cfg.ChargePerMinute)}
 }
 
 // Error is a failure the caller caused or must know about. Status is the HTTP
@@ -167,7 +177,17 @@ var (
 	ErrNoProduct    = &Error{Status: http.StatusNotFound, Msg: "unknown product"}
 	ErrKeyReuse     = &Error{Status: http.StatusConflict, Msg: "Idempotency-Key was used with other parameters"}
 	ErrNoGateway    = &Error{Status: http.StatusServiceUnavailable, Msg: "payment is not available"}
+	ErrChargeRate   = &Error{Status: http.StatusTooManyRequests, Msg: "충전 요청이 너무 많습니다. 잠시 후 다시 시도해 주세요."}
 )
+
+// chargeAllowed takes one charging call of uid from its rate (after the
+// input was validated: a refused input never reaches the gateway anyway).
+func (s *Service) chargeAllowed(uid int64) error {
+	if !s.charges.Allow(uidString(uid), s.now()) {
+		return ErrChargeRate
+	}
+	return nil
+}
 
 // inTx runs fn in a transaction, retrying on serialization failures and
 // deadlocks: fn must be safe to run again.

@@ -200,8 +200,15 @@ func (s *Service) GetAutoPayment(ctx context.Context, uid int64) (AutoPayment, e
 	return a, nil
 }
 
-// SetAutoPayment stores the setting.
+// SetAutoPayment stores the setting. {is_use: false} alone turns an existing
+// setting off and keeps its kind, amount and trigger for the next time.
 func (s *Service) SetAutoPayment(ctx context.Context, uid int64, a AutoPayment) error {
+	if a == (AutoPayment{}) {
+		if _, err := s.pool.Exec(ctx, `UPDATE auto_payments SET is_use = false, updated_at = $2 WHERE uid = $1`, uid, s.now()); err != nil {
+			return fmt.Errorf("turn off auto payment %d: %w", uid, err)
+		}
+		return nil
+	}
 	if err := a.Validate(); err != nil {
 		return err
 	}
