@@ -84,6 +84,8 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	case errors.As(err, &e):
 	case errors.As(err, &mbe):
 		e = Errorf(http.StatusRequestEntityTooLarge, "request body too large")
+	case Unavailable(err):
+		e = &Error{Code: ErrUnavailable.Code, Msg: ErrUnavailable.Msg, Err: err}
 	default:
 		e = &Error{Code: http.StatusInternalServerError, Msg: "일시적인 오류입니다. 잠시 후 다시 시도해 주세요.", Err: err}
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"storefront/contract"
+	"storefront/writer/httpapi"
 )
 
 // IdempotencyHeader names the header every money-moving call carries.
@@ -107,6 +108,10 @@ func (s *Service) writeError(w http.ResponseWriter, r *http.Request, err error) 
 		e = errorf(http.StatusRequestEntityTooLarge, "request body too large")
 	case errors.Is(err, r.Context().Err()) && r.Context().Err() != nil:
 		e = errorf(http.StatusServiceUnavailable, "request canceled")
+	case httpapi.Unavailable(err):
+		// PostgreSQL down or restarting: the client retries with the same key.
+		s.log.Warn("money request failed: database unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
+		e = errorf(httpapi.ErrUnavailable.Code, "%s", httpapi.ErrUnavailable.Msg)
 	default:
 		s.log.Error("money request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		e = errorf(http.StatusInternalServerError, "일시적인 오류입니다. 잠시 후 다시 시도해 주세요.")
