@@ -73,5 +73,7 @@ export default [
     route("nuxgin/error/:code", "routes/nuxgin/error.tsx"),
     route("viewer", "routes/viewer.tsx"),
     route("logout", "routes/logout.tsx"),
+    // Admin screens: no store header, sidebar or footer.
+    route("admin/analytics", "routes/admin/analytics.tsx"),
   ]),
 ] satisfies RouteConfig;

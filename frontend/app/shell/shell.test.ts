@@ -5,7 +5,7 @@ import { LoadingBar, type BarState } from "./loadingBar";
 import { ModalStack, scrollLocker } from "./modalStack";
 import { SnackQueue, type Snack } from "./snack";
 import { APP_VERSION, FLOATING_MESSAGE_MS, LOADER, popupMaxHeight, POPUP, SNACK_SWITCH_MS } from "./timing";
-import { isProductDetail, MAX_BATCH, Tracker, TRACK_EVENTS_PATH, type PageViewEvent } from "./tracking";
+import { isAdminPage, isProductDetail, MAX_BATCH, MAX_RETRIES, Tracker, TRACK_EVENTS_PATH, type PageViewEvent } from "./tracking";
 import { shouldReload, VERSION_PATH, VersionCheck } from "./versionCheck";
 
 beforeEach(() => vi.useFakeTimers());
@@ -136,10 +136,11 @@ describe("tracking", () => {
     await vi.advanceTimersByTimeAsync(5000);
     expect(sent).toEqual([
       [
-        { type: "page_view", curPageUrl: "/", url: "/", props: { channel: "AW" } },
-        { type: "page_view", curPageUrl: "/webtoon?x=1", url: "/webtoon?x=1", referrer: "/" },
+        { id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/), type: "page_view", curPageUrl: "/", url: "/", props: { channel: "AW" } },
+        { id: expect.any(String), type: "page_view", curPageUrl: "/webtoon?x=1", url: "/webtoon?x=1", referrer: "/" },
       ],
     ]);
+    expect(sent[0][0].id).not.toBe(sent[0][1].id);
   });
   it("sends at once when the batch is full", async () => {
     const sent: PageViewEvent[][] = [];
@@ -172,6 +173,63 @@ describe("tracking", () => {
     const t = new Tracker({ send: async () => Promise.reject(new Error("down")) });
     t.pageView("/a");
     await expect(t.flush()).resolves.toBeUndefined();
+  });
+  it("does not count admin screens", () => {
+    const t = new Tracker({ send: async () => {} });
+    expect(isAdminPage("/admin/analytics")).toBe(true);
+    expect(isAdminPage("/administration")).toBe(false);
+    expect(t.pageView("/admin/analytics?from=2026-11-01")).toBe(false);
+    expect(t.pending).toHaveLength(0);
+  });
+  it("re-sends a failed batch later with the same ids, a bounded number of times", async () => {
+    const sent: PageViewEvent[][] = [];
+    let n = 0;
+    const t = new Tracker({ send: async (e) => { sent.push(e); if (n++ < 1) throw new Error("503"); return { event_ids: e.map((x) => x.id) }; }, flushMs: 1000 });
+    t.pageView("/a");
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(sent).toHaveLength(1);
+    expect(t.pending).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(sent).toHaveLength(2);
+    expect(sent[1][0].id).toBe(sent[0][0].id);
+    expect(t.pending).toHaveLength(0);
+    // Always failing: the event is dropped after MAX_RETRIES more tries.
+    const calls: number[] = [];
+    const down = new Tracker({ send: async () => { calls.push(1); throw new Error("down"); }, flushMs: 1000 });
+    down.pageView("/b");
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(calls).toHaveLength(1 + MAX_RETRIES);
+    expect(down.pending).toHaveLength(0);
+  });
+  it("gives the ad pixel the edge's event id, and still sends it without one on failure or by beacon", async () => {
+    const pixels: [string, string | undefined][] = [];
+    const pixel = (page: string, id?: string) => void pixels.push([page, id]);
+    const ok = new Tracker({ send: async (e) => ({ header: { code: 200 }, event_ids: e.map((_, i) => `srv-${i}`) }), pixel, flushMs: 1000 });
+    ok.pageView("/a");
+    ok.pageView("/b?x=1");
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(pixels).toEqual([["/a", "srv-0"], ["/b?x=1", "srv-1"]]);
+
+    pixels.length = 0;
+    let fail = true;
+    const bad = new Tracker({ send: async (e) => { if (fail) throw new Error("network"); return { event_ids: e.map((x) => x.id) }; }, pixel, flushMs: 1000 });
+    bad.pageView("/c");
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(pixels).toEqual([["/c", undefined]]);
+    fail = false;
+    await vi.advanceTimersByTimeAsync(1000); // the retry succeeds: no second pixel
+    expect(pixels).toEqual([["/c", undefined]]);
+    expect(bad.pending).toHaveLength(0);
+
+    pixels.length = 0;
+    const hid = new Tracker({ send: async () => ({}), beacon: () => true, pixel, flushMs: 1000 });
+    hid.pageView("/d");
+    hid.flushBeacon();
+    expect(pixels).toEqual([["/d", undefined]]);
+    // A pixel that throws does not break tracking.
+    const throwing = new Tracker({ send: async () => ({ event_ids: ["x"] }), pixel: () => { throw new Error("blocked"); }, flushMs: 1000 });
+    throwing.pageView("/e");
+    await expect(throwing.flush()).resolves.toBeUndefined();
   });
 });
 

@@ -1,43 +1,88 @@
 // Page-view tracking (seed §4, §7): every route change except product detail
 // queues a page view; the queue goes to the edge's tracking endpoint in
 // batches, and whatever is left when the page is hidden goes by sendBeacon.
+//
+// Every event carries the page's own id, so a batch sent again (after a failed
+// or unanswered call, or by beacon) is stored once: the edge keeps the id and
+// JetStream and analytics drop copies. The ad pixel gets the event_id the edge
+// answered, and is still sent, without it, when the call failed (seed §7).
 
 export const TRACK_EVENTS_PATH = "/home/api/v1/tracking/events";
 export const MAX_BATCH = 20;
 export const FLUSH_MS = 5000;
+/** A failed batch is sent again this many times at most (same ids). */
+export const MAX_RETRIES = 2;
 
-export type PageViewEvent = { type: "page_view"; curPageUrl: string; url: string; referrer?: string; props?: Record<string, string> };
+export type PageViewEvent = { id: string; type: "page_view"; curPageUrl: string; url: string; referrer?: string; props?: Record<string, string> };
 
 /** Product detail pages send their own view (with the product) instead. */
 export function isProductDetail(pathname: string): boolean {
   return /^\/[^/]+\/detail(\/|$)/.test(pathname);
 }
 
+/** Admin screens are not store traffic. */
+export function isAdminPage(pathname: string): boolean {
+  return pathname === "/admin" || pathname.startsWith("/admin/");
+}
+
+/** newEventId makes a random UUID (v4) without crypto.randomUUID, which plain-http pages lack. */
+export function newEventId(): string {
+  const b = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(b);
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
 export type TrackerDeps = {
+  /** send posts a batch; its answer holds the stored ids in order (event_ids). */
   send: (events: PageViewEvent[]) => Promise<unknown>;
   beacon?: (url: string, data: Blob) => boolean;
+  /** pixel tells the ad pixel about a page view: with the edge's event id, or without on failure. */
+  pixel?: (url: string, eventId?: string) => void;
+  newId?: () => string;
   flushMs?: number;
   maxBatch?: number;
 };
 
+type Queued = { ev: PageViewEvent; tries: number; pixelled: boolean };
+
+function answerIds(answer: unknown): string[] {
+  const ids = (answer as { event_ids?: unknown } | null | undefined)?.event_ids;
+  return Array.isArray(ids) ? ids.map((x) => (typeof x === "string" ? x : "")) : [];
+}
+
 export class Tracker {
-  private queue: PageViewEvent[] = [];
+  private queue: Queued[] = [];
   private timer?: ReturnType<typeof setTimeout>;
   constructor(private deps: TrackerDeps) {}
   get pending(): readonly PageViewEvent[] {
-    return this.queue;
+    return this.queue.map((q) => q.ev);
   }
   /** pageView queues a page view for url (path + query); false when the path is excluded. */
   pageView(url: string, referrer?: string, channel?: string): boolean {
     const path = url.split("?")[0];
-    if (isProductDetail(path)) return false;
-    const ev: PageViewEvent = { type: "page_view", curPageUrl: url, url };
+    if (isProductDetail(path) || isAdminPage(path)) return false;
+    const ev: PageViewEvent = { id: (this.deps.newId ?? newEventId)(), type: "page_view", curPageUrl: url, url };
     if (referrer) ev.referrer = referrer;
     if (channel) ev.props = { channel };
-    this.queue.push(ev);
+    this.queue.push({ ev, tries: 0, pixelled: false });
     if (this.queue.length >= (this.deps.maxBatch ?? MAX_BATCH)) void this.flush();
-    else if (this.timer === undefined) this.timer = setTimeout(() => void this.flush(), this.deps.flushMs ?? FLUSH_MS);
+    else this.schedule();
     return true;
+  }
+  private schedule() {
+    if (this.timer === undefined) this.timer = setTimeout(() => void this.flush(), this.deps.flushMs ?? FLUSH_MS);
+  }
+  private pixel(q: Queued, eventId?: string) {
+    if (q.pixelled || !this.deps.pixel) return;
+    q.pixelled = true;
+    try {
+      this.deps.pixel(q.ev.curPageUrl, eventId);
+    } catch {
+      // The pixel is a third party's: never let it disturb the page.
+    }
   }
   async flush() {
     clearTimeout(this.timer);
@@ -45,9 +90,17 @@ export class Tracker {
     const batch = this.queue.splice(0, this.deps.maxBatch ?? MAX_BATCH);
     if (batch.length === 0) return;
     try {
-      await this.deps.send(batch);
+      const ids = answerIds(await this.deps.send(batch.map((q) => q.ev)));
+      batch.forEach((q, i) => this.pixel(q, ids[i] || undefined));
     } catch {
-      // Tracking never disturbs the reader.
+      // Tracking never disturbs the reader. The pixel goes now, without an
+      // id; the batch is tried again later with the same ids (a call that
+      // failed after the edge stored it is then dropped as a copy).
+      batch.forEach((q) => this.pixel(q));
+      const again = batch.filter((q) => ++q.tries <= MAX_RETRIES);
+      this.queue.unshift(...again);
+      if (this.queue.length > 0) this.schedule();
+      return;
     }
     if (this.queue.length > 0) void this.flush();
   }
@@ -59,8 +112,10 @@ export class Tracker {
     let ok = true;
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.deps.maxBatch ?? MAX_BATCH);
-      const blob = new Blob([JSON.stringify({ events: batch })], { type: "application/json" });
+      const blob = new Blob([JSON.stringify({ events: batch.map((q) => q.ev) })], { type: "application/json" });
       ok = this.deps.beacon(TRACK_EVENTS_PATH, blob) && ok;
+      // A beacon has no answer: the pixel goes without an id.
+      batch.forEach((q) => this.pixel(q));
     }
     return ok;
   }
