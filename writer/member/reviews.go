@@ -28,6 +28,9 @@ type reviewRequest struct {
 	IsSpoiler bool   `json:"isSpoiler"`
 }
 
+// maxVolNo is the highest volume number the catalog accepts (writer/catalog).
+const maxVolNo = 100_000
+
 // reviewAdd writes a review of a work (buyers are flagged). Answer 201: header, id.
 func (s *Service) reviewAdd(w http.ResponseWriter, r *http.Request) error {
 	uid, err := s.user(r)
@@ -46,8 +49,8 @@ func (s *Service) reviewAdd(w http.ResponseWriter, r *http.Request) error {
 		return httpapi.BadRequest("body is longer than 2000 characters")
 	case req.Point < 1 || req.Point > 10:
 		return httpapi.BadRequest("point must be 1 to 10")
-	case req.Vol < 0:
-		return httpapi.BadRequest("vol must not be negative")
+	case req.Vol < 0 || req.Vol > maxVolNo:
+		return httpapi.BadRequest("vol must be 0 to %d", maxVolNo)
 	}
 	ctx := r.Context()
 	pid := r.PathValue("pid")

@@ -168,8 +168,8 @@ func (u *CouponUse) validate() error {
 	if !contract.ValidKeyID(u.PID) {
 		return invalid("pid is required")
 	}
-	if u.Vol <= 0 {
-		return invalid("vol is required")
+	if u.Vol <= 0 || u.Vol > MaxVolNo {
+		return invalid("vol must be 1 to %d", MaxVolNo)
 	}
 	if _, ok := couponBuyType[u.Kind]; !ok {
 		return invalid("kind must be wff, read, pass or jumping")

@@ -449,8 +449,8 @@ func (s *Service) postDownloadAuth(w http.ResponseWriter, r *http.Request, uid i
 		vs = vals.Get("no")
 	}
 	vol, err := strconv.Atoi(vs)
-	if err != nil || vol <= 0 {
-		return invalid("vol must be a positive integer")
+	if err != nil || vol <= 0 || vol > MaxVolNo {
+		return invalid("vol must be an integer from 1 to %d", MaxVolNo)
 	}
 	a, err := s.Authorize(r.Context(), uid, vals.Get("pid"), vol)
 	if err != nil {

@@ -24,6 +24,10 @@ const (
 // MaxVols bounds the volumes of one purchase call.
 const MaxVols = 1000
 
+// MaxVolNo is the highest volume number the catalog accepts (writer/catalog);
+// a larger one is bad input, not a database error.
+const MaxVolNo = 100_000
+
 // PurchaseRequest buys, rents or uses tickets on volumes of a work. All takes
 // every released volume still to buy (buy-all / rent-all); on a special-price
 // set, buying all costs the set price (the work's discount applied).
@@ -74,8 +78,8 @@ func (r *PurchaseRequest) validate() error {
 	}
 	seen := make(map[int]bool, len(r.Vols))
 	for _, v := range r.Vols {
-		if v <= 0 {
-			return invalid("vol numbers are positive")
+		if v <= 0 || v > MaxVolNo {
+			return invalid("vol numbers are 1 to %d", MaxVolNo)
 		}
 		if seen[v] {
 			return invalid("vol %d is listed twice", v)
@@ -482,8 +486,8 @@ func (s *Service) Authorize(ctx context.Context, uid int64, pid string, vol int)
 	if !contract.ValidKeyID(pid) {
 		return nil, invalid("pid is required")
 	}
-	if vol <= 0 {
-		return nil, invalid("vol is required")
+	if vol <= 0 || vol > MaxVolNo {
+		return nil, invalid("vol must be 1 to %d", MaxVolNo)
 	}
 	p, err := s.cfg.Catalog.Product(ctx, s.pool, pid, []int{vol})
 	if err != nil {
