@@ -34,6 +34,7 @@ type upFlags struct {
 	regen         bool
 	staticDir     string
 	readyFile     string
+	devClock      bool
 }
 
 func up(args []string) error {
@@ -48,6 +49,7 @@ func up(args []string) error {
 	fs.BoolVar(&f.regen, "regen", false, "regenerate and reload the demo catalog even if this seed and size are loaded")
 	fs.StringVar(&f.staticDir, "static", svc.Env("STATIC_DIR", "frontend/build/client"), "built frontend the edge serves (env STATIC_DIR)")
 	fs.StringVar(&f.readyFile, "ready-file", "", "touch this file once the store is ready (for scripts)")
+	fs.BoolVar(&f.devClock, "dev-clock", false, "TESTS ONLY: let a request move the writer's coupon clock (cookie sf_devclock, see writer/devclock); refused with COOKIE_MODE=live")
 	logFormat, logLevel := svc.LogFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -84,6 +86,7 @@ func up(args []string) error {
 	if err := parseEnvConfig(wcfg.RegisterFlags); err != nil {
 		return fmt.Errorf("writer config: %w", err)
 	}
+	wcfg.DevClock = wcfg.DevClock || f.devClock
 	writer, err := writerserver.New(ctx, wcfg, log.With("svc", "writer"))
 	if err != nil {
 		return fmt.Errorf("start writer: %w", err)

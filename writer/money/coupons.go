@@ -12,7 +12,14 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"storefront/contract"
+	"storefront/writer/devclock"
 )
+
+// clock is the time of the coupon rules for this call: Config.Now, moved by
+// the request's dev-clock offset (writer/devclock: always zero unless the
+// writer runs with -dev-clock), so an end-to-end test can let one member's
+// wait-for-free timer run out while everyone else keeps the real time.
+func (s *Service) clock(ctx context.Context) time.Time { return s.now().Add(devclock.Offset(ctx)) }
 
 // Coupon kinds of coupon_grants, and the wait-for-free kind of CouponUse.
 const (
@@ -79,7 +86,7 @@ func insertGrant(ctx context.Context, tx pgx.Tx, uid int64, g Grant, now time.Ti
 // GrantCoupons gives coupons to a user (admin API, compensation, tests).
 func (s *Service) GrantCoupons(ctx context.Context, uid int64, g Grant) error {
 	if g.AvailableAt.IsZero() {
-		g.AvailableAt = s.now()
+		g.AvailableAt = s.clock(ctx)
 	}
 	if err := g.validate(); err != nil {
 		return err
@@ -88,7 +95,7 @@ func (s *Service) GrantCoupons(ctx context.Context, uid int64, g Grant) error {
 		if _, err := lockWallet(ctx, tx, uid); err != nil {
 			return err
 		}
-		return insertGrant(ctx, tx, uid, g, s.now())
+		return insertGrant(ctx, tx, uid, g, s.clock(ctx))
 	})
 }
 
@@ -206,7 +213,7 @@ func (s *Service) UseCoupon(ctx context.Context, uid int64, key string, u Coupon
 	if err := sellable(p); err != nil {
 		return Answer{}, err
 	}
-	now := s.now()
+	now := s.clock(ctx)
 	v, ok := p.Volume(u.Vol, now)
 	if !ok {
 		return Answer{}, errorf(http.StatusNotFound, "volume %d of %s not found", u.Vol, u.PID)
@@ -353,7 +360,7 @@ func (s *Service) Coupons(ctx context.Context, uid int64, pid string) (*CouponIn
 	if err != nil {
 		return nil, err
 	}
-	now := s.now()
+	now := s.clock(ctx)
 	ci := &CouponInfo{Header: contract.Header{Code: 200}, PID: pid, PCPInfo: PCPInfo{JumpingExpireDates: []time.Time{}}}
 	if p.WaitForFree {
 		var at time.Time
@@ -438,7 +445,7 @@ type Gift struct {
 // GiftBox lists the user's unreceived, unexpired grants.
 func (s *Service) GiftBox(ctx context.Context, uid int64) ([]Gift, error) {
 	rows, err := s.pool.Query(ctx, `SELECT id, kind, pid, section, count, expires_at, source, eid FROM coupon_grants
-		WHERE uid = $1 AND NOT is_recv AND expires_at > $2 ORDER BY id`, uid, s.now())
+		WHERE uid = $1 AND NOT is_recv AND expires_at > $2 ORDER BY id`, uid, s.clock(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("list gift box %d: %w", uid, err)
 	}
@@ -456,7 +463,7 @@ func (s *Service) GiftBox(ctx context.Context, uid int64) ([]Gift, error) {
 // ReceiveGift moves a grant out of the gift box so it can be used.
 func (s *Service) ReceiveGift(ctx context.Context, uid, id int64) error {
 	tag, err := s.pool.Exec(ctx, `UPDATE coupon_grants SET is_recv = true
-		WHERE id = $1 AND uid = $2 AND NOT is_recv AND expires_at > $3`, id, uid, s.now())
+		WHERE id = $1 AND uid = $2 AND NOT is_recv AND expires_at > $3`, id, uid, s.clock(ctx))
 	if err != nil {
 		return fmt.Errorf("receive gift %d: %w", id, err)
 	}
@@ -488,7 +495,7 @@ func (s *Service) CouponEvents(ctx context.Context, uid int64, kind string) ([]C
 	if kind != "" {
 		kinds = []string{kind}
 	}
-	now := s.now()
+	now := s.clock(ctx)
 	rows, err := s.pool.Query(ctx, `SELECT e.eid, e.kind, e.title, e.pids, e.coupons, e.start_at, e.end_at,
 			EXISTS (SELECT 1 FROM event_claims c WHERE c.uid = $1 AND c.eid = e.eid)
 		FROM events e WHERE e.kind = ANY($2) AND e.start_at <= $3 AND e.end_at > $3 ORDER BY e.eid`, uid, kinds, now)
@@ -543,7 +550,7 @@ func (s *Service) claimEvent(ctx context.Context, uid, eid int64, want string) (
 		if err != nil {
 			return fmt.Errorf("load event %d: %w", eid, err)
 		}
-		now := s.now()
+		now := s.clock(ctx)
 		if now.Before(start) || !now.Before(end) {
 			return errorf(http.StatusConflict, "the event is not running")
 		}

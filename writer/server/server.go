@@ -26,6 +26,7 @@ import (
 	"storefront/writer/admin"
 	"storefront/writer/auth"
 	"storefront/writer/catalog"
+	"storefront/writer/devclock"
 	"storefront/writer/httpapi"
 	"storefront/writer/member"
 	"storefront/writer/migrations"
@@ -71,6 +72,9 @@ type Config struct {
 	Verifier auth.AdultVerifier
 	// Now is the clock (nil = time.Now).
 	Now func() time.Time
+	// DevClock lets a request move the coupon clock by the cookie
+	// sf_devclock (writer/devclock), for end-to-end tests. Refused in live mode.
+	DevClock bool
 }
 
 // RegisterFlags registers the writer's flags with environment fallbacks.
@@ -94,6 +98,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.PaymentSecretKey, "payment-secret-key", svc.Env("PAYMENT_SECRET_KEY", pgsandbox.DefaultSecretKey), "payment gateway merchant key (env PAYMENT_SECRET_KEY)")
 	fs.StringVar(&c.PaymentWebhookSecret, "payment-webhook-secret", svc.Env("PAYMENT_WEBHOOK_SECRET", pgsandbox.DefaultWebhookSecret), "payment gateway webhook secret (env PAYMENT_WEBHOOK_SECRET)")
 	fs.BoolVar(&c.PaymentSandbox, "payment-sandbox", svc.EnvBool("PAYMENT_SANDBOX", true), "start the local PG sandbox when no payment-url is given (env PAYMENT_SANDBOX)")
+	fs.BoolVar(&c.DevClock, "dev-clock", svc.EnvBool("WRITER_DEV_CLOCK", false), "TESTS ONLY: a request's sf_devclock cookie moves the coupon clock by that many seconds; refused with cookie-mode live (env WRITER_DEV_CLOCK)")
 	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", svc.EnvDuration("WRITER_SHUTDOWN_GRACE", 10*time.Second), "graceful shutdown limit (env WRITER_SHUTDOWN_GRACE)")
 }
 
@@ -153,6 +158,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	cfg.defaults()
 	if cfg.DatabaseURL == "" {
 		return nil, errors.New("writer: DATABASE_URL is required")
+	}
+	if cfg.DevClock && cfg.CookieMode == "live" {
+		return nil, errors.New("writer: -dev-clock is a test hook and is refused with COOKIE_MODE=live")
 	}
 	s := &Server{cfg: cfg, log: log}
 	defer func() {
@@ -215,7 +223,12 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	}
 	member.Handle("/", httpapi.Wrap(log, func(http.ResponseWriter, *http.Request) error { return httpapi.ErrNotFound }))
 	// Member bodies are small; 1 MiB bounds every seed payload with room.
-	mux.Handle("/", httpapi.Limit(1<<20, s.auth.Middleware(member)))
+	var memberAPI http.Handler = httpapi.Limit(1<<20, s.auth.Middleware(member))
+	if cfg.DevClock {
+		log.Warn("dev clock on: requests may move the coupon clock (sf_devclock cookie); never in production")
+		memberAPI = devclock.Middleware(log, memberAPI)
+	}
+	mux.Handle("/", memberAPI)
 	s.Handler = httpapi.Metrics(reg, httpapi.Sign(mux))
 
 	if s.ln, err = net.Listen("tcp", cfg.Addr); err != nil {

@@ -67,29 +67,56 @@ test("a short balance leads to the charge page with the missing amount", async (
   await expect(page.getByRole("heading", { name: "블루머니 충전" })).toBeVisible();
 });
 
-test("wait-for-free: an available coupon opens a paid volume, then the countdown starts", async ({ page, request }) => {
+// The writer runs with -dev-clock in the e2e stack: the cookie sf_devclock
+// moves the coupon clock of this browser only (writer/devclock), and
+// page.clock moves the browser's, where the countdown runs.
+test("wait-for-free: the coupon opens a volume, counts down, and after the wait (moved clock) opens the next", async ({ page, request, context, baseURL }) => {
   const list = await (await request.get("/home/api/v1/webtoon/genre/all?filter=wff&size=40")).json();
   let pid = "";
-  let no = 0;
+  let paid: number[] = [];
   for (const it of list.list) {
     const d = await (await request.get(`/home/api/v1/products/${it.pid}`)).json();
-    const paid = d.volList.filter((v: { isFree: boolean }) => !v.isFree);
-    if (!it.isAdult && paid.length >= 2) {
+    const nos = d.volList.filter((v: { isFree: boolean }) => !v.isFree).map((v: { no: number }) => v.no);
+    // the newest few volumes are outside wait-for-free: take works with room before them
+    if (!it.isAdult && d.header.code === 200 && nos.length >= 12) {
       pid = it.pid;
-      no = paid[0].no;
+      paid = nos;
       break;
     }
   }
-  test.skip(!pid, "no wait-for-free work with two paid volumes");
+  test.skip(!pid, "no wait-for-free work with enough paid volumes in the demo catalog");
+  await page.clock.install();
   await member(page);
   await page.goto(`/webtoon/detail/${pid}?tab=V`);
-  await expect(page.getByTestId("wff")).toContainText("지금 1화 무료");
-  await page.locator(`[data-testid=vol][data-no="${no}"]`).click();
+  const wff = page.getByTestId("wff");
+  await expect(wff).toContainText("지금 1화 무료");
+  await page.locator(`[data-testid=vol][data-no="${paid[0]}"]`).click();
   await page.getByTestId("unlock-sheet").locator("[data-kind=wff]").click();
-  await expect(page).toHaveURL(/\/viewer\?/, { timeout: 10_000 });
+  await expect(page).toHaveURL(new RegExp(`/viewer\\?pid=${pid}&no=${paid[0]}`), { timeout: 10_000 });
   await expect(page.getByTestId("viewer")).toHaveAttribute("data-mode", "full");
+
+  // Back on the work: the countdown runs and the next volume cannot use the coupon yet.
   await page.goto(`/webtoon/detail/${pid}?tab=V`);
-  await expect(page.getByTestId("wff")).toContainText("다음 이용권까지");
+  await expect(wff).toContainText("다음 이용권까지");
+  const coupons = await (await page.request.get(`/home/api/v1/coupons?pid=${pid}`)).json();
+  const wait: number = coupons.WCPInfo.waitTime;
+  expect(wait).toBeGreaterThan(coupons.WCPInfo.recycle * 60 - 120); // seed §9: recycle minutes × 60
+  await page.locator(`[data-testid=vol][data-no="${paid[1]}"]`).click();
+  await expect(page.getByTestId("unlock-sheet").locator("[data-kind=wff]")).toBeDisabled();
+  await page.keyboard.press("Escape");
+
+  // Move this member's writer clock and the browser's past the wait.
+  await context.addCookies([{ name: "sf_devclock", value: String(wait + 60), url: baseURL! }]);
+  await page.waitForLoadState("networkidle");
+  await page.clock.fastForward((wait + 60) * 1000);
+  // the countdown reaches zero in the page, which asks the writer again
+  await expect(wff).toContainText("지금 1화 무료");
+  await page.locator(`[data-testid=vol][data-no="${paid[1]}"]`).click();
+  await page.getByTestId("unlock-sheet").locator("[data-kind=wff]").click();
+  await expect(page).toHaveURL(new RegExp(`/viewer\\?pid=${pid}&no=${paid[1]}`), { timeout: 10_000 });
+  await expect(page.getByTestId("viewer")).toHaveAttribute("data-mode", "full");
+  const st = await (await page.request.get(`/home/api/v1/purchases/status?pid=${pid}`)).json();
+  expect(st.volList.filter((v: { rentalInfo: { isAuth: boolean } }) => v.rentalInfo.isAuth).map((v: { no: number }) => v.no).sort((a: number, b: number) => a - b)).toEqual([paid[0], paid[1]]);
 });
 
 test("dibs, alarm and share say what happened", async ({ page, request, context }) => {
