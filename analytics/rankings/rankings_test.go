@@ -104,6 +104,16 @@ func TestRankingsMatchHandComputedAnswer(t *testing.T) {
 		"ranking.genre-05.weekly": "D:30",
 		"ranking.all.new":         "A:15 B:12",
 		"ranking.genre-24.new":    "B:12",
+		// New by section and genre: D (registered 60 days ago) is not new, H
+		// is hidden, C is not in the catalog (no registration date).
+		"ranking.wt.new":          "A:15",
+		"ranking.cm.new":          "B:12",
+		"ranking.eb.new":          "",
+		"ranking.genre-21.new":    "A:15",
+		"ranking.genre-05.new":    "",
+		"ranking.genre-24.weekly": "B:12",
+		"ranking.genre-05.daily":  "",
+		"ranking.cm.daily":        "B:12",
 	}
 	for key, w := range want {
 		if got := stored(t, kv, key); got != w {

@@ -224,7 +224,8 @@ type WorkStat struct {
 	Revenue   int64  `json:"revenue"`
 }
 
-// topWorks: ?from&to&by=views|purchases|revenue&section=WT&genre=21&limit=20.
+// topWorks (section and genre: max() prefers a filled value, since business
+// events may lack the genre a detail view carries): ?from&to&by=views|purchases|revenue&section=WT&genre=21&limit=20.
 func (rp *Reports) topWorks(r *http.Request) (any, error) {
 	from, to, err := rp.days(r)
 	if err != nil {
@@ -246,7 +247,7 @@ func (rp *Reports) topWorks(r *http.Request) (any, error) {
 	if section != "" && section != contract.SectionWebtoon && section != contract.SectionComic && section != contract.SectionNovel {
 		return nil, badRequest("section must be WT, CM or EB")
 	}
-	rows, err := rp.ch.Query(r.Context(), `SELECT pid, any(section), any(genre_id),
+	rows, err := rp.ch.Query(r.Context(), `SELECT pid, max(section), max(genre_id),
  sum(views) AS views, sum(purchases) AS purchases, sum(rentals) AS rentals, sum(revenue) AS revenue
  FROM work_daily
  WHERE kst_date >= toDate(?) AND kst_date <= toDate(?) AND (? = '' OR section = ?) AND (? = '' OR genre_id = ?)

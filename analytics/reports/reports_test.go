@@ -171,3 +171,92 @@ func TestReports(t *testing.T) {
 		t.Errorf("active users in range = %d, want 4 (s1 s2 s3 m1)", au.Total)
 	}
 }
+
+// Daily and weekly active users: an actor active on several days counts once
+// in the range, and by channel and member type per day.
+func TestActiveUsersDailyAndWeekly(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) // 21:00 KST, Sunday
+	srv, ch := setup(t, now)
+	day := func(d int) time.Time { return time.Date(2026, 11, 16+d, 3, 0, 0, 0, time.UTC) } // noon KST of Mon+d
+	var evs []contract.TrackedEvent
+	add := func(d int, e contract.TrackedEvent) {
+		e.V, e.ID, e.Time, e.Type = 1, fmt.Sprintf("au%d", len(evs)), day(d), contract.EvPageView
+		evs = append(evs, e)
+	}
+	// m1 (member, AW) every day; m2 (member, IA) Monday and Sunday; visitor
+	// session v1 (AW) Monday twice; v2 (AW) Sunday; x (AW) the Sunday before:
+	// outside the week.
+	for d := range 7 {
+		add(d, contract.TrackedEvent{UID: "m1", SessionID: fmt.Sprintf("m1-s%d", d), Channel: "AW", MemberType: "member"})
+	}
+	add(0, contract.TrackedEvent{UID: "m2", Channel: "IA", MemberType: "member"})
+	add(6, contract.TrackedEvent{UID: "m2", Channel: "IA", MemberType: "member"})
+	add(0, contract.TrackedEvent{SessionID: "v1", Channel: "AW", MemberType: "visitor"})
+	add(0, contract.TrackedEvent{SessionID: "v1", Channel: "AW", MemberType: "visitor"})
+	add(6, contract.TrackedEvent{SessionID: "v2", Channel: "AW", MemberType: "visitor"})
+	add(-1, contract.TrackedEvent{SessionID: "x", Channel: "AW", MemberType: "visitor"})
+	if err := ingest.InsertEvents(context.Background(), ch, evs, now); err != nil {
+		t.Fatal(err)
+	}
+	var au struct {
+		From  string                `json:"from"`
+		To    string                `json:"to"`
+		Daily []reports.ActiveUsers `json:"daily"`
+		Range []reports.ActiveUsers `json:"rangeByChannel"`
+		Total uint64                `json:"rangeTotal"`
+	}
+	// The default range is the last 7 KST days: Monday 16th to Sunday 22nd.
+	if code := get(t, srv, "/analytics/api/v1/reports/active-users", token, &au); code != 200 {
+		t.Fatalf("active users: %d", code)
+	}
+	if au.From != "2026-11-16" || au.To != "2026-11-22" || au.Total != 4 {
+		t.Errorf("WAU %s..%s = %d, want 2026-11-16..2026-11-22 and 4 (m1 m2 v1 v2)", au.From, au.To, au.Total)
+	}
+	dau := map[string]uint64{}
+	for _, a := range au.Daily {
+		dau[a.Day+" "+a.Channel+" "+a.MemberType] = a.Users
+	}
+	want := map[string]uint64{
+		"2026-11-16 AW member": 1, "2026-11-16 IA member": 1, "2026-11-16 AW visitor": 1,
+		"2026-11-17 AW member": 1, "2026-11-18 AW member": 1, "2026-11-19 AW member": 1,
+		"2026-11-20 AW member": 1, "2026-11-21 AW member": 1,
+		"2026-11-22 AW member": 1, "2026-11-22 IA member": 1, "2026-11-22 AW visitor": 1,
+	}
+	if fmt.Sprint(dau) != fmt.Sprint(want) {
+		t.Errorf("DAU = %v\nwant %v", dau, want)
+	}
+	got := ""
+	for _, a := range au.Range {
+		got += fmt.Sprintf("%s/%s:%d ", a.Channel, a.MemberType, a.Users)
+	}
+	if want := "AW/member:1 AW/visitor:2 IA/member:1 "; got != want {
+		t.Errorf("weekly by channel = %q, want %q", got, want)
+	}
+	// One day: Monday only.
+	get(t, srv, "/analytics/api/v1/reports/active-users?from=2026-11-16&to=2026-11-16", token, &au)
+	if au.Total != 3 {
+		t.Errorf("Monday's DAU = %d, want 3 (m1 m2 v1)", au.Total)
+	}
+}
+
+// A work's genre comes from whichever event carried it: purchases from the
+// writer may lack the genre a detail view has.
+func TestTopWorksTakeSectionAndGenreFromAnyEvent(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	srv, ch := setup(t, now)
+	evs := []contract.TrackedEvent{
+		{V: 1, ID: "g1", Type: contract.EvPurchase, Time: now, PID: "P9", Amount: 300},
+		{V: 1, ID: "g2", Type: contract.EvViewContent, Time: now, PID: "P9", Section: "CM", GenreID: "24"},
+		{V: 1, ID: "g3", Type: contract.EvPurchase, Time: now, PID: "P9", Section: "CM", Amount: 200},
+	}
+	if err := ingest.InsertEvents(context.Background(), ch, evs, now); err != nil {
+		t.Fatal(err)
+	}
+	var top struct {
+		Works []reports.WorkStat `json:"works"`
+	}
+	get(t, srv, "/analytics/api/v1/reports/top-works?by=revenue", token, &top)
+	if len(top.Works) != 1 || top.Works[0].Section != "CM" || top.Works[0].GenreID != "24" || top.Works[0].Revenue != 500 || top.Works[0].Purchases != 2 || top.Works[0].Views != 1 {
+		t.Errorf("top works = %+v", top.Works)
+	}
+}

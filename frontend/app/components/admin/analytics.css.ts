@@ -1,4 +1,4 @@
-import { style } from "@vanilla-extract/css";
+import { globalStyle, style } from "@vanilla-extract/css";
 import { vars } from "~/styles/theme.css";
 import { radius, space } from "~/styles/tokens";
 
@@ -63,9 +63,10 @@ export const canvasBox = style({ position: "relative", height: 260, marginBottom
 export const table = style({ width: "100%", borderCollapse: "collapse", fontSize: 13, fontVariantNumeric: "tabular-nums" });
 export const caption = style({ textAlign: "left", color: vars.color.textSubtle, padding: `0 0 ${space.sm}`, fontSize: 13 });
 export const th = style({ textAlign: "left", fontWeight: 700, padding: "6px 8px", borderBottom: `1px solid ${vars.color.border}`, whiteSpace: "nowrap" });
-export const td = style({ padding: "6px 8px", borderBottom: `1px solid ${vars.color.border}` });
+export const td = style({ textAlign: "left", fontWeight: "normal", padding: "6px 8px", borderBottom: `1px solid ${vars.color.border}` });
 export const num = style({ textAlign: "right" });
-export const rowMark = style({ background: vars.color.bgSubtle, fontWeight: 700 });
+export const rowMark = style({ background: vars.color.bgSubtle });
+globalStyle(`${rowMark} > *`, { fontWeight: 700 });
 export const link = style({ color: vars.color.accent, textDecoration: "underline" });
 export const details = style({ marginTop: space.sm });
 export const summary = style({ cursor: "pointer", color: vars.color.textSubtle, fontSize: 13, padding: `${space.xs} 0` });
