@@ -37,6 +37,8 @@ type API struct {
 	log   *slog.Logger
 	// Changed is called after each committed change (wakes the local relay).
 	Changed func()
+	// Coupons grants members coupons (nil: the grant route answers 503).
+	Coupons Coupons
 }
 
 // New makes the admin API. token is the bearer token of the admin role.
@@ -59,6 +61,7 @@ func (a *API) Routes(mux *http.ServeMux) {
 	h("DELETE works/{pid}/volumes/{no}", a.deleteVolume)
 	h("POST authors", a.createAuthor)
 	h("PATCH authors/{id}", a.renameAuthor)
+	h("POST users/{uid}/coupons", a.grantCoupons)
 	entity(h, a, "events", contract.KeyEvent, func(ctx context.Context, tx pgx.Tx, e *contract.Event, id int64) (int64, error) {
 		e.EID = id
 		return catalog.SaveEvent(ctx, tx, e)

@@ -218,7 +218,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	s.auth.Changed = s.relay.Wake
 	member := http.NewServeMux()
 	s.auth.Routes(member)
-	if err := s.routes(ctx, member, reg); err != nil {
+	if err := s.routes(ctx, member, reg, adm); err != nil {
 		return nil, err
 	}
 	member.Handle("/", httpapi.Wrap(log, func(http.ResponseWriter, *http.Request) error { return httpapi.ErrNotFound }))
@@ -248,8 +248,9 @@ func (s *Server) builders() map[string]outbox.Builder {
 	return b
 }
 
-// routes registers the member-facing routes.
-func (s *Server) routes(ctx context.Context, mux *http.ServeMux, reg prometheus.Registerer) error {
+// routes registers the member-facing routes (and gives the admin API the
+// money service for coupon grants).
+func (s *Server) routes(ctx context.Context, mux *http.ServeMux, reg prometheus.Registerer, adm *admin.API) error {
 	// Changed: every service that commits outbox rows wakes this node's relay
 	// in-process (there is no NOTIFY per row; see writer/outbox).
 	mcfg := money.Config{Now: s.cfg.Now, ContentSecret: s.cfg.ContentSecret, Changed: s.relay.Wake,
@@ -270,6 +271,7 @@ func (s *Server) routes(ctx context.Context, mux *http.ServeMux, reg prometheus.
 	}
 	ms := money.New(s.pool, mcfg, s.log.With("part", "money"))
 	ms.Routes(mux, s.auth.UserID)
+	adm.Coupons = ms
 	mem := member.New(s.pool, s.auth, ms, s.cfg.Now, s.log.With("part", "member"))
 	mem.Changed = s.relay.Wake
 	mem.Routes(mux)
