@@ -449,3 +449,25 @@ func TestHashForStartupResolution(t *testing.T) {
 		t.Fatalf("hash without id: %d", st)
 	}
 }
+
+// The audience token the edge reads is signed and expires: a month after it
+// was set it no longer verifies, and a wrong secret never does.
+func TestAudienceTokenExpires(t *testing.T) {
+	t.Parallel()
+	e := start(t, nil)
+	b := e.Browser()
+	signup(t, b, "aud@example.com")
+	k := b.Cookie(contract.AudienceCookie)
+	if k == nil {
+		t.Fatal("no audience cookie")
+	}
+	if _, err := contract.VerifyAudience([]byte("aud"), k.Value, fixedNow.Add(29*24*time.Hour)); err != nil {
+		t.Fatalf("token rejected within its month: %v", err)
+	}
+	if _, err := contract.VerifyAudience([]byte("aud"), k.Value, fixedNow.Add(31*24*time.Hour)); err == nil {
+		t.Fatal("token accepted after it expired")
+	}
+	if _, err := contract.VerifyAudience([]byte("other"), k.Value, fixedNow); err == nil {
+		t.Fatal("token accepted with another secret")
+	}
+}

@@ -319,3 +319,34 @@ func TestChargeRateLimit(t *testing.T) {
 		t.Fatalf("%d orders, want 4", n)
 	}
 }
+
+// A charge fills the money of the channel it was made on (seed §6): iOS
+// money in the iOS app, Android money in the Android apps, blue money on the
+// web; the first-charge bonus is mileage whatever the channel.
+func TestChargeIntoChannelMoney(t *testing.T) {
+	t.Parallel()
+	p := newPGEnv(t, 0)
+	const uid = 27
+	charge := func(channel string, amount int64) {
+		t.Helper()
+		r := p.do(req{method: "POST", path: "/home/api/v1/charge/requests", uid: uid, key: newKey(), channel: channel,
+			body: map[string]any{"amount": amount}}).mustOK(t)
+		p.checkout(t, r["checkoutUrl"].(string), "approve")
+		p.do(req{method: "POST", path: "/home/api/v1/charge/confirm", uid: uid, key: newKey(),
+			body: map[string]any{"orderId": r["orderId"], "paymentKey": r["paymentKey"], "amount": amount}}).mustOK(t)
+	}
+	charge("IA", 3000)
+	charge("AC", 2000)
+	charge("AW", 1000)
+	if p.balance(uid, money.IOS) != 3000 || p.balance(uid, money.Android) != 2000 || p.balance(uid, money.Blue) != 1000 || p.balance(uid, money.Mileage) != 300 {
+		t.Fatalf("ios %d android %d blue %d mileage %d", p.balance(uid, money.IOS), p.balance(uid, money.Android),
+			p.balance(uid, money.Blue), p.balance(uid, money.Mileage))
+	}
+	for ch, want := range map[string]float64{"IA": 3000, "AA": 2000, "AO": 2000, "IW": 1000, "": 1000} {
+		if w := p.do(req{method: "GET", path: "/home/api/v1/wallet", uid: uid, channel: ch}).mustOK(t); w["shownAmount"].(float64) != want {
+			t.Errorf("channel %q shows %v, want %v", ch, w["shownAmount"], want)
+		}
+	}
+	p.sb.Wait()
+	p.checkLedger()
+}
