@@ -13,6 +13,8 @@ import (
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 
 	"storefront/analytics/chschema"
 	"storefront/contract"
@@ -219,4 +221,54 @@ func TestClickHouseOutageLosesNothingAndDuplicatesNothing(t *testing.T) {
 		}
 		t.Fatalf("rollup views = %d, want %d", n, total)
 	}
+}
+
+// Two analytics processes share the durable consumer: each takes a share, and
+// when one stops (its unsent messages are nak'ed) the other takes the rest;
+// every event is stored once.
+func TestProcessesShareTheConsumer(t *testing.T) {
+	js, ch := setup(t, testenv.ClickHouseURL(t))
+	cfg := Config{BatchSize: 50, FlushInterval: 20 * time.Millisecond, AckWait: 5 * time.Second}
+	a := New(ch, js, cfg, testLog(), nil)
+	b := New(ch, js, cfg, testLog(), nil)
+	actx, stopA := context.WithCancel(context.Background())
+	aDone := make(chan error, 1)
+	go func() { aDone <- a.Run(actx) }()
+	runIngester(t, b)
+
+	base := time.Now()
+	const total = 3000
+	pub := func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			publish(t, js, event(fmt.Sprintf("share-%05d", i), base.Add(time.Duration(i)*time.Millisecond)))
+		}
+	}
+	pub(0, total/2)
+	waitScalar(t, ch, "SELECT count() FROM events", total/2, 20*time.Second)
+	stopA()
+	if err := <-aDone; err != nil {
+		t.Fatal(err)
+	}
+	pub(total/2, total)
+	waitScalar(t, ch, "SELECT count() FROM events", total, 30*time.Second)
+	time.Sleep(300 * time.Millisecond)
+	if n, _ := scalar(t, ch, "SELECT uniqExact(id) FROM events"); n != total {
+		t.Fatalf("distinct ids = %d, want %d", n, total)
+	}
+	if n, _ := scalar(t, ch, "SELECT sum(views) FROM pageviews_hourly"); n != total {
+		t.Fatalf("rollup views = %d, want %d", n, total)
+	}
+	na, nb := counter(t, a.m.inserted), counter(t, b.m.inserted)
+	if na == 0 || nb == 0 || na+nb != total {
+		t.Fatalf("inserted by a %v, by b %v: want both > 0, %d in all", na, nb, total)
+	}
+}
+
+func counter(t *testing.T, c prometheus.Counter) float64 {
+	t.Helper()
+	var m dto.Metric
+	if err := c.Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m.GetCounter().GetValue()
 }
