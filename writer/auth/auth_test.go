@@ -471,3 +471,40 @@ func TestAudienceTokenExpires(t *testing.T) {
 		t.Fatal("token accepted with another secret")
 	}
 }
+
+// Sessions live in PostgreSQL: a session started on one writer node is
+// known to another on the same database, and a logout on either ends it.
+func TestSessionSharedAcrossNodes(t *testing.T) {
+	t.Parallel()
+	a := start(t, nil)
+	b := start(t, func(c *server.Config) {
+		c.DatabaseURL = a.DatabaseURL
+		c.NATSURL = a.NATS.URL
+	})
+	onA := a.Browser()
+	signup(t, onA, "nodes@example.com")
+	if n := a.Count(`SELECT count(*) FROM sessions`); n != 1 {
+		t.Fatalf("%d sessions in PostgreSQL", n)
+	}
+	// Cookies do not tell ports apart: the same browser, now talking to B.
+	onB := &writertest.Client{T: t, Base: b.Base, HTTP: onA.HTTP}
+	if m := getMe(t, onB); m.AuthInfo == nil || m.AuthInfo.Email != "nodes@example.com" {
+		t.Fatalf("node B does not know the session: %+v", m.AuthInfo)
+	}
+	// Logout on B ends the session for A too, even for a client that kept
+	// the old session cookie.
+	kept := onA.Cookie(auth.SessionCookie)
+	if kept == nil {
+		t.Fatal("no session cookie")
+	}
+	replay := &writertest.Client{T: t, Base: a.Base, Headers: map[string]string{"Cookie": auth.SessionCookie + "=" + kept.Value}}
+	if m := getMe(t, replay); m.AuthInfo == nil {
+		t.Fatal("the kept cookie does not carry the session")
+	}
+	if st, _ := onB.Do("POST", "/home/api/v1/auth/logout", nil); st != 200 {
+		t.Fatalf("logout on B: %d", st)
+	}
+	if m := getMe(t, replay); m.AuthInfo != nil {
+		t.Fatalf("node A still honours the session after logout on B: %+v", m.AuthInfo)
+	}
+}
