@@ -6,7 +6,8 @@ import { defineConfig } from "vite";
 // The API lives on the same origin as the SPA (the edge serves both). In dev,
 // Vite forwards the API prefixes to an edge (EDGE_URL, default :8080).
 const edge = process.env.EDGE_URL ?? "http://127.0.0.1:8080";
-const apiPrefixes = ["/home/api", "/protocol", "/api", "/iam", "/img", "/content", "/admin", "/pc", "/logout/"];
+// /admin/api only: other /admin paths are SPA screens (/admin/analytics).
+const apiPrefixes = ["/home/api", "/protocol", "/api", "/iam", "/img", "/content", "/admin/api", "/analytics/api", "/pc", "/logout/"];
 
 export default defineConfig({
   plugins: [vanillaExtractPlugin(), reactRouter()],
