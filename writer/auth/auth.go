@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -446,9 +447,20 @@ var emailRE = regexp.MustCompile(`^[\w.-]+@([\w-]+\.)+[\w-]{2,4}$`)
 // ValidEmail reports whether s passes the seed's email rule.
 func ValidEmail(s string) bool { return len(s) <= 254 && emailRE.MatchString(s) }
 
-// safeReturn keeps redirects on our own site.
+// safeReturn keeps redirects on our own site: only a path-absolute URL
+// passes, and nothing a browser would turn into another host. Browsers read
+// a backslash as a slash and drop tabs and newlines, and http.Redirect cleans
+// the path ("/./\x" becomes "/\x", i.e. "//x"), so any backslash or control
+// character, a scheme or host, or a path that still starts with "//" after
+// cleaning sends the reader home instead. (Spaces stay: a search page's query
+// may hold them, and inside a path they cannot change the host.)
 func safeReturn(u string) string {
-	if u == "" || u[0] != '/' || strings.HasPrefix(u, "//") || strings.HasPrefix(u, "/\\") || strings.ContainsAny(u, "\r\n") {
+	if u == "" || u[0] != '/' || strings.HasPrefix(u, "//") || strings.ContainsRune(u, '\\') ||
+		strings.IndexFunc(u, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
+		return "/"
+	}
+	p, err := url.Parse(u)
+	if err != nil || p.Scheme != "" || p.Host != "" || p.Opaque != "" || strings.HasPrefix(path.Clean(p.Path), "//") {
 		return "/"
 	}
 	return u

@@ -3,6 +3,7 @@ package auth_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -272,10 +273,46 @@ func TestSaveLoginAndAutoLogin(t *testing.T) {
 	if resp.StatusCode != 302 || resp.Header.Get("Location") != "/nuxgin?url=%2Fcs" {
 		t.Fatalf("replayed secret: %d %s", resp.StatusCode, resp.Header.Get("Location"))
 	}
-	// Off-site targets are not followed.
-	resp, _ = fresh.Req("GET", "/api/v-1/user/login_auto.asp?new_url="+url.QueryEscape("https://evil.example/"), nil)
-	if resp.Header.Get("Location") != "/" {
-		t.Fatalf("off-site new_url followed: %s", resp.Header.Get("Location"))
+	// Off-site targets are not followed, however disguised: browsers read "\\"
+	// as "/" and drop tabs, and the redirect cleans "/./" away.
+	for _, evil := range []string{"https://evil.example/", "//evil.example", "/\\evil.example", "/./\\evil.example",
+		"/.\\/evil.example", "/\t/evil.example", "/../..//evil.example"} {
+		resp, _ = fresh.Req("GET", "/api/v-1/user/login_auto.asp?new_url="+url.QueryEscape(evil), nil)
+		// What the browser makes of the Location must be a path on our site.
+		loc := strings.ReplaceAll(resp.Header.Get("Location"), `\`, "/")
+		if !strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "//") || strings.ContainsAny(loc, "\t\r\n") {
+			t.Errorf("off-site new_url %q followed: %s", evil, resp.Header.Get("Location"))
+		}
+	}
+	// A return page with a query (spaces and Korean included) is kept.
+	resp, _ = fresh.Req("GET", "/api/v-1/user/login_auto.asp?new_url="+url.QueryEscape("/search?keyword=달빛 조각사"), nil)
+	if loc, _ := url.QueryUnescape(resp.Header.Get("Location")); loc != "/search?keyword=달빛 조각사" {
+		t.Errorf("return page lost: %q", resp.Header.Get("Location"))
+	}
+}
+
+// The login limit per client address keys on the address the edge saw (the
+// last X-Forwarded-For entry): a client writing a new address in front of it
+// on every attempt is limited all the same.
+func TestLoginLimitIgnoresSpoofedForwardedFor(t *testing.T) {
+	t.Parallel()
+	e := start(t, func(c *server.Config) { c.LoginPerMinute = 2 }) // 10 a minute per address
+	b := e.Browser()
+	limited := 0
+	for i := range 12 {
+		b.Headers = map[string]string{"X-Forwarded-For": fmt.Sprintf("10.9.8.%d, 203.0.113.7", i)}
+		st, _ := b.Do("POST", "/home/api/v1/auth/login", map[string]any{"email": fmt.Sprintf("nobody%d@example.com", i), "password": "guess guess"})
+		if st == 429 {
+			limited++
+		}
+	}
+	if limited != 2 {
+		t.Fatalf("%d of 12 attempts from one address limited, want 2 (10 a minute)", limited)
+	}
+	// Another address the edge saw is not limited.
+	b.Headers = map[string]string{"X-Forwarded-For": "203.0.113.8"}
+	if st, _ := b.Do("POST", "/home/api/v1/auth/login", map[string]any{"email": "nobody@example.com", "password": "guess guess"}); st != 401 {
+		t.Fatalf("other address: %d", st)
 	}
 }
 

@@ -3,6 +3,7 @@ package auth
 import (
 	"net/http"
 	"net/url"
+	"strings"
 )
 
 // CSRF protection (documented in writer/README.md): every state-changing call
@@ -51,22 +52,19 @@ func (a *Auth) sameOrigin(r *http.Request) bool {
 	return fh != "" && u.Host == fh
 }
 
-// clientIP is the caller's address: the edge puts the browser's in
-// X-Forwarded-For.
+// clientIP is the caller's address. Behind the edge it is the last entry of
+// X-Forwarded-For: the edge appends the address it saw, and everything before
+// it is whatever the client wrote (a login limiter keyed on the first entry
+// could be walked around with a new made-up address per attempt).
 func clientIP(r *http.Request) string {
 	if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
-		for i := 0; i < len(xff); i++ {
-			if xff[i] == ',' {
-				return xff[:i]
-			}
+		if ip := strings.TrimSpace(xff[strings.LastIndexByte(xff, ',')+1:]); ip != "" {
+			return ip
 		}
-		return xff
 	}
 	host := r.RemoteAddr
-	for i := len(host) - 1; i >= 0; i-- {
-		if host[i] == ':' {
-			return host[:i]
-		}
+	if i := strings.LastIndexByte(host, ':'); i >= 0 {
+		return host[:i]
 	}
 	return host
 }
