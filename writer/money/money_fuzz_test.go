@@ -57,7 +57,9 @@ func FuzzMoneyAPI(f *testing.F) {
 		w.mileage <> coalesce((SELECT sum(delta) FROM ledger l WHERE l.uid = w.uid AND money = 'mileage'), 0)`
 	before := query(f, otherState)
 
-	add := func(route int, body, ctype, key, channel string) { f.Add(uint8(route), []byte(body), ctype, key, channel) }
+	add := func(route int, body, ctype, key, channel string) {
+		f.Add(uint8(route), []byte(body), ctype, key, channel)
+	}
 	add(0, `{"pid":"p1","vols":[2],"buyType":"B"}`, "application/json", "k1", "")
 	add(0, `{"pid":"p1","all":true,"buyType":"R","uid":"41"}`, "application/json", "k2", "AA")
 	add(0, `{"pid":"p1","vols":[3],"buyType":"B","uid":"42"}`, "application/json", "k3", "IA")
