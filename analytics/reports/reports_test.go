@@ -260,3 +260,35 @@ func TestTopWorksTakeSectionAndGenreFromAnyEvent(t *testing.T) {
 		t.Errorf("top works = %+v", top.Works)
 	}
 }
+
+// The funnel follows a visit: a member's page views come from the edge with the
+// session only; a purchase carrying both the member and the session joins it.
+// A purchase without the session (made elsewhere) is the member's own actor.
+func TestFunnelJoinsAVisitBySession(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	srv, ch := setup(t, now)
+	var evs []contract.TrackedEvent
+	add := func(e contract.TrackedEvent) {
+		e.V, e.ID, e.Time = 1, fmt.Sprintf("f%d", len(evs)), now.Add(time.Duration(len(evs))*time.Minute)
+		evs = append(evs, e)
+	}
+	add(contract.TrackedEvent{Type: contract.EvPageView, SessionID: "s9", MemberType: "member", Route: "/webtoon"})
+	add(contract.TrackedEvent{Type: contract.EvViewContent, SessionID: "s9", MemberType: "member", PID: "P1"})
+	add(contract.TrackedEvent{Type: contract.EvPageView, SessionID: "s9", MemberType: "member", Route: "/viewer/"})
+	add(contract.TrackedEvent{Type: contract.EvPurchase, UID: "m9", SessionID: "s9", PID: "P1", Amount: 300})
+	add(contract.TrackedEvent{Type: contract.EvRental, UID: "m8", PID: "P1", Amount: 100})
+	if err := ingest.InsertEvents(context.Background(), ch, evs, now); err != nil {
+		t.Fatal(err)
+	}
+	var funnel struct {
+		Steps []reports.FunnelStep `json:"steps"`
+	}
+	get(t, srv, "/analytics/api/v1/reports/funnel", token, &funnel)
+	got := ""
+	for _, s := range funnel.Steps {
+		got += fmt.Sprintf("%s:%d/%d ", s.Step, s.Reached, s.Through)
+	}
+	if want := "list:1/1 detail:1/1 viewer:1/1 purchase:2/1 "; got != want {
+		t.Errorf("funnel = %q, want %q", got, want)
+	}
+}
