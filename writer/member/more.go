@@ -69,14 +69,26 @@ func (s *Service) recentList(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || page < 1 || page > 10000 {
 		return httpapi.BadRequest("page must be a positive integer")
 	}
+	// Like the dibs list: a member in the teen version (toggle off, store
+	// app) keeps adult works viewed earlier, but they are not shown.
+	channel := r.URL.Query().Get("channel")
+	if channel == "" {
+		channel = r.Header.Get(contract.HeaderChannel)
+	}
+	level, err := s.userLevel(r)
+	if err != nil {
+		return err
+	}
+	teen := contract.TeenVersion(level, adultChannel(channel))
 	ctx := r.Context()
 	var total int
-	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM recent_views rv JOIN works w ON w.pid = rv.pid WHERE rv.uid = $1 AND NOT w.hidden`, uid).Scan(&total); err != nil {
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM recent_views rv JOIN works w ON w.pid = rv.pid
+		WHERE rv.uid = $1 AND NOT w.hidden AND (NOT $2 OR w.age < 19)`, uid, teen).Scan(&total); err != nil {
 		return err
 	}
 	rows, err := s.pool.Query(ctx, `SELECT rv.pid, rv.vol, rv.viewed_at, w.title, w.section, w.thumb_url, w.age >= 19
-		FROM recent_views rv JOIN works w ON w.pid = rv.pid WHERE rv.uid = $1 AND NOT w.hidden
-		ORDER BY rv.viewed_at DESC, rv.pid LIMIT $2 OFFSET $3`, uid, recentPageSize, (page-1)*recentPageSize)
+		FROM recent_views rv JOIN works w ON w.pid = rv.pid WHERE rv.uid = $1 AND NOT w.hidden AND (NOT $4 OR w.age < 19)
+		ORDER BY rv.viewed_at DESC, rv.pid LIMIT $2 OFFSET $3`, uid, recentPageSize, (page-1)*recentPageSize, teen)
 	if err != nil {
 		return err
 	}
