@@ -11,7 +11,8 @@
 // re-published event within its duplicate window (Nats-Msg-Id = event id); a batch
 // drops repeated ids; and a message JetStream delivers again (its first insert may
 // have succeeded before the ack was lost), or any batch retried after a failed
-// insert, is first checked against the events table and its already stored ids are
+// insert, is first checked against the events table (once any other batch of
+// this process holding the same event is done) and its already stored ids are
 // acked without inserting. The events table itself is a ReplacingMergeTree keyed
 // on the id, the last line of defence for queries with FINAL.
 //
@@ -27,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -116,11 +118,19 @@ type Ingester struct {
 	m       *metrics
 	lastErr atomic.Value // string
 	ready   atomic.Bool
+
+	// held maps the id of every event in a batch being processed to that
+	// batch's done channel. A redelivered copy of a message that waited
+	// unbatched past AckWait (a ClickHouse outage) lands in another batch
+	// than the original; that batch waits until the holder is done and then
+	// checks the table, instead of racing it and inserting the event twice.
+	heldMu sync.Mutex
+	held   map[string]chan struct{}
 }
 
 // New makes an Ingester; reg may be nil.
 func New(conn driver.Conn, js jetstream.JetStream, cfg Config, log *slog.Logger, reg prometheus.Registerer) *Ingester {
-	return &Ingester{conn: conn, js: js, cfg: cfg.withDefaults(), log: log, m: newMetrics(reg)}
+	return &Ingester{conn: conn, js: js, cfg: cfg.withDefaults(), log: log, m: newMetrics(reg), held: map[string]chan struct{}{}}
 }
 
 // Status reports whether the consumer is attached and the last insert error, if
@@ -274,6 +284,19 @@ func (in *Ingester) process(ctx context.Context, msgs []jetstream.Msg) {
 			}
 		}
 	}()
+	done := make(chan struct{})
+	ids, wait := in.claim(b, done)
+	defer in.release(ids, done)
+	for _, w := range wait {
+		select {
+		case <-w:
+		case <-ctx.Done():
+			for _, m := range msgs {
+				_ = m.Nak()
+			}
+			return
+		}
+	}
 	backoff := 100 * time.Millisecond
 	for attempt := 0; ; attempt++ {
 		// After a failed attempt the insert may have reached the server anyway:
@@ -305,6 +328,40 @@ func (in *Ingester) process(ctx context.Context, msgs []jetstream.Msg) {
 	for _, m := range b.term {
 		_ = m.Term()
 	}
+}
+
+// claim registers b's event ids as held by the batch whose done channel is
+// done. It returns the ids and the done channels of the batches that already
+// hold some of them; those rows are marked for a recheck, which runs after
+// the caller waited for those batches.
+func (in *Ingester) claim(b *batch, done chan struct{}) ([]string, []chan struct{}) {
+	in.heldMu.Lock()
+	defer in.heldMu.Unlock()
+	ids := make([]string, len(b.rows))
+	var wait []chan struct{}
+	for i, r := range b.rows {
+		ids[i] = r.ev.ID
+		if other, ok := in.held[r.ev.ID]; ok {
+			b.recheck[i] = true
+			if !slices.Contains(wait, other) {
+				wait = append(wait, other)
+			}
+		}
+		in.held[r.ev.ID] = done
+	}
+	return ids, wait
+}
+
+// release forgets the ids still held by done and closes it.
+func (in *Ingester) release(ids []string, done chan struct{}) {
+	in.heldMu.Lock()
+	for _, id := range ids {
+		if in.held[id] == done {
+			delete(in.held, id)
+		}
+	}
+	in.heldMu.Unlock()
+	close(done)
 }
 
 type deadRow struct {

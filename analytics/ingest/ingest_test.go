@@ -272,3 +272,90 @@ func counter(t *testing.T, c prometheus.Counter) float64 {
 	}
 	return m.GetCounter().GetValue()
 }
+
+// An outage longer than AckWait: the messages waiting for a free worker (not
+// yet in a batch, so not kept in progress) are delivered again, and the copies
+// land in other batches than the originals. Two batches holding one event must
+// not both insert it: the rollups would count it twice (the events table hides
+// the copy only under FINAL). Found by the ClickHouse fault drill (drills/).
+func TestOutageLongerThanAckWaitInsertsOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a private ClickHouse")
+	}
+	ctx := context.Background()
+	srv := testenv.StartClickHouse(t)
+	js, ch := setup(t, srv.URL)
+	in := New(ch, js, Config{BatchSize: 1000, FlushInterval: 20 * time.Millisecond, AckWait: time.Second}, testLog(), nil)
+	runIngester(t, in)
+
+	base := time.Now()
+	const total = 2000
+	pub := func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			publish(t, js, event(fmt.Sprintf("long-%05d", i), base.Add(time.Duration(i)*time.Millisecond)))
+		}
+	}
+	pub(0, 200)
+	waitScalar(t, ch, "SELECT count() FROM events", 200, 20*time.Second)
+	if err := srv.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	// Events keep coming through an outage of several AckWaits.
+	for i := 200; i < total; i += 200 {
+		pub(i, i+200)
+		time.Sleep(500 * time.Millisecond)
+	}
+	if err := srv.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	waitScalar(t, ch, "SELECT uniqExact(id) FROM events", total, 60*time.Second)
+	time.Sleep(2 * time.Second)
+	if n, _ := scalar(t, ch, "SELECT count() FROM events FINAL"); n != total {
+		t.Fatalf("events rows with FINAL = %d, want %d", n, total)
+	}
+	if n, _ := scalar(t, ch, "SELECT sum(views) FROM pageviews_hourly"); n != total {
+		t.Fatalf("rollup views = %d, want %d: events inserted twice", n, total)
+	}
+}
+
+// Batches of one process holding the same event take turns: the later one
+// waits for the earlier and rechecks the shared rows; ids are forgotten once
+// their last holder is done.
+func TestBatchesHoldingOneEventTakeTurns(t *testing.T) {
+	in := New(nil, nil, Config{}, testLog(), nil)
+	now := time.Now()
+	mk := func(ids ...string) *batch {
+		b := &batch{}
+		for _, id := range ids {
+			b.rows = append(b.rows, row{ev: event(id, now)})
+			b.recheck = append(b.recheck, false)
+		}
+		return b
+	}
+	a, b := mk("x", "y"), mk("y", "z")
+	da, db := make(chan struct{}), make(chan struct{})
+	idsA, waitA := in.claim(a, da)
+	if len(waitA) != 0 {
+		t.Fatalf("first batch waits for %d batches", len(waitA))
+	}
+	idsB, waitB := in.claim(b, db)
+	if len(waitB) != 1 || waitB[0] != da {
+		t.Fatalf("second batch waits for %v, want the first's done channel", waitB)
+	}
+	if !b.recheck[0] || b.recheck[1] {
+		t.Fatalf("recheck %v, want only the shared event", b.recheck)
+	}
+	in.release(idsA, da)
+	select {
+	case <-da:
+	default:
+		t.Fatal("release did not close the batch's done channel")
+	}
+	if in.held["y"] != db || in.held["x"] != nil {
+		t.Fatalf("after the first batch: held %v", in.held)
+	}
+	in.release(idsB, db)
+	if len(in.held) != 0 {
+		t.Fatalf("ids left held: %v", in.held)
+	}
+}
