@@ -178,7 +178,7 @@ func writeArt(dir string, cat *demo.Catalog, works int) error {
 		}
 	}
 	for _, e := range cat.Events {
-		if err := put(fmt.Sprintf("img/banner/%d.svg", e.EID), func(w io.Writer) error { return art.Banner(w, e.EID, e.Title) }); err != nil {
+		if err := put(fmt.Sprintf("img/banner/%d.svg", e.EID), func(w io.Writer) error { return art.EventBanner(w, e.EID, e.Kind, e.Title) }); err != nil {
 			return err
 		}
 	}

@@ -23,7 +23,7 @@ import (
 const (
 	CoverW, CoverH   = 360, 480
 	WideW, WideH     = 720, 360
-	BannerW, BannerH = 750, 280
+	BannerW, BannerH = 720, 360 // 2:1, the box every banner slot of the store reserves
 	IconSize         = 96
 	StripW, StripH   = 720, 2000 // one webtoon strip image
 	PageW, PageH     = 720, 1024 // one comic page
@@ -274,7 +274,8 @@ func (b *buf) badge(x, y, w int, fill rgb, label string) {
 }
 
 // Cover writes the cover of a work: a gradient from a hash of the pid, shapes,
-// the title in large type, the section badge and, for adult works, a 19 badge.
+// the title in large type and the authors. No badges: the store lays its own
+// (section, 19, wait-for-free, deadline) over covers, as over real ones.
 func Cover(w io.Writer, p *contract.Product) error {
 	r := rng(hashString(0, p.PID))
 	hue := r.intn(360)
@@ -284,11 +285,6 @@ func Cover(w io.Writer, p *contract.Product) error {
 		s(`"/><stop offset="1" stop-color="`).color(hsl(hue+50, 70, 25)).s(`"/></linearGradient></defs>`)
 	b.s(`<rect width="`).i(CoverW).s(`" height="`).i(CoverH).s(`" fill="url(#g)"/>`)
 	b.shapes(&r, CoverW, CoverH, hue+180, 6)
-	b.badge(16, 16, 52, hsl(hue+180, 60, 35), sectionLabel(p.Section))
-	if p.IsAdult() {
-		b.s(`<circle cx="`).i(CoverW - 34).s(`" cy="34" r="20" fill="#e53935" stroke="#fff" stroke-width="3"/>`)
-		b.s(`<text x="`).i(CoverW - 34).s(`" y="41" font-size="18" font-weight="700" fill="#fff" text-anchor="middle">19</text>`)
-	}
 	lines := wrap(p.Title, 7, 4)
 	size := 40
 	y := CoverH/2 - (len(lines)-1)*(size+8)/2
@@ -336,7 +332,13 @@ func Wide(w io.Writer, p *contract.Product) error {
 
 // Banner writes banner id with its title.
 func Banner(w io.Writer, id int64, title string) error {
-	r := rng(hashInts(0, int(id), 0x62616e))
+	return banner(w, rng(hashInts(0, int(id), 0x62616e)), "", title, "지금 보러 가기 ›")
+}
+
+// banner draws a 2:1 banner: gradient and shapes from r, an optional label
+// chip, the title in two lines at most, and a call to action. Text keeps 40 px
+// from every edge so a slot that crops a little never cuts it.
+func banner(w io.Writer, r rng, label, title, action string) error {
 	hue := r.intn(360)
 	b := newBuf(3072)
 	b.open(BannerW, BannerH)
@@ -344,12 +346,19 @@ func Banner(w io.Writer, id int64, title string) error {
 		s(`"/><stop offset="1" stop-color="`).color(hsl(hue+40, 80, 35)).s(`"/></linearGradient></defs>`)
 	b.s(`<rect width="`).i(BannerW).s(`" height="`).i(BannerH).s(`" fill="url(#g)"/>`)
 	b.shapes(&r, BannerW, BannerH, hue+150, 8)
-	lines := wrap(title, 14, 2)
-	b.s(`<g font-size="40" font-weight="800" fill="#fff" stroke="#000" stroke-opacity=".25" stroke-width="4" paint-order="stroke">`)
-	for k, l := range lines {
-		b.s(`<text x="40" y="`).i(110 + k*52).s(`">`).esc(l).s(`</text>`)
+	top := 150
+	if label != "" {
+		lw := 24 + 22*utf8.RuneCountInString(label)
+		b.s(`<rect x="40" y="48" width="`).i(lw).s(`" height="40" rx="20" fill="#fff" fill-opacity=".92"/>`)
+		b.s(`<text x="`).i(40 + lw/2).s(`" y="75" font-size="20" font-weight="800" fill="`).color(hsl(hue+20, 70, 30)).s(`" text-anchor="middle">`).esc(label).s(`</text>`)
+		top = 160
 	}
-	b.s(`</g><text x="40" y="`).i(BannerH - 40).s(`" font-size="20" fill="#fff">지금 보러 가기 ›</text>`)
+	lines := wrap(title, 13, 2)
+	b.s(`<g font-size="46" font-weight="800" fill="#fff" stroke="#000" stroke-opacity=".25" stroke-width="4" paint-order="stroke">`)
+	for k, l := range lines {
+		b.s(`<text x="40" y="`).i(top + k*60).s(`">`).esc(l).s(`</text>`)
+	}
+	b.s(`</g><text x="40" y="`).i(BannerH - 44).s(`" font-size="24" font-weight="700" fill="#fff">`).esc(action).s(`</text>`)
 	b.close()
 	return b.write(w)
 }

@@ -39,6 +39,7 @@ func renders(p *contract.Product) []render {
 		{"cover", art.CoverW, art.CoverH, func(w io.Writer) error { return art.Cover(w, p) }},
 		{"wide", art.WideW, art.WideH, func(w io.Writer) error { return art.Wide(w, p) }},
 		{"banner", art.BannerW, art.BannerH, func(w io.Writer) error { return art.Banner(w, 7, p.Title) }},
+		{"event", art.BannerW, art.BannerH, func(w io.Writer) error { return art.EventBanner(w, 1001, contract.EventBluerun, p.Title) }},
 		{"icon", art.IconSize, art.IconSize, func(w io.Writer) error { return art.Icon(w, p.Title) }},
 		{"page1", 0, 0, func(w io.Writer) error { return art.Page(w, p, 3, 1) }},
 		{"page5", 0, 0, func(w io.Writer) error { return art.Page(w, p, 120, 5) }},
@@ -285,5 +286,46 @@ func BenchmarkNovelText(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		art.Text(io.Discard, p, 5, 2)
+	}
+}
+
+// TestCoversCarryNoBadges: the store lays section, 19 and coupon badges over
+// covers; badges drawn into the picture would sit under them.
+func TestCoversCarryNoBadges(t *testing.T) {
+	t.Parallel()
+	p := product("wt000001", contract.SectionWebtoon, "달빛 아래")
+	p.Age = 19
+	var b bytes.Buffer
+	if err := art.Cover(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	text := parse(t, b.Bytes(), art.CoverW, art.CoverH)
+	if strings.Contains(text, "웹툰") || strings.Contains(text, "19") {
+		t.Fatalf("cover text %q has a badge", text)
+	}
+}
+
+func TestEventBannersNameTheirKind(t *testing.T) {
+	t.Parallel()
+	draw := func(eid int64, kind, title string) string {
+		var b bytes.Buffer
+		if err := art.EventBanner(&b, eid, kind, title); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	for kind, label := range map[string]string{contract.EventBluerun: "블루런", contract.EventDoubleCoupon: "더블쿠폰",
+		contract.EventHoneyBenefit: "꿀혜택", contract.EventHeroism: "작가전", contract.EventTicket: "이용권",
+		contract.EventJoin: "가입 혜택", contract.EventFirstCharge: "첫 충전", "other": "이벤트"} {
+		doc := draw(1001, kind, "제목")
+		if text := parse(t, []byte(doc), art.BannerW, art.BannerH); !strings.HasPrefix(text, label) || !strings.Contains(text, "제목") {
+			t.Errorf("%s: text %q", kind, text)
+		}
+	}
+	if draw(1001, contract.EventBluerun, "a") == draw(1002, contract.EventBluerun, "a") {
+		t.Error("two events look the same")
+	}
+	if doc := draw(1, contract.EventBluerun, `<script>&"`); !strings.Contains(doc, "&lt;script&gt;&amp;") {
+		t.Errorf("title not escaped: %s", doc)
 	}
 }

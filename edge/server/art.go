@@ -13,7 +13,8 @@ import (
 	"storefront/edge/catalog"
 )
 
-// serveArt serves covers, banners, icons and volume content (contract/content.go),
+// serveArt serves covers, banners (of the banner slots and of events), icons and
+// volume content (contract/content.go),
 // drawn by demo/art (a CDN serves real files in production) and cached like
 // API bodies. Content pages up to the volume's PreviewPages are public; the rest
 // need a content token from the writer's download-auth, checked on every hit.
@@ -147,12 +148,10 @@ func (s *Server) drawArt(v *catalog.View, p string) (status int, body []byte, ct
 			err = art.Wide(&b, &prod.Product)
 		}
 	case "banner":
-		n, perr := strconv.ParseInt(id, 10, 64)
-		bn := v.Banner(n)
-		if perr != nil || bn == nil {
+		var found bool
+		if found, err = drawBanner(&b, v, p, id); !found {
 			return notFound()
 		}
-		err = art.Banner(&b, bn.ID, bn.Title)
 	case "icon":
 		err = art.Icon(&b, id)
 	default:
@@ -162,4 +161,32 @@ func (s *Server) drawArt(v *catalog.View, p string) (status int, body []byte, ct
 		return 500, []byte("cannot draw"), "text/plain", false
 	}
 	return 200, b.Bytes(), ctSVG, false
+}
+
+// promoBanners are the banners the writer names in the side info
+// (writer/money: join bonus and first charge), drawn as their events.
+var promoBanners = map[string]struct{ kind, title string }{
+	"join-bonus":   {contract.EventJoin, "신규 가입 혜택"},
+	"first-charge": {contract.EventFirstCharge, "첫 충전 보너스"},
+}
+
+// drawBanner draws /img/banner/<id>.svg. Banner slots and events share the
+// folder (the demo gives event eid the banner /img/banner/<eid>.svg), so the
+// document whose own image address is p is drawn: a banner first, then an
+// event; ids that no document names are not found.
+func drawBanner(b *bytes.Buffer, v *catalog.View, p, id string) (found bool, err error) {
+	if pb, ok := promoBanners[id]; ok {
+		return true, art.EventBanner(b, 0, pb.kind, pb.title)
+	}
+	n, perr := strconv.ParseInt(id, 10, 64)
+	if perr != nil {
+		return false, nil
+	}
+	if bn := v.Banner(n); bn != nil && bn.ImageURL == p {
+		return true, art.Banner(b, bn.ID, bn.Title)
+	}
+	if ev := v.Event(n); ev != nil && ev.BannerURL == p {
+		return true, art.EventBanner(b, ev.EID, ev.Kind, ev.Title)
+	}
+	return false, nil
 }
