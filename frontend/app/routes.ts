@@ -62,9 +62,8 @@ export default [
 
     route("join/event.asp", "routes/join-event.tsx"),
     route("payment/recharge.asp", "routes/payment-recharge.tsx"),
-    // The edge answers 404 to paths with an extension on a full load, so the
-    // payment gateway returns the reader here (same screen, no extension).
-    route("payment/recharge", "routes/payment-recharge.tsx", { id: "payment-recharge-return" }),
+    // Old bookmarks and pending payments of the extension-less address.
+    route("payment/recharge", "routes/payment-recharge-redirect.tsx"),
 
     route("*", "routes/not-found.tsx"),
   ]),

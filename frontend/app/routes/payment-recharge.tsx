@@ -67,7 +67,8 @@ export default function Screen() {
     if (!user.isLogin) return shell.loginRequired();
     setBusy(true);
     try {
-      const back = new URL("/payment/recharge", window.location.origin);
+      // The gateway brings the reader back to the seed's address (the edge serves it).
+      const back = new URL("/payment/recharge.asp", window.location.origin);
       if (ret) back.searchParams.set("return", ret);
       const fail = new URL(back);
       fail.searchParams.set("result", "fail");

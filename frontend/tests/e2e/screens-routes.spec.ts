@@ -1,9 +1,31 @@
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { member } from "./screens-helpers";
 
-// The demo art has no banner image for events (/img/banner/<eid>.svg answers
-// 404); Chromium logs each missing image as a console error without its URL.
-test.use({ allowConsole: [/(bluerun|doublecoupon|benefit|heroism|event\.asp|recharge|jumpingpass|awards).*status of 404/] });
+/**
+ * Every image of the screen loads: lazy ones below the fold too (they are
+ * switched to eager here), so a broken address anywhere on the page shows.
+ * A failed load is also a console error, which the fixture fails on.
+ */
+async function noBrokenImages(page: Page, where: string) {
+  const broken = await page.evaluate(async () => {
+    const imgs = Array.from(document.images).filter((i) => i.getAttribute("src"));
+    for (const i of imgs) i.loading = "eager";
+    await Promise.all(
+      imgs.map((i) =>
+        i.complete
+          ? null
+          : new Promise((done) => {
+              i.addEventListener("load", done, { once: true });
+              i.addEventListener("error", done, { once: true });
+              setTimeout(done, 10_000);
+            }),
+      ),
+    );
+    return imgs.filter((i) => !i.complete || i.naturalWidth === 0).map((i) => i.getAttribute("src"));
+  });
+  expect.soft(broken, `${where}: broken images`).toEqual([]);
+}
 
 // Every screen route of seed §2 once, against the real edge and writer, with
 // no console errors (the fixture checks). Each names what must show.
@@ -53,7 +75,6 @@ const ROUTES: [string, RegExp | string][] = [
   ["/cs/notice/closingprod", "판매 종료 작품 안내"],
   ["/mypages/recent", "최근 본 작품"],
   ["/mypages/recent/edit", "최근 본 작품 편집"],
-  ["/payment/recharge", "블루머니 충전"],
   ["/blueincome", "블루머니 내역"],
   ["/cashback", "캐시백"],
   ["/conversation", "상담"],
@@ -69,15 +90,26 @@ for (let g = 0; g < GROUPS; g++) {
     for (const [path, text] of ROUTES.filter((_, i) => i % GROUPS === g)) {
       await page.goto(path);
       await expect.soft(page.getByRole("heading", { name: text }).first(), path).toBeVisible();
+      await noBrokenImages(page, path);
     }
   });
 }
+
+// The old extension-less charge address (bookmarks, payments started before
+// the gateway came back to the .asp page) redirects with its query.
+test("/payment/recharge redirects to /payment/recharge.asp with its query", async ({ page }) => {
+  await page.goto("/payment/recharge?need=2500&return=%2Fcs");
+  await expect(page).toHaveURL(/\/payment\/recharge\.asp\?need=2500&return=%2Fcs$/);
+  await expect(page.getByRole("heading", { name: "블루머니 충전" }).first()).toBeVisible();
+  await expect(page.getByRole("radio", { checked: true })).toHaveText("3,000원");
+});
 
 // The seed's .asp pages load directly: old app builds open them by address.
 test("the .asp pages load by their own address", async ({ page }) => {
   for (const [path, text] of [["/join/event.asp", "신규 가입 혜택"], ["/payment/recharge.asp", "블루머니 충전"]]) {
     await page.goto(path);
     await expect(page.getByRole("heading", { name: text }).first()).toBeVisible();
+    await noBrokenImages(page, path);
   }
 });
 
@@ -85,6 +117,7 @@ test("events with their ids, previews, benefit and heroism pages", async ({ page
   const blue = (await (await request.get("/home/api/v1/events/bluerun")).json()).events[0];
   await page.goto(`/bluerun/${blue.eid}`);
   await expect(page.getByRole("heading", { name: blue.title }).first()).toBeVisible();
+  await noBrokenImages(page, "bluerun");
   await page.goto(`/bluerun-preview/${blue.eid}`);
   await expect(page.getByRole("heading", { name: blue.title }).first()).toBeVisible();
   const dc = (await (await request.get("/home/api/v1/events/doublecoupon")).json()).events[0];
@@ -95,6 +128,7 @@ test("events with their ids, previews, benefit and heroism pages", async ({ page
   const ben = (await (await request.get("/home/api/v1/comic/benefit")).json()).events[0];
   await page.goto(`/comic/benefit/${ben.eid}`);
   await expect(page.getByRole("heading", { name: ben.title }).first()).toBeVisible();
+  await noBrokenImages(page, "benefit");
   const hero = (await (await request.get("/home/api/v1/comic/heroism")).json()).events[0];
   await page.goto(`/comic/heroism/${hero.writer}/1`);
   await expect(page.getByTestId("product-item").first()).toBeVisible();
