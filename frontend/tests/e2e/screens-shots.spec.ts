@@ -2,7 +2,7 @@ import { test, expect } from "./fixtures";
 import { member, paidWork } from "./screens-helpers";
 
 // Screenshots of the main screens at 360x800 in light and dark, for people to
-// look at (test-results/ is git-ignored). The theme comes from the shell's
+// look at (in <output dir>/screens/, test-results/ by default, git-ignored). The theme comes from the shell's
 // theme cookie (sf_theme) and the colour scheme.
 test.use({ viewport: { width: 360, height: 800 } });
 
@@ -11,7 +11,8 @@ for (const theme of ["light", "dark"] as const) {
     test.setTimeout(120_000);
     await page.emulateMedia({ colorScheme: theme });
     await context.addCookies([{ name: "theme", value: theme, url: baseURL! }, { name: "sf_theme", value: theme, url: baseURL! }]);
-    const dir = `test-results/screens/${theme}`;
+    // under the run's output folder (E2E_OUTPUT_DIR, default test-results)
+    const dir = `${test.info().project.outputDir}/screens/${theme}`;
     const shot = async (name: string) => {
       await page.waitForLoadState("networkidle").catch(() => {});
       await page.screenshot({ path: `${dir}/${name}.png` });
@@ -31,6 +32,9 @@ for (const theme of ["light", "dark"] as const) {
     await shot("detail");
     await page.getByRole("tab", { name: /회차/ }).click();
     await shot("detail-volumes");
+    await page.goto("/bluerun");
+    await expect(page.getByTestId("event").first().locator("img").first()).toBeVisible();
+    await shot("event");
     await page.goto("/nuxgin");
     await shot("login");
     await page.goto("/this/page/does/not/exist");

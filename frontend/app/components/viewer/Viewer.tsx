@@ -13,6 +13,10 @@ import * as s from "./viewer.css";
 export type ViewerProps = { detail: Detail; no: number; place?: Place | null };
 
 const AUTO_SPEEDS = [0, 40, 80, 140, 220]; // px per second
+// Size of one webtoon strip image (the content server's 720 x 2000 strips):
+// reserved before it loads so the strip does not jump and a kept place lands.
+const STRIP_W = 720;
+const STRIP_H = 2000;
 
 /** The web viewer: webtoon strip, comic pages (spreads on wide screens), novel text. */
 export function Viewer({ detail, no, place }: ViewerProps) {
@@ -313,7 +317,7 @@ export function Viewer({ detail, no, place }: ViewerProps) {
           <div className={s.strip} style={{ width: `${width}%`, paddingTop: 48 }} ref={stripRef}>
             {authDone &&
               Array.from({ length: count }, (_, i) => (
-                <img key={`${no}-${i}-${full}`} className={s.stripImg} src={src(i + 1)} alt={`${i + 1}쪽`} width={720} height={1024} loading={i < 3 ? "eager" : "lazy"} data-testid="page" />
+                <img key={`${no}-${i}-${full}`} className={s.stripImg} src={src(i + 1)} alt={`${i + 1}쪽`} width={STRIP_W} height={STRIP_H} loading={i < 3 ? "eager" : "lazy"} data-testid="page" />
               ))}
             {authDone && endPanel}
           </div>

@@ -13,7 +13,9 @@ export const bar = style({
   gap: 8,
   padding: "0 10px",
   height: 48,
-  background: "rgba(20,20,20,0.92)",
+  // nearly opaque and blurred: text scrolling under a bar must not read through it
+  background: "rgba(20,20,20,0.97)",
+  backdropFilter: "blur(8px)",
   color: "#fff",
   transition: "transform 200ms",
 });
@@ -24,7 +26,9 @@ export const hiddenBottom = style({ transform: "translateY(100%)" });
 export const btn = style({ border: 0, background: "rgba(255,255,255,0.12)", color: "#fff", borderRadius: 8, padding: "8px 10px", fontSize: 13, cursor: "pointer", whiteSpace: "nowrap", selectors: { "&:disabled": { opacity: 0.35 } } });
 export const title = style({ flex: 1, minWidth: 0, fontSize: 14, fontWeight: 700, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" });
 export const strip = style({ margin: "0 auto", display: "flex", flexDirection: "column" });
-export const stripImg = style({ width: "100%", height: "auto", display: "block", background: "#222", aspectRatio: "720 / 1024" });
+// The box comes from the img's width/height attributes until the picture is
+// in, then from the picture itself: no forced ratio that could squeeze it.
+export const stripImg = style({ width: "100%", height: "auto", display: "block", background: "#222" });
 export const pageWrap = style({ height: "100vh", display: "flex", alignItems: "center", justifyContent: "center", gap: 0, position: "relative" });
 export const pageImg = style({ maxHeight: "100vh", maxWidth: "100%", objectFit: "contain", flex: "0 1 auto", minWidth: 0 });
 export const tapLeft = style({ position: "absolute", left: 0, top: 0, bottom: 0, width: "30%", border: 0, background: "transparent", cursor: "w-resize" });
