@@ -40,8 +40,15 @@ type Config struct {
 	Rankings      rankings.Config
 	// AdminToken guards the reports API (Authorization: Bearer <token>).
 	AdminToken string
-	Now        func() time.Time
+	// Timeouts bound slow and idle clients (ANALYTICS_READ_HEADER_TIMEOUT,
+	// ANALYTICS_READ_TIMEOUT, ANALYTICS_WRITE_TIMEOUT, ANALYTICS_IDLE_TIMEOUT);
+	// Write is long because reports may scan a lot.
+	Timeouts svc.Timeouts
+	Now      func() time.Time
 }
+
+// analyticsTimeouts are the defaults of Config.Timeouts.
+var analyticsTimeouts = svc.Timeouts{ReadHeader: 10 * time.Second, Read: 60 * time.Second, Write: 5 * time.Minute, Idle: 120 * time.Second}
 
 // RegisterFlags registers the flags, each falling back to an environment variable.
 func (c *Config) RegisterFlags(fs *flag.FlagSet) {
@@ -54,6 +61,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&c.Rankings.RealWindow, "rank-real-window", svc.EnvDuration("ANALYTICS_RANK_REAL_WINDOW", 3*time.Hour), "window of the real-time ranking (env ANALYTICS_RANK_REAL_WINDOW)")
 	fs.StringVar(&c.AdminToken, "admin-token", svc.Env("ADMIN_TOKEN", "dev-admin-token"), "bearer token of the reports API (env ADMIN_TOKEN)")
 	fs.IntVar(&c.Ingest.Workers, "insert-workers", svc.EnvInt("ANALYTICS_INSERT_WORKERS", 2), "concurrent ClickHouse inserts (env ANALYTICS_INSERT_WORKERS)")
+	c.Timeouts.RegisterFlags(fs, "ANALYTICS", analyticsTimeouts)
 }
 
 func (c Config) withDefaults() Config {
@@ -78,6 +86,7 @@ func (c Config) withDefaults() Config {
 	if c.AdminToken == "" {
 		c.AdminToken = "dev-admin-token"
 	}
+	c.Timeouts = c.Timeouts.Or(analyticsTimeouts)
 	return c
 }
 
@@ -163,7 +172,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	s.ln = ln
 	mux := svc.OpsMux(&s.ready, s.reg, s.readyDetail)
 	reports.New(ch, cfg.AdminToken, cfg.Now, log).Register(mux)
-	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	s.http = cfg.Timeouts.Apply(&http.Server{Handler: mux})
 	return s, nil
 }
 

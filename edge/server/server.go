@@ -51,6 +51,9 @@ type Config struct {
 	ForwardTimeout time.Duration
 	// PublishTimeout bounds waiting for the JetStream ack of tracking events.
 	PublishTimeout time.Duration
+	// Timeouts bound slow and idle clients: EDGE_READ_TIMEOUT (the whole
+	// request, headers included), EDGE_WRITE_TIMEOUT, EDGE_IDLE_TIMEOUT.
+	Timeouts svc.Timeouts
 	// Now is the edge's clock (releases flip by it). nil = time.Now.
 	Now func() time.Time
 }
@@ -77,7 +80,11 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.NATSReplicas, "nats-replicas", svc.EnvInt("NATS_REPLICAS", 1), "replicas of the stream and bucket when creating them (env NATS_REPLICAS)")
 	fs.DurationVar(&c.ForwardTimeout, "forward-timeout", svc.EnvDuration("EDGE_FORWARD_TIMEOUT", 30*time.Second), "timeout of a call forwarded to a writer (env EDGE_FORWARD_TIMEOUT)")
 	fs.DurationVar(&c.PublishTimeout, "publish-timeout", svc.EnvDuration("EDGE_PUBLISH_TIMEOUT", 5*time.Second), "timeout waiting for JetStream to ack tracking events (env EDGE_PUBLISH_TIMEOUT)")
+	c.Timeouts.RegisterFlags(fs, "EDGE", edgeTimeouts)
 }
+
+// edgeTimeouts are the defaults of Config.Timeouts.
+var edgeTimeouts = svc.Timeouts{Read: 60 * time.Second, Write: 60 * time.Second, Idle: 120 * time.Second}
 
 func (c *Config) withDefaults() Config {
 	o := *c
@@ -108,6 +115,7 @@ func (c *Config) withDefaults() Config {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	o.Timeouts = o.Timeouts.Or(edgeTimeouts)
 	return o
 }
 
@@ -215,9 +223,9 @@ func (s *Server) Run(ctx context.Context) error {
 		Name:                  "edge",
 		NoDefaultServerHeader: true,
 		ReadBufferSize:        16 << 10,
-		ReadTimeout:           60 * time.Second,
-		WriteTimeout:          60 * time.Second,
-		IdleTimeout:           120 * time.Second,
+		ReadTimeout:           s.cfg.Timeouts.Read,
+		WriteTimeout:          s.cfg.Timeouts.Write,
+		IdleTimeout:           s.cfg.Timeouts.Idle,
 		Logger:                slogAdapter{s.log},
 	}
 	serveErr := make(chan error, 1)

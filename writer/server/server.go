@@ -48,6 +48,10 @@ type Config struct {
 	RelayBatch     int
 	RelayPoll      time.Duration
 	ShutdownGrace  time.Duration
+	// Timeouts bound slow and idle clients (WRITER_READ_HEADER_TIMEOUT,
+	// WRITER_READ_TIMEOUT, WRITER_WRITE_TIMEOUT, WRITER_IDLE_TIMEOUT). Idle
+	// must outlast the edge's idle upstream connections (30 s).
+	Timeouts svc.Timeouts
 	// CookieSecure forces Secure cookies (TLS terminated in front of the edge).
 	CookieSecure bool
 	// TrustedOrigins may make state-changing calls besides the request's host.
@@ -100,7 +104,11 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.PaymentSandbox, "payment-sandbox", svc.EnvBool("PAYMENT_SANDBOX", true), "start the local PG sandbox when no payment-url is given (env PAYMENT_SANDBOX)")
 	fs.BoolVar(&c.DevClock, "dev-clock", svc.EnvBool("WRITER_DEV_CLOCK", false), "TESTS ONLY: a request's sf_devclock cookie moves the coupon clock by that many seconds; refused with cookie-mode live (env WRITER_DEV_CLOCK)")
 	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", svc.EnvDuration("WRITER_SHUTDOWN_GRACE", 10*time.Second), "graceful shutdown limit (env WRITER_SHUTDOWN_GRACE)")
+	c.Timeouts.RegisterFlags(fs, "WRITER", writerTimeouts)
 }
+
+// writerTimeouts are the defaults of Config.Timeouts.
+var writerTimeouts = svc.Timeouts{ReadHeader: 10 * time.Second, Read: 60 * time.Second, Write: 120 * time.Second, Idle: 120 * time.Second}
 
 func (c *Config) defaults() {
 	if c.Addr == "" {
@@ -133,6 +141,7 @@ func (c *Config) defaults() {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
+	c.Timeouts = c.Timeouts.Or(writerTimeouts)
 }
 
 // Server is a running writer.
@@ -237,7 +246,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	if s.pgsb != nil {
 		s.pgsb.SetWebhookURL("http://" + s.Addr() + "/home/api/v1/charge/webhook")
 	}
-	s.http = &http.Server{Handler: s.Handler, ReadHeaderTimeout: 10 * time.Second}
+	s.http = cfg.Timeouts.Apply(&http.Server{Handler: s.Handler})
 	return s, nil
 }
 
