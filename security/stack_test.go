@@ -1,0 +1,343 @@
+// Package security holds the black-box security checks of issue 9 that span
+// services: each test starts the real writer and edge (and analytics where it
+// matters) in-process against real PostgreSQL, NATS JetStream and ClickHouse,
+// and attacks them through the edge, the one origin browsers reach. Checks
+// that live inside one service are tested there; SECURITY.md at the
+// repository root maps every check to its test.
+package security
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"storefront/contract"
+	"storefront/devstack/testenv"
+	edgeserver "storefront/edge/server"
+	writerserver "storefront/writer/server"
+)
+
+const adminToken = "sec-admin-token"
+
+// clock is the stack's movable clock (writer and edge share it).
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// stack is a writer and an edge over fresh dependencies.
+type stack struct {
+	t          *testing.T
+	edgeURL    string
+	edgeAddr   string
+	writerAddr string
+	pool       *pgxpool.Pool
+	clock      *clock
+}
+
+type options struct {
+	writer func(*writerserver.Config)
+	edge   func(*edgeserver.Config)
+}
+
+func quietLog() *slog.Logger {
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+}
+
+// startStack starts writer and edge with the PG sandbox as payment gateway
+// and the works of addCatalog, and waits until the edge serves them.
+func startStack(t *testing.T, o options) *stack {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	nats := testenv.NATS(t)
+	clk := &clock{t: time.Now().UTC().Truncate(time.Second)}
+	wcfg := writerserver.Config{Addr: "127.0.0.1:0", DatabaseURL: testenv.PostgresURL(t), NATSURL: nats.URL,
+		AdminToken: adminToken, PaymentSandbox: true, RelayPoll: 100 * time.Millisecond, Now: clk.Now}
+	if o.writer != nil {
+		o.writer(&wcfg)
+	}
+	w, err := writerserver.New(ctx, wcfg, quietLog())
+	if err != nil {
+		cancel()
+		t.Fatalf("writer: %v", err)
+	}
+	ecfg := edgeserver.Config{Addr: "127.0.0.1:0", NATSURL: nats.URL, WriterURL: "http://" + w.Addr(), StaticDir: t.TempDir(), Now: clk.Now}
+	if o.edge != nil {
+		o.edge(&ecfg)
+	}
+	e, err := edgeserver.New(ctx, ecfg, quietLog())
+	if err != nil {
+		cancel()
+		t.Fatalf("edge: %v", err)
+	}
+	done := make(chan error, 2)
+	for _, run := range []func(context.Context) error{w.Run, e.Run} {
+		go func() { done <- run(ctx) }()
+	}
+	t.Cleanup(func() {
+		cancel()
+		for range 2 {
+			if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+				t.Errorf("service stopped with %v", err)
+			}
+		}
+	})
+	s := &stack{t: t, edgeURL: "http://" + e.Addr(), edgeAddr: e.Addr(), writerAddr: w.Addr(), pool: w.Pool(), clock: clk}
+	s.addCatalog()
+	return s
+}
+
+// The catalog every test uses: an ordinary paid webtoon and an adult one.
+const (
+	paidWork  = "secwt1"
+	adultWork = "secad1"
+	adultName = "성인전용비밀작품"
+)
+
+func (s *stack) addCatalog() {
+	s.t.Helper()
+	now := s.clock.Now()
+	vols := func(pid string) []contract.Volume {
+		var v []contract.Volume
+		for i := 1; i <= 3; i++ {
+			v = append(v, contract.Volume{No: i, Title: fmt.Sprintf("%d화", i), ReleaseAt: now.Add(-time.Duration(10-i) * time.Hour),
+				IsFree: i == 1, BuyPrice: 300, BuyPriceOrg: 300, RentPrice: 100, RentPriceOrg: 100, Pages: 5, PreviewPages: 2})
+		}
+		return v
+	}
+	for _, p := range []contract.Product{
+		{PID: paidWork, Section: contract.SectionWebtoon, Title: "보안 점검 웹툰", GenreID: "21", Unit: "화", ServiceCode: 200, Volumes: vols(paidWork)},
+		{PID: adultWork, Section: contract.SectionWebtoon, Title: adultName, GenreID: "12", Unit: "화", Age: 19, ServiceCode: 200, Volumes: vols(adultWork)},
+	} {
+		if st, b := s.admin("POST", "/admin/api/v1/works", p); st != 201 {
+			s.t.Fatalf("add work %s: %d %s", p.PID, st, b)
+		}
+	}
+	s.eventually("the edge serves the catalog", func() error {
+		adult := s.visitor()
+		adult.headers = map[string]string{"Cookie": contract.AudienceCookie + "=" + contract.SignAudience([]byte("dev-audience-secret"),
+			contract.Audience{AdultLevel: 2, Expires: s.clock.Now().Add(time.Hour)})}
+		for _, pid := range []string{paidWork, adultWork} {
+			if st, b := adult.get("/home/api/v1/products/" + pid); st != 200 || !bytes.Contains(b, []byte(`"volList"`)) {
+				return fmt.Errorf("%s: %d %.200s", pid, st, b)
+			}
+		}
+		return nil
+	})
+}
+
+func (s *stack) admin(method, path string, body any) (int, []byte) {
+	s.t.Helper()
+	c := s.visitor()
+	c.headers = map[string]string{"Authorization": "Bearer " + adminToken}
+	return c.do(method, path, body)
+}
+
+// eventually retries check until it succeeds or 20 s pass.
+func (s *stack) eventually(what string, check func() error) {
+	s.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		err := check()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("%s: %v", what, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// client is a browser through the edge: a cookie jar, no redirects followed.
+type client struct {
+	t       *testing.T
+	base    string
+	http    *http.Client
+	headers map[string]string
+	uid     string
+}
+
+func (s *stack) visitor() *client {
+	jar, _ := cookiejar.New(nil)
+	return &client{t: s.t, base: s.edgeURL, http: &http.Client{Jar: jar, Timeout: 30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+// member signs a new member up through the edge.
+func (s *stack) member(email string) *client {
+	s.t.Helper()
+	c := s.visitor()
+	st, b := c.do("POST", "/home/api/v1/auth/signup", map[string]any{"email": email, "password": "correct horse"})
+	if st != 201 {
+		s.t.Fatalf("signup %s: %d %s", email, st, b)
+	}
+	var m struct {
+		AuthInfo struct{ UID string } `json:"authInfo"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil || m.AuthInfo.UID == "" {
+		s.t.Fatalf("signup answer: %s", b)
+	}
+	c.uid = m.AuthInfo.UID
+	return c
+}
+
+// form is an url-encoded body.
+type form string
+
+func (c *client) req(method, path string, body any) *http.Response {
+	c.t.Helper()
+	var rd io.Reader
+	ct := ""
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd, ct = strings.NewReader(b), "application/json"
+	case []byte:
+		rd, ct = bytes.NewReader(b), "application/json"
+	case form:
+		rd, ct = strings.NewReader(string(b)), "application/x-www-form-urlencoded"
+	default:
+		j, err := json.Marshal(b)
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		rd, ct = bytes.NewReader(j), "application/json"
+	}
+	r, err := http.NewRequest(method, c.base+path, rd)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if ct != "" {
+		r.Header.Set("Content-Type", ct)
+	}
+	for k, v := range c.headers {
+		r.Header.Set(k, v)
+	}
+	resp, err := c.http.Do(r)
+	if err != nil {
+		c.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	return resp
+}
+
+func (c *client) do(method, path string, body any) (int, []byte) {
+	c.t.Helper()
+	resp := c.req(method, path, body)
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b
+}
+
+func (c *client) get(path string) (int, []byte) { c.t.Helper(); return c.do("GET", path, nil) }
+
+// with returns a copy of c sending extra headers (same cookie jar).
+func (c *client) with(h map[string]string) *client {
+	d := *c
+	d.headers = map[string]string{}
+	for k, v := range c.headers {
+		d.headers[k] = v
+	}
+	for k, v := range h {
+		d.headers[k] = v
+	}
+	return &d
+}
+
+// cookie returns the jar's cookie for the edge.
+func (c *client) cookie(name string) string {
+	u, _ := url.Parse(c.base)
+	for _, k := range c.http.Jar.Cookies(u) {
+		if k.Name == name {
+			return k.Value
+		}
+	}
+	return ""
+}
+
+// envelope checks that b is the seed's error envelope with code.
+func envelope(t *testing.T, what string, status int, b []byte, want int) {
+	t.Helper()
+	var e contract.Envelope
+	if status != want || json.Unmarshal(b, &e) != nil || e.Header.Code != want {
+		t.Errorf("%s: %d %.300s, want a %d envelope", what, status, b, want)
+	}
+}
+
+// count runs a count query on the writer's database.
+func (s *stack) count(sql string, args ...any) int {
+	s.t.Helper()
+	var n int
+	if err := s.pool.QueryRow(context.Background(), sql, args...).Scan(&n); err != nil {
+		s.t.Fatalf("%s: %v", sql, err)
+	}
+	return n
+}
+
+// fingerprint digests every table a member's actions write, for "nothing
+// changed" checks.
+func (s *stack) fingerprint() string {
+	s.t.Helper()
+	var b strings.Builder
+	for _, tb := range []string{"users", "zzims", "alarms", "reviews", "recent_views", "interest_genres", "qna", "award_votes",
+		"wallets", "ledger", "purchases", "entitlements", "charges", "works", "volumes"} {
+		var sum *string
+		if err := s.pool.QueryRow(context.Background(), `SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM `+tb+` t`).Scan(&sum); err != nil {
+			s.t.Fatalf("fingerprint %s: %v", tb, err)
+		}
+		b.WriteString(tb + "=")
+		if sum != nil {
+			b.WriteString(*sum)
+		}
+		b.WriteString(";")
+	}
+	return b.String()
+}
+
+// charge puts amount of blue money into c's wallet through the real charge
+// flow: order, the PG sandbox's checkout approval, confirm.
+func (c *client) charge(amount int) {
+	c.t.Helper()
+	k := c.with(map[string]string{"Idempotency-Key": fmt.Sprintf("charge-%s-%d", c.uid, time.Now().UnixNano())})
+	st, b := k.do("POST", "/home/api/v1/charge/requests", map[string]any{"amount": amount, "successUrl": "/ok", "failUrl": "/fail"})
+	if st != 200 {
+		c.t.Fatalf("charge request: %d %s", st, b)
+	}
+	var ch struct{ OrderID, PaymentKey, CheckoutURL string }
+	if err := json.Unmarshal(b, &ch); err != nil || ch.CheckoutURL == "" {
+		c.t.Fatalf("charge answer: %s", b)
+	}
+	resp, err := c.http.Post(ch.CheckoutURL+"/approve", "application/x-www-form-urlencoded", nil)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther {
+		c.t.Fatalf("approve: %d", resp.StatusCode)
+	}
+	k = c.with(map[string]string{"Idempotency-Key": "confirm-" + ch.OrderID})
+	if st, b := k.do("POST", "/home/api/v1/charge/confirm", map[string]any{"orderId": ch.OrderID, "paymentKey": ch.PaymentKey, "amount": amount}); st != 200 {
+		c.t.Fatalf("confirm: %d %s", st, b)
+	}
+}
