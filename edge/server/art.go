@@ -26,9 +26,16 @@ func (s *Server) serveArt(ctx *fasthttp.RequestCtx) {
 	}
 	s.m.requests.WithLabelValues("art").Inc()
 	now := s.cfg.Now()
+	// Reading is gated like the detail: the teen version gets no page of an
+	// adult work, preview or not. Pictures of the catalog (covers, banners)
+	// are the same for everyone.
+	teen := bytes.HasPrefix(ctx.Path(), contPrefix) && s.teen(ctx, now)
 	kp := keyPool.Get().(*[]byte)
 	defer keyPool.Put(kp)
 	key := append((*kp)[:0], 'i')
+	if teen {
+		key[0] = 'j'
+	}
 	key = append(key, ctx.Path()...)
 	*kp = key
 	e := s.cache.Get(key, now.UnixNano())
@@ -37,7 +44,7 @@ func (s *Server) serveArt(ctx *fasthttp.RequestCtx) {
 		var body []byte
 		var ctype string
 		var private bool
-		refs, until := s.store.Read(now, false, func(v *catalog.View) {
+		refs, until := s.store.Read(now, teen, func(v *catalog.View) {
 			status, body, ctype, private = s.drawArt(v, string(ctx.Path()))
 		})
 		e = cache.NewEntry(status, body, until, refs)
@@ -101,7 +108,7 @@ func (s *Server) drawArt(v *catalog.View, p string) (status int, body []byte, ct
 		if !ok || err != nil || n < 1 || !contract.ValidKeyID(pid) || (ext != "svg" && ext != "txt") {
 			return notFound()
 		}
-		prod := v.Lookup(pid)
+		prod := v.Product(pid) // nil for an adult work in the teen version
 		if prod == nil || ext == "txt" && prod.Section != contract.SectionNovel {
 			return notFound()
 		}

@@ -46,3 +46,33 @@ func TestBannersOfSlotsEventsAndPromos(t *testing.T) {
 		}
 	}
 }
+
+// TestAdultPagesOnlyForAdults: the teen version (no or a teen audience
+// cookie, or a store app channel) reads no page of an adult work, not even
+// the preview; an adult reads it. Covers stay public.
+func TestAdultPagesOnlyForAdults(t *testing.T) {
+	e := newEnv(t)
+	e.putProduct(product("ad1", contract.SectionWebtoon, "성인 웹툰", func(p *contract.Product) { p.Age = 19 }))
+	e.putProduct(product("w1", contract.SectionWebtoon, "웹툰"))
+	g := startEdge(t, e)
+	g.waitReady()
+	exp := time.Now().Add(time.Hour)
+	for _, tc := range []struct {
+		path    string
+		headers []string
+		want    int
+	}{
+		{"/content/ad1/1/1.svg", nil, 404},
+		{"/content/ad1/1/1.svg", []string{audCookie(1, exp)}, 404},
+		{"/content/ad1/1/1.svg", []string{audCookie(2, exp), "X-Channel: AA"}, 404},
+		{"/content/ad1/1/1.svg", []string{audCookie(2, exp)}, 200},
+		// the adult's cached page is not handed to the next teen
+		{"/content/ad1/1/1.svg", nil, 404},
+		{"/content/w1/1/1.svg", nil, 200},
+		{"/img/cover/ad1.svg", nil, 200},
+	} {
+		if resp, b := g.get(tc.path, tc.headers...); resp.StatusCode != tc.want {
+			t.Errorf("%s %v: %d want %d %.100s", tc.path, tc.headers, resp.StatusCode, tc.want, b)
+		}
+	}
+}
