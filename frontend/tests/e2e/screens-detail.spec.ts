@@ -126,6 +126,8 @@ test("wait-for-free: the coupon opens a volume, counts down, and after the wait 
 
   // Move this member's writer clock and the browser's past the wait.
   await context.addCookies([{ name: "sf_devclock", value: String(wait + 60), url: baseURL! }]);
+  const moved = await (await page.request.get(`/home/api/v1/coupons?pid=${pid}`)).json();
+  expect(moved.WCPInfo.waitTime, "the store must run with `storefront up -dev-clock`").toBeLessThanOrEqual(0);
   await page.waitForLoadState("networkidle");
   await page.clock.fastForward((wait + 60) * 1000);
   // the countdown reaches zero in the page, which asks the writer again
