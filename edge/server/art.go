@@ -29,7 +29,8 @@ func (s *Server) serveArt(ctx *fasthttp.RequestCtx) {
 	// Reading is gated like the detail: the teen version gets no page of an
 	// adult work, preview or not. Pictures of the catalog (covers, banners)
 	// are the same for everyone.
-	teen := bytes.HasPrefix(ctx.Path(), contPrefix) && s.teen(ctx, now)
+	content := bytes.HasPrefix(ctx.Path(), contPrefix)
+	teen := content && s.teen(ctx, now)
 	kp := keyPool.Get().(*[]byte)
 	defer keyPool.Put(kp)
 	key := append((*kp)[:0], 'i')
@@ -55,7 +56,12 @@ func (s *Server) serveArt(ctx *fasthttp.RequestCtx) {
 		ctx.Error(string(e.Body), e.Status)
 		return
 	}
-	cc := "public, max-age=86400"
+	cc, vary := "public, max-age=86400", "Accept-Encoding"
+	if content && !teen {
+		// The adult version may get an adult work's page: no shared cache may
+		// keep it for the next reader, and a browser keeps it per cookie.
+		cc, vary = "private, max-age=3600", "Accept-Encoding, Cookie, X-Channel"
+	}
 	if e.Private {
 		pid, no, ok := contentVolume(string(ctx.Path()))
 		tok := string(ctx.QueryArgs().Peek("t"))
@@ -68,7 +74,7 @@ func (s *Server) serveArt(ctx *fasthttp.RequestCtx) {
 	h := &ctx.Response.Header
 	h.SetContentType(e.CType)
 	h.Set("Cache-Control", cc)
-	h.Set("Vary", "Accept-Encoding")
+	h.Set("Vary", vary)
 	switch {
 	case e.Brotli != nil && ctx.Request.Header.HasAcceptEncoding("br"):
 		h.Set("Content-Encoding", "br")
