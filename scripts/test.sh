@@ -63,8 +63,10 @@ if [ -z "${TEST_SKIP_E2E:-}" ] && [ -f frontend/package.json ]; then
   psql -q "$DATABASE_URL" -c "CREATE DATABASE e2e" >/dev/null
   curl -fsS "$CLICKHOUSE_HTTP_URL" --data-binary "CREATE DATABASE IF NOT EXISTS e2e" >/dev/null
   e2e_port=${TEST_EDGE_PORT:-58080}
+  # -dev-clock: a browser may run the writer's coupon clock ahead for itself
+  # (cookie sf_devclock), so the wait-for-free test needs no waiting.
   DATABASE_URL=${DATABASE_URL%/*}/e2e CLICKHOUSE_URL=${CLICKHOUSE_URL%/*}/e2e \
-    bin/storefront up -data "$data/e2e" -nats-port "${TEST_NATS_PORT:-54333}" -edge-addr "127.0.0.1:$e2e_port" \
+    bin/storefront up -dev-clock -data "$data/e2e" -nats-port "${TEST_NATS_PORT:-54333}" -edge-addr "127.0.0.1:$e2e_port" \
     -writer-addr 127.0.0.1:0 -analytics-addr 127.0.0.1:0 -works "${TEST_WORKS:-400}" -ready-file "$data/e2e.ready" \
     >"$data/stack.log" 2>&1 &
   pids+=($!)
