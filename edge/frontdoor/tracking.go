@@ -27,6 +27,12 @@ const HeaderAppVersion = "X-App-Version"
 // MaxBatch bounds the events of one batch call.
 const MaxBatch = 100
 
+// MaxPropKey and MaxPropValue bound each of an event's props (64 at most).
+const (
+	MaxPropKey   = 64
+	MaxPropValue = 1024
+)
+
 // Tracker turns browser tracking calls into contract.TrackedEvents on the
 // EVENTS stream and reports success only after JetStream acked every event.
 type Tracker struct {
@@ -78,8 +84,16 @@ func (t *Tracker) Build(ctx *fasthttp.RequestCtx, c *ClientEvent, sessionID stri
 	if c.Type == contract.EvPageView && u == "" {
 		return nil, &BadRequest{Msg: "curPageUrl is required"}
 	}
-	if len(u) > 2048 || len(c.Referrer) > 2048 || len(c.PID) > 128 || len(c.Props) > 64 {
+	if len(u) > 2048 || len(c.Referrer) > 2048 || len(c.Route) > 2048 || len(c.PID) > 128 || len(c.Section) > 32 ||
+		len(c.GenreID) > 32 || len(c.Props) > 64 {
 		return nil, &BadRequest{Msg: "event field too long"}
+	}
+	// Every field is bounded, props too: one event stays far below the
+	// stream's message limit and the analysts' rows stay rows.
+	for k, v := range c.Props {
+		if len(k) > MaxPropKey || len(v) > MaxPropValue {
+			return nil, &BadRequest{Msg: "event prop too long"}
+		}
 	}
 	if c.PID != "" && !contract.ValidKeyID(c.PID) {
 		return nil, &BadRequest{Msg: "bad pid"}
