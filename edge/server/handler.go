@@ -3,6 +3,8 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"net"
 	"sync"
 	"time"
 
@@ -204,6 +206,25 @@ func (s *Server) writeError(ctx *fasthttp.RequestCtx, code int, msg string) {
 	ctx.Response.Header.Set("Cache-Control", "no-store")
 	ctx.Response.SetBody(b)
 	s.sign(ctx, code, b)
+}
+
+// transportError answers what fasthttp refuses before any handler runs (a
+// body over MaxRequestBodySize, headers over the read buffer, a read timeout,
+// a malformed request) in the seed's envelope like every other refusal; its
+// own answers are plain text, and a too-large body was a 400.
+func (s *Server) transportError(ctx *fasthttp.RequestCtx, err error) {
+	code, msg := fasthttp.StatusBadRequest, "malformed request"
+	var small *fasthttp.ErrSmallBuffer
+	var ne net.Error
+	switch {
+	case errors.Is(err, fasthttp.ErrBodyTooLarge):
+		code, msg = fasthttp.StatusRequestEntityTooLarge, "request body too large"
+	case errors.As(err, &small):
+		code, msg = fasthttp.StatusRequestHeaderFieldsTooLarge, "request headers too large"
+	case errors.As(err, &ne) && ne.Timeout():
+		code, msg = fasthttp.StatusRequestTimeout, "request timeout"
+	}
+	s.writeError(ctx, code, msg)
 }
 
 // writeJSON writes an uncached answer, signed.

@@ -226,6 +226,7 @@ func (s *Server) Run(ctx context.Context) error {
 		ReadTimeout:           s.cfg.Timeouts.Read,
 		WriteTimeout:          s.cfg.Timeouts.Write,
 		IdleTimeout:           s.cfg.Timeouts.Idle,
+		ErrorHandler:          s.transportError,
 		Logger:                slogAdapter{s.log},
 	}
 	serveErr := make(chan error, 1)
