@@ -3,12 +3,10 @@ package frontdoor
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -18,11 +16,12 @@ import (
 	"storefront/contract"
 )
 
-// SessionCookie holds the tracking session id the edge hands out.
-const SessionCookie = "sf_sid"
+// SessionCookie holds the tracking session id the edge hands out; the writer
+// reads the same cookie for its business events (contract.Enrich).
+const SessionCookie = contract.SessionCookie
 
 // HeaderAppVersion carries the app's version in app web views.
-const HeaderAppVersion = "X-App-Version"
+const HeaderAppVersion = contract.HeaderAppVersion
 
 // MaxBatch bounds the events of one batch call.
 const MaxBatch = 100
@@ -108,16 +107,19 @@ func (t *Tracker) Build(ctx *fasthttp.RequestCtx, c *ClientEvent, sessionID stri
 	} else if !ValidClientID(id) {
 		return nil, &BadRequest{Msg: "event id must be 16 to 64 letters, digits, - or _"}
 	}
-	ch := strings.ToUpper(string(ctx.Request.Header.Peek(contract.HeaderChannel)))
+	// The writer enriches its business events with the same function from
+	// the same headers, cookie and address (the last X-Forwarded-For entry
+	// the proxy appends is this RemoteIP), so both join in analytics.
+	en := contract.Enrich(t.Salt, string(ctx.Request.Header.Peek(contract.HeaderChannel)),
+		string(ctx.Request.Header.Peek(HeaderAppVersion)), ctx.RemoteIP().String(),
+		string(ctx.Request.Header.UserAgent()), sessionID)
 	ev := &contract.TrackedEvent{
 		V: contract.EventSchemaVersion, ID: id, Type: c.Type, Time: t.Now().UTC(),
-		Channel: ch, AppVersion: string(ctx.Request.Header.Peek(HeaderAppVersion)),
-		IPHash:    t.ipHash(ctx),
-		UAClass:   UAClass(string(ctx.Request.Header.UserAgent()), ch),
-		SessionID: sessionID, MemberType: "visitor",
-		URL: u, Route: c.Route, Referrer: c.Referrer, PID: c.PID, Section: c.Section, GenreID: c.GenreID, Vol: c.Vol,
+		MemberType: "visitor",
+		URL:        u, Route: c.Route, Referrer: c.Referrer, PID: c.PID, Section: c.Section, GenreID: c.GenreID, Vol: c.Vol,
 		Props: c.Props,
 	}
+	en.Apply(ev)
 	if ev.Referrer == "" {
 		ev.Referrer = string(ctx.Request.Header.Referer())
 	}
@@ -150,18 +152,10 @@ func ValidClientID(id string) bool {
 	return true
 }
 
-func (t *Tracker) ipHash(ctx *fasthttp.RequestCtx) string {
-	h := sha256.New()
-	h.Write(t.Salt)
-	h.Write([]byte{0})
-	h.Write([]byte(ctx.RemoteIP().String()))
-	return hex.EncodeToString(h.Sum(nil)[:16])
-}
-
 // Session returns the request's tracking session id, handing out a new one
 // (as a cookie on the answer) when it has none.
 func Session(ctx *fasthttp.RequestCtx) string {
-	if v := ctx.Request.Header.Cookie(SessionCookie); len(v) >= 16 && len(v) <= 64 {
+	if v := ctx.Request.Header.Cookie(SessionCookie); contract.ValidSessionID(string(v)) {
 		return string(v)
 	}
 	var b [16]byte
@@ -205,34 +199,6 @@ func (t *Tracker) Publish(ctx context.Context, evs []*contract.TrackedEvent) err
 		}
 	}
 	return nil
-}
-
-// UAClass classifies a user agent (the channel header wins when present).
-func UAClass(ua, channel string) string {
-	switch channel {
-	case "AA", "AC", "AO":
-		return "android-app"
-	case "IA":
-		return "ios-app"
-	case "AW":
-		return "android-web"
-	case "IW":
-		return "ios-web"
-	}
-	l := strings.ToLower(ua)
-	switch {
-	case strings.Contains(l, "bot") || strings.Contains(l, "crawler") || strings.Contains(l, "spider") || strings.Contains(l, "headlesschrome"):
-		return "bot"
-	case strings.Contains(l, "android") && strings.Contains(l, "; wv)"):
-		return "android-app"
-	case strings.Contains(l, "android"):
-		return "android-web"
-	case (strings.Contains(l, "iphone") || strings.Contains(l, "ipad")) && !strings.Contains(l, "safari"):
-		return "ios-app"
-	case strings.Contains(l, "iphone") || strings.Contains(l, "ipad"):
-		return "ios-web"
-	}
-	return "desktop"
 }
 
 // IsBadRequest reports whether err is the client's fault.

@@ -85,6 +85,11 @@ type Auth struct {
 	dummyHash string
 	// Changed is called after a committed change that enqueued outbox rows.
 	Changed func()
+	// ProfileChanged enqueues the member's tracking profile event inside
+	// the transaction of a login or of a change of the member's adult
+	// verification or 19 toggle (nil = none). The writer wires it to
+	// member.EnqueueProfile (member imports auth, so auth cannot call it).
+	ProfileChanged func(ctx context.Context, tx pgx.Tx, uid int64) error
 }
 
 var errCSRF = httpapi.Errorf(http.StatusForbidden, "cross-site request refused")
@@ -230,11 +235,30 @@ func scanUser(row pgx.Row) (*User, error) {
 
 // LoadUser reads a user by uid.
 func (a *Auth) LoadUser(ctx context.Context, uid int64) (*User, error) {
-	u, err := scanUser(a.pool.QueryRow(ctx, `SELECT `+userCols+` FROM users WHERE uid = $1`, uid))
+	return ReadUser(ctx, a.pool, uid)
+}
+
+// Querier is a pool or a transaction.
+type Querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// ReadUser reads a user by uid through q (inside a caller's transaction,
+// it sees that transaction's changes).
+func ReadUser(ctx context.Context, q Querier, uid int64) (*User, error) {
+	u, err := scanUser(q.QueryRow(ctx, `SELECT `+userCols+` FROM users WHERE uid = $1`, uid))
 	if err != nil {
 		return nil, fmt.Errorf("load user %d: %w", uid, err)
 	}
 	return u, nil
+}
+
+// profileChanged enqueues the profile event when the writer wired one.
+func (a *Auth) profileChanged(ctx context.Context, tx pgx.Tx, uid int64) error {
+	if a.ProfileChanged == nil {
+		return nil
+	}
+	return a.ProfileChanged(ctx, tx, uid)
 }
 
 // CurrentUser is the session's user, or nil for a visitor.
@@ -417,9 +441,14 @@ func (a *Auth) startSession(ctx context.Context, w http.ResponseWriter, r *http.
 			WHERE uid = $1 RETURNING login_count`, u.UID, now, channel).Scan(&u.LoginCount); err != nil {
 			return fmt.Errorf("count login: %w", err)
 		}
-		return outbox.Event(ctx, tx, contract.TrackedEvent{Type: event, Time: now, UID: strconv.FormatInt(u.UID, 10),
+		if err := outbox.Event(ctx, tx, contract.TrackedEvent{Type: event, Time: now, UID: strconv.FormatInt(u.UID, 10),
 			Channel: channel, MemberType: memberType(u, now),
-			Props: map[string]string{"loginType": u.LoginType, "provider": u.Provider}})
+			Props: map[string]string{"loginType": u.LoginType, "provider": u.Provider}}); err != nil {
+			return err
+		}
+		// Every sign-up ends in this login, so the profile goes out for
+		// new members too, with the login counted.
+		return a.profileChanged(ctx, tx, u.UID)
 	})
 	if err != nil {
 		return err

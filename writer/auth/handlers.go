@@ -357,12 +357,22 @@ func (a *Auth) verifyAdult(w http.ResponseWriter, r *http.Request) error {
 	}
 	u := &User{BirthDate: &birth}
 	adult := u.Age(now) >= 19
-	u, err = scanUser(a.pool.QueryRow(r.Context(), `UPDATE users SET real_name = $2, birth_date = $3, gender = $4,
-		auth_real = true, auth_adult = $5, verified_at = $6 WHERE uid = $1 RETURNING `+userCols,
-		uid, v.Name, birth, v.Gender, adult, now))
+	ctx := r.Context()
+	err = pgx.BeginFunc(ctx, a.pool, func(tx pgx.Tx) error {
+		var err error
+		u, err = scanUser(tx.QueryRow(ctx, `UPDATE users SET real_name = $2, birth_date = $3, gender = $4,
+			auth_real = true, auth_adult = $5, verified_at = $6 WHERE uid = $1 RETURNING `+userCols,
+			uid, v.Name, birth, v.Gender, adult, now))
+		if err != nil {
+			return fmt.Errorf("store verification of %d: %w", uid, err)
+		}
+		// Age, gender and the adult fields of the profile changed.
+		return a.profileChanged(ctx, tx, uid)
+	})
 	if err != nil {
-		return fmt.Errorf("store verification of %d: %w", uid, err)
+		return err
 	}
+	a.Changed()
 	a.setUserCookies(w, r, u)
 	return a.answerUser(w, r, http.StatusOK, u)
 }
@@ -389,10 +399,19 @@ func (a *Auth) toggle19(w http.ResponseWriter, r *http.Request) error {
 	if u.AdultLevel(a.cfg.Now()) < 2 {
 		return httpapi.Errorf(http.StatusForbidden, "adult verification required")
 	}
-	u, err = scanUser(a.pool.QueryRow(r.Context(), `UPDATE users SET toggle19 = $2 WHERE uid = $1 RETURNING `+userCols, uid, *body.On))
+	ctx := r.Context()
+	err = pgx.BeginFunc(ctx, a.pool, func(tx pgx.Tx) error {
+		var err error
+		u, err = scanUser(tx.QueryRow(ctx, `UPDATE users SET toggle19 = $2 WHERE uid = $1 RETURNING `+userCols, uid, *body.On))
+		if err != nil {
+			return fmt.Errorf("toggle 19 of %d: %w", uid, err)
+		}
+		return a.profileChanged(ctx, tx, uid)
+	})
 	if err != nil {
-		return fmt.Errorf("toggle 19 of %d: %w", uid, err)
+		return err
 	}
+	a.Changed()
 	a.setUserCookies(w, r, u)
 	return a.answerUser(w, r, http.StatusOK, u)
 }

@@ -1,12 +1,23 @@
 package member
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"storefront/contract"
+	"storefront/writer/auth"
+	"storefront/writer/enrich"
 	"storefront/writer/httpapi"
+	"storefront/writer/money"
+	"storefront/writer/outbox"
 )
 
 // Bonus is a join-bonus or first-charge banner.
@@ -154,30 +165,45 @@ func (s *Service) trackingProfile(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	ctx := r.Context()
-	u, err := s.auth.LoadUser(ctx, uid)
+	tp, err := Profile(r.Context(), s.pool, uid, r.Header.Get(contract.HeaderChannel), s.now())
 	if err != nil {
 		return err
 	}
-	channel := r.Header.Get(contract.HeaderChannel)
+	return httpapi.JSON(w, http.StatusOK, struct {
+		httpapi.Header200
+		UserInfo TrackingProfile `json:"userInfo"`
+	}{ok(), tp})
+}
+
+// Querier is a pool or a transaction.
+type Querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// Profile builds uid's tracking profile through q: the pool for the page's
+// GET, the transaction of a login or charge for the member_profile event (it
+// sees that transaction's changes). channel is the request's; empty means
+// the channel of the member's last login.
+func Profile(ctx context.Context, q Querier, uid int64, channel string, now time.Time) (TrackingProfile, error) {
+	u, err := auth.ReadUser(ctx, q, uid)
+	if err != nil {
+		return TrackingProfile{}, err
+	}
 	if channel == "" {
 		channel = u.LastChannel
 	}
-	si, err := s.money.SideInfo(ctx, uid, channel)
+	f, err := money.LoadProfileFacts(ctx, q, uid, now)
 	if err != nil {
-		return err
+		return TrackingProfile{}, err
 	}
-	charges, err := s.money.Charges(ctx, uid, 1000)
-	if err != nil {
-		return err
-	}
-	now := s.now()
 	tp := TrackingProfile{
 		UID: strconv.FormatInt(uid, 10), Channel: channel, LoginType: u.LoginType, LoginPlatform: u.Provider,
 		LoginCount: u.LoginCount, LastLoginDate: day(u.LastLoginAt), JoinDate: day(&u.CreatedAt),
-		BlueMoney: si.Blue, AndroidMoney: si.Android, IOSMoney: si.IOS, BlueMileage: si.Mileage,
-		Age: u.Age(now), Gender: u.Gender, HasTicket: si.ComicTickets+si.NovelTickets > 0,
-		AutoPayUse: si.AutoPayment.IsUse, AutoPayType: si.AutoPayment.Type, MarketingAgree: u.MarketingAgree,
+		BlueMoney: f.Wallet.Blue, AndroidMoney: f.Wallet.Android, IOSMoney: f.Wallet.IOS, BlueMileage: f.Wallet.Mileage,
+		FirstChargeDate: day(f.FirstChargeAt), LastChargeDate: day(f.LastChargeAt), ChargeCount: f.ChargeCount,
+		Age: u.Age(now), Gender: u.Gender, HasTicket: f.ComicTickets+f.NovelTickets > 0,
+		AutoPayUse: f.AutoPayment.IsUse, AutoPayType: f.AutoPayment.Type, MarketingAgree: u.MarketingAgree,
 		AdultVerified: u.AuthReal, AdultLevel: u.AdultLevel(now), Is19Toggle: u.Toggle19,
 	}
 	switch {
@@ -188,34 +214,42 @@ func (s *Service) trackingProfile(w http.ResponseWriter, r *http.Request) error 
 	default:
 		tp.MemberType = "member"
 	}
-	for _, c := range charges {
-		if c.Status != "done" {
-			continue
-		}
-		tp.ChargeCount++
-		d := day(&c.CreatedAt)
-		if tp.LastChargeDate == "" || d > tp.LastChargeDate {
-			tp.LastChargeDate = d
-		}
-		if tp.FirstChargeDate == "" || d < tp.FirstChargeDate {
-			tp.FirstChargeDate = d
-		}
-	}
 	var genres []string
-	if err := s.pool.QueryRow(ctx, `SELECT
+	if err := q.QueryRow(ctx, `SELECT
 		(SELECT count(*) FROM zzims WHERE uid = $1),
 		(SELECT count(*) FROM reviews WHERE uid = $1 AND NOT deleted),
 		coalesce((SELECT genres FROM interest_genres WHERE uid = $1), '{}')`, uid).Scan(&tp.ZzimCount, &tp.ReviewCount, &genres); err != nil {
+		return TrackingProfile{}, fmt.Errorf("profile counts of %d: %w", uid, err)
+	}
+	tp.InterestGenres = strings.Join(genres, ",")
+	return tp, nil
+}
+
+// Props is the profile as event props: every field under its JSON name,
+// numbers in decimal, booleans "true"/"false" (analytics keeps props as
+// strings: props_keys / props_values).
+func (tp TrackingProfile) Props() map[string]string {
+	b, _ := json.Marshal(tp)
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var m map[string]any
+	_ = d.Decode(&m)
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = fmt.Sprint(v)
+	}
+	return out
+}
+
+// EnqueueProfile enqueues uid's member_profile event (the 27 profile fields
+// as props) in tx, the transaction that changed what the profile shows, so
+// the event is published exactly when that change commits. The channel is
+// the request's (writer/enrich), else the member's last.
+func EnqueueProfile(ctx context.Context, tx pgx.Tx, uid int64, now time.Time) error {
+	tp, err := Profile(ctx, tx, uid, enrich.From(ctx).Channel, now)
+	if err != nil {
 		return err
 	}
-	for i, g := range genres {
-		if i > 0 {
-			tp.InterestGenres += ","
-		}
-		tp.InterestGenres += g
-	}
-	return httpapi.JSON(w, http.StatusOK, struct {
-		httpapi.Header200
-		UserInfo TrackingProfile `json:"userInfo"`
-	}{ok(), tp})
+	return outbox.Event(ctx, tx, contract.TrackedEvent{Type: contract.EvMemberProfile, Time: now.UTC(),
+		UID: tp.UID, MemberType: tp.MemberType, Channel: tp.Channel, Props: tp.Props()})
 }

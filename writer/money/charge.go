@@ -145,9 +145,21 @@ func (s *Service) credit(ctx context.Context, tx pgx.Tx, w *Wallet, c *chargeRow
 		return fmt.Errorf("mark charge %s done: %w", c.OrderID, err)
 	}
 	c.Status, c.Bonus = "done", bonus
-	return s.cfg.Outbox.Enqueue(ctx, tx, contract.TrackedEvent{Type: contract.EvCharge, Time: now,
+	if err := s.cfg.Outbox.Enqueue(ctx, tx, contract.TrackedEvent{Type: contract.EvCharge, Time: now,
 		UID: uidString(w.UID), Amount: c.Amount, Money: c.Money,
-		Props: map[string]string{"orderId": c.OrderID, "bonus": fmt.Sprint(bonus)}})
+		Props: map[string]string{"orderId": c.OrderID, "bonus": fmt.Sprint(bonus)}}); err != nil {
+		return err
+	}
+	return s.profileChanged(ctx, tx, w.UID)
+}
+
+// profileChanged enqueues the tracking profile after a change of balances
+// and charge dates, when the writer wired it.
+func (s *Service) profileChanged(ctx context.Context, tx pgx.Tx, uid int64) error {
+	if s.cfg.ProfileChanged == nil {
+		return nil
+	}
+	return s.cfg.ProfileChanged(ctx, tx, uid)
 }
 
 // ConfirmRequest confirms a charge after the buyer approved it at the PG.
@@ -295,8 +307,11 @@ func (s *Service) takeBack(ctx context.Context, tx pgx.Tx, w *Wallet, c *chargeR
 		c.OrderID, reason, now); err != nil {
 		return fmt.Errorf("mark charge %s canceled: %w", c.OrderID, err)
 	}
-	return s.cfg.Outbox.Enqueue(ctx, tx, contract.TrackedEvent{Type: contract.EvCharge, Time: now,
-		UID: uidString(w.UID), Amount: -take, Money: c.Money, Props: map[string]string{"orderId": c.OrderID, "kind": "cancel"}})
+	if err := s.cfg.Outbox.Enqueue(ctx, tx, contract.TrackedEvent{Type: contract.EvCharge, Time: now,
+		UID: uidString(w.UID), Amount: -take, Money: c.Money, Props: map[string]string{"orderId": c.OrderID, "kind": "cancel"}}); err != nil {
+		return err
+	}
+	return s.profileChanged(ctx, tx, w.UID)
 }
 
 // Webhook handles a PG webhook: verified, applied once per event id.

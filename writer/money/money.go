@@ -69,6 +69,10 @@ type Config struct {
 	// Changed is called after a transaction that enqueued events committed
 	// (wire the relay's in-process wake-up here); nil = nothing.
 	Changed func()
+	// ProfileChanged enqueues the member's tracking profile event inside a
+	// transaction that changed its charge facts (a completed or canceled
+	// charge); nil = none. The writer wires it to member.EnqueueProfile.
+	ProfileChanged func(ctx context.Context, tx pgx.Tx, uid int64) error
 }
 
 // RegisterFlags registers the settings read from flags with env fallbacks.

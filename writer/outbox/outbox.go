@@ -30,6 +30,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"storefront/contract"
+	"storefront/writer/enrich"
 )
 
 // Execer is what the enqueue functions need: a pgx.Tx (the caller's transaction).
@@ -73,9 +74,12 @@ func NewEventID() string {
 }
 
 // Event enqueues a business event for the EVENTS stream (subject
-// events.biz.<type>). Missing V, ID and Time are filled in; ev.ID becomes the
-// JetStream message id, so a re-send is dropped by the stream.
+// events.biz.<type>). Missing V, ID and Time are filled in, and so is the
+// request enrichment ctx carries (writer/enrich: session id, channel, app
+// version, user-agent class, IP hash) wherever ev leaves it empty. ev.ID
+// becomes the JetStream message id, so a re-send is dropped by the stream.
 func Event(ctx context.Context, tx Execer, ev contract.TrackedEvent) error {
+	enrich.From(ctx).Apply(&ev)
 	if ev.V == 0 {
 		ev.V = contract.EventSchemaVersion
 	}

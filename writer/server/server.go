@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -27,6 +28,7 @@ import (
 	"storefront/writer/auth"
 	"storefront/writer/catalog"
 	"storefront/writer/devclock"
+	"storefront/writer/enrich"
 	"storefront/writer/httpapi"
 	"storefront/writer/member"
 	"storefront/writer/migrations"
@@ -44,6 +46,7 @@ type Config struct {
 	AdminToken     string
 	AudienceSecret string
 	ContentSecret  string
+	IPSalt         string // TRACK_IP_SALT, the edge's: a member's purchase and page views carry the same IP hash
 	DBMaxConns     int
 	RelayBatch     int
 	RelayPoll      time.Duration
@@ -90,6 +93,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.AdminToken, "admin-token", svc.Env("ADMIN_TOKEN", "dev-admin-token"), "bearer token of the admin API (env ADMIN_TOKEN)")
 	fs.StringVar(&c.AudienceSecret, "audience-secret", svc.Env("AUDIENCE_SECRET", "dev-audience-secret"), "secret of the audience cookie shared with the edge (env AUDIENCE_SECRET)")
 	fs.StringVar(&c.ContentSecret, "content-secret", svc.Env("CONTENT_SECRET", "dev-content-secret"), "secret of content tokens shared with the edge (env CONTENT_SECRET)")
+	fs.StringVar(&c.IPSalt, "ip-salt", svc.Env("TRACK_IP_SALT", "dev-ip-salt"), "salt of the client IP hash in business events, the edge's value (env TRACK_IP_SALT)")
 	fs.IntVar(&c.DBMaxConns, "db-max-conns", svc.EnvInt("WRITER_DB_MAX_CONNS", 32), "PostgreSQL pool size (env WRITER_DB_MAX_CONNS)")
 	fs.IntVar(&c.RelayBatch, "relay-batch", svc.EnvInt("WRITER_RELAY_BATCH", 500), "outbox rows per relay transaction (env WRITER_RELAY_BATCH)")
 	fs.DurationVar(&c.RelayPoll, "relay-poll", svc.EnvDuration("WRITER_RELAY_POLL", outbox.DefaultPoll), "how often the relay looks for outbox rows committed elsewhere (env WRITER_RELAY_POLL)")
@@ -125,6 +129,9 @@ func (c *Config) defaults() {
 	}
 	if c.ContentSecret == "" {
 		c.ContentSecret = "dev-content-secret"
+	}
+	if c.IPSalt == "" {
+		c.IPSalt = "dev-ip-salt"
 	}
 	if c.PaymentSecretKey == "" {
 		c.PaymentSecretKey = pgsandbox.DefaultSecretKey
@@ -225,6 +232,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 		TrustedOrigins: origins, Providers: providers, Verifier: cfg.Verifier, LoginPerMinute: cfg.LoginPerMinute, CookieMode: cfg.CookieMode},
 		log.With("part", "auth"))
 	s.auth.Changed = s.relay.Wake
+	s.auth.ProfileChanged = s.enqueueProfile
 	member := http.NewServeMux()
 	s.auth.Routes(member)
 	if err := s.routes(ctx, member, reg, adm); err != nil {
@@ -237,6 +245,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 		log.Warn("dev clock on: requests may move the coupon clock (sf_devclock cookie); never in production")
 		memberAPI = devclock.Middleware(log, memberAPI)
 	}
+	// Business events caused by a reader's request carry the edge's
+	// enrichment of it; the gateway's webhook is not a reader's request.
+	memberAPI = enrich.Middleware([]byte(cfg.IPSalt), func(r *http.Request) bool { return r.URL.Path == money.WebhookPath }, memberAPI)
 	mux.Handle("/", memberAPI)
 	s.Handler = httpapi.Metrics(reg, httpapi.Sign(mux))
 
@@ -263,7 +274,7 @@ func (s *Server) routes(ctx context.Context, mux *http.ServeMux, reg prometheus.
 	// Changed: every service that commits outbox rows wakes this node's relay
 	// in-process (there is no NOTIFY per row; see writer/outbox).
 	mcfg := money.Config{Now: s.cfg.Now, ContentSecret: s.cfg.ContentSecret, Changed: s.relay.Wake,
-		ChargePerMinute: s.cfg.ChargePerMinute}
+		ChargePerMinute: s.cfg.ChargePerMinute, ProfileChanged: s.enqueueProfile}
 	if s.cfg.PaymentURL == "" && s.cfg.PaymentSandbox {
 		sb, err := pgsandbox.Start("127.0.0.1:0", pgsandbox.Config{SecretKey: s.cfg.PaymentSecretKey,
 			WebhookSecret: s.cfg.PaymentWebhookSecret, Log: s.log.With("part", "pgsandbox")})
@@ -285,6 +296,12 @@ func (s *Server) routes(ctx context.Context, mux *http.ServeMux, reg prometheus.
 	mem.Changed = s.relay.Wake
 	mem.Routes(mux)
 	return nil
+}
+
+// enqueueProfile puts the member_profile event into tx (auth and money call
+// it at login, adult verification, 19 toggle and charges).
+func (s *Server) enqueueProfile(ctx context.Context, tx pgx.Tx, uid int64) error {
+	return member.EnqueueProfile(ctx, tx, uid, s.cfg.Now())
 }
 
 func (s *Server) readyDetail() string {
