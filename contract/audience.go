@@ -54,10 +54,12 @@ func SignAudience(secret []byte, a Audience) string {
 // VerifyAudience checks a token against the secret and the time now.
 func VerifyAudience(secret []byte, token string, now time.Time) (Audience, error) {
 	var raw [audienceRaw]byte
-	if base64.RawURLEncoding.DecodedLen(len(token)) != audienceRaw {
+	// Exactly the signer's 56 characters: the decoder skips CR and LF, so a
+	// token with line breaks added would otherwise verify too.
+	if len(token) != base64.RawURLEncoding.EncodedLen(audienceRaw) {
 		return Audience{}, ErrBadAudience
 	}
-	if _, err := base64.RawURLEncoding.Decode(raw[:], []byte(token)); err != nil {
+	if n, err := base64.RawURLEncoding.Decode(raw[:], []byte(token)); err != nil || n != audienceRaw {
 		return Audience{}, ErrBadAudience
 	}
 	if raw[0] != 1 || raw[1] > 3 {
