@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -16,14 +17,18 @@ import (
 	"storefront/contract"
 )
 
-// Options of Ensure. The zero value fits one machine; production sets Replicas 3.
+// Options of Ensure. The zero value fits one machine; production sets
+// Replicas 3 and sizes EVENTS (see EventsLimits for the arithmetic).
 type Options struct {
 	Replicas int
-	// EventsMaxBytes bounds the EVENTS stream. Sized for 6 hours of peak traffic:
-	// 50,000 events/s × ~400 B × 21,600 s ≈ 430 GB in production; one machine
-	// defaults to 8 GiB and lets the oldest go (analytics keeps up long before that).
+	// EventsMaxBytes and EventsMaxAge bound the EVENTS stream (defaults
+	// DefaultEventsMaxBytes and DefaultEventsMaxAge).
 	EventsMaxBytes int64
 	EventsMaxAge   time.Duration
+	// Log reports changes Ensure makes to an existing stream (nil = silent).
+	Log *slog.Logger
+
+	err error
 }
 
 func (o Options) withDefaults() Options {
@@ -31,10 +36,13 @@ func (o Options) withDefaults() Options {
 		o.Replicas = 1
 	}
 	if o.EventsMaxBytes == 0 {
-		o.EventsMaxBytes = 8 << 30
+		o.EventsMaxBytes = DefaultEventsMaxBytes
 	}
 	if o.EventsMaxAge == 0 {
-		o.EventsMaxAge = 7 * 24 * time.Hour
+		o.EventsMaxAge = DefaultEventsMaxAge
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
 	}
 	return o
 }
@@ -60,22 +68,26 @@ func Connect(url, name string, log *slog.Logger) (*nats.Conn, error) {
 }
 
 // Ensure creates or updates the EVENTS stream and the catalog KV bucket.
+//
+// EVENTS keeps what analytics has not processed: interest retention with the
+// analytics durable consumer (created here when missing, so that no event is
+// published into a stream nobody has interest in), and DiscardNew, so a full
+// stream refuses new events (the edge answers 503 and the page keeps its
+// batch; the writer's outbox keeps its rows) instead of dropping the oldest
+// unprocessed ones.
+//
+// An existing stream is brought to that shape, and its limits only ever
+// grow: a service started with smaller limits (an old default, a forgotten
+// flag) leaves them as they are, so services asking for different sizes never
+// flip the stream back and forth, and none can shrink it under a backlog.
+// Shrinking is an operator's act (nats stream edit).
 func Ensure(ctx context.Context, js jetstream.JetStream, o Options) (jetstream.KeyValue, error) {
+	if o.err != nil {
+		return nil, o.err
+	}
 	o = o.withDefaults()
-	_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name:        contract.EventsStream,
-		Description: "tracking events from edges and business events from the writer",
-		Subjects:    []string{contract.EventsSubjectPrefix + ">"},
-		Storage:     jetstream.FileStorage,
-		Retention:   jetstream.LimitsPolicy,
-		MaxBytes:    o.EventsMaxBytes,
-		MaxAge:      o.EventsMaxAge,
-		Discard:     jetstream.DiscardOld,
-		Duplicates:  10 * time.Minute,
-		Replicas:    o.Replicas,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("ensure stream %s: %w", contract.EventsStream, err)
+	if err := ensureEvents(ctx, js, o); err != nil {
+		return nil, err
 	}
 	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
 		Bucket:      contract.CatalogBucket,
@@ -90,6 +102,106 @@ func Ensure(ctx context.Context, js jetstream.JetStream, o Options) (jetstream.K
 		return nil, fmt.Errorf("ensure kv %s: %w", contract.CatalogBucket, err)
 	}
 	return kv, nil
+}
+
+// eventsConfig is the EVENTS stream o asks for.
+func eventsConfig(o Options) jetstream.StreamConfig {
+	return jetstream.StreamConfig{
+		Name:        contract.EventsStream,
+		Description: "tracking events from edges and business events from the writer, until analytics acked them",
+		Subjects:    []string{contract.EventsSubjectPrefix + ">"},
+		Storage:     jetstream.FileStorage,
+		Retention:   jetstream.InterestPolicy,
+		MaxBytes:    o.EventsMaxBytes,
+		MaxAge:      o.EventsMaxAge,
+		Discard:     jetstream.DiscardNew,
+		Duplicates:  10 * time.Minute,
+		Replicas:    o.Replicas,
+	}
+}
+
+func ensureEvents(ctx context.Context, js jetstream.JetStream, o Options) error {
+	want := eventsConfig(o)
+	s, err := js.Stream(ctx, contract.EventsStream)
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		// Born with limits retention: an interest stream drops what is
+		// published while it has no consumer, and another process may
+		// publish between this call and the consumer's creation.
+		first := want
+		first.Retention = jetstream.LimitsPolicy
+		s, err = js.CreateStream(ctx, first)
+		if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+			s, err = js.Stream(ctx, contract.EventsStream)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("ensure stream %s: %w", contract.EventsStream, err)
+	}
+	if err := ensureAnalyticsConsumer(ctx, js); err != nil {
+		return err
+	}
+	cur := s.CachedInfo().Config
+	next := grow(cur, want)
+	if sameEvents(cur, next) {
+		return nil
+	}
+	if next.MaxBytes != want.MaxBytes || next.MaxAge != want.MaxAge || next.Replicas != want.Replicas {
+		o.Log.Info("EVENTS stream keeps limits larger than asked", "max_bytes", next.MaxBytes, "asked_max_bytes", want.MaxBytes,
+			"max_age", next.MaxAge, "asked_max_age", want.MaxAge, "replicas", next.Replicas, "asked_replicas", want.Replicas)
+	}
+	o.Log.Info("updating EVENTS stream", "retention", next.Retention.String(), "discard", next.Discard.String(),
+		"max_bytes", next.MaxBytes, "max_age", next.MaxAge, "replicas", next.Replicas)
+	if _, err := js.UpdateStream(ctx, next); err != nil {
+		return fmt.Errorf("update stream %s: %w", contract.EventsStream, err)
+	}
+	return nil
+}
+
+// ensureAnalyticsConsumer creates the analytics durable consumer when it is
+// missing, with the settings analytics' ingest cannot change later (deliver
+// all, explicit acks); ingest.EnsureConsumer sets the rest when it starts.
+func ensureAnalyticsConsumer(ctx context.Context, js jetstream.JetStream) error {
+	_, err := js.Consumer(ctx, contract.EventsStream, contract.AnalyticsConsumer)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, jetstream.ErrConsumerNotFound) {
+		return fmt.Errorf("look up consumer %s: %w", contract.AnalyticsConsumer, err)
+	}
+	_, err = js.CreateConsumer(ctx, contract.EventsStream, jetstream.ConsumerConfig{
+		Durable:       contract.AnalyticsConsumer,
+		Description:   "analytics: EVENTS into ClickHouse",
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		DeliverPolicy: jetstream.DeliverAllPolicy,
+		FilterSubject: contract.EventsSubjectPrefix + ">",
+		MaxDeliver:    -1,
+	})
+	if err != nil && !errors.Is(err, jetstream.ErrConsumerExists) {
+		return fmt.Errorf("create consumer %s: %w", contract.AnalyticsConsumer, err)
+	}
+	return nil
+}
+
+// grow is cur brought to want's shape with the larger of each limit.
+func grow(cur, want jetstream.StreamConfig) jetstream.StreamConfig {
+	next := cur
+	next.Description, next.Subjects = want.Description, want.Subjects
+	next.Retention, next.Discard, next.Duplicates = want.Retention, want.Discard, want.Duplicates
+	// Unlimited is -1 bytes (0 is stored as -1) and 0 age.
+	if cur.MaxBytes > 0 && want.MaxBytes > cur.MaxBytes || want.MaxBytes <= 0 {
+		next.MaxBytes = want.MaxBytes
+	}
+	if cur.MaxAge > 0 && want.MaxAge > cur.MaxAge || want.MaxAge <= 0 {
+		next.MaxAge = want.MaxAge
+	}
+	next.Replicas = max(cur.Replicas, want.Replicas)
+	return next
+}
+
+func sameEvents(a, b jetstream.StreamConfig) bool {
+	return a.Description == b.Description && slices.Equal(a.Subjects, b.Subjects) && a.Retention == b.Retention &&
+		a.Discard == b.Discard && a.Duplicates == b.Duplicates && a.MaxBytes == b.MaxBytes && a.MaxAge == b.MaxAge &&
+		a.Replicas == b.Replicas
 }
 
 // IsNotFound reports whether err means a missing key.

@@ -143,6 +143,9 @@ func (in *Ingester) Status() (consuming bool, lastErr string) {
 // EnsureConsumer creates or updates the shared durable consumer on EVENTS.
 // MaxDeliver stays unlimited on purpose: a good event waiting out a ClickHouse
 // outage must never be dropped; poison messages are terminated instead.
+// natsutil.Ensure creates this consumer too when it is missing (EVENTS keeps
+// only what it has not acked), with the same deliver and ack policies, which
+// an update cannot change: keep the two in step.
 func EnsureConsumer(ctx context.Context, js jetstream.JetStream, cfg Config) (jetstream.Consumer, error) {
 	cfg = cfg.withDefaults()
 	c, err := js.CreateOrUpdateConsumer(ctx, contract.EventsStream, jetstream.ConsumerConfig{

@@ -36,6 +36,8 @@ type Config struct {
 	Addr          string // listen address (":8082")
 	NATSURL       string
 	ClickHouseURL string
+	NATSReplicas  int                   // NATS_REPLICAS, as on the edge and writer
+	Events        natsutil.EventsLimits // size of the EVENTS stream (EVENTS_MAX_BYTES, EVENTS_PEAK_RATE, ...)
 	Ingest        ingest.Config
 	Rankings      rankings.Config
 	// AdminToken guards the reports API (Authorization: Bearer <token>).
@@ -61,6 +63,8 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&c.Rankings.RealWindow, "rank-real-window", svc.EnvDuration("ANALYTICS_RANK_REAL_WINDOW", 3*time.Hour), "window of the real-time ranking (env ANALYTICS_RANK_REAL_WINDOW)")
 	fs.StringVar(&c.AdminToken, "admin-token", svc.Env("ADMIN_TOKEN", "dev-admin-token"), "bearer token of the reports API (env ADMIN_TOKEN)")
 	fs.IntVar(&c.Ingest.Workers, "insert-workers", svc.EnvInt("ANALYTICS_INSERT_WORKERS", 2), "concurrent ClickHouse inserts (env ANALYTICS_INSERT_WORKERS)")
+	fs.IntVar(&c.NATSReplicas, "nats-replicas", svc.EnvInt("NATS_REPLICAS", 1), "JetStream replicas of stream and bucket (env NATS_REPLICAS)")
+	c.Events.RegisterFlags(fs)
 	c.Timeouts.RegisterFlags(fs, "ANALYTICS", analyticsTimeouts)
 }
 
@@ -151,7 +155,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		return nil, fmt.Errorf("jetstream: %w", err)
 	}
 	s.js = js
-	kv, err := natsutil.Ensure(ctx, js, natsutil.Options{})
+	nopts := cfg.Events.Options(cfg.NATSReplicas)
+	nopts.Log = log
+	kv, err := natsutil.Ensure(ctx, js, nopts)
 	if err != nil {
 		s.close()
 		return nil, err

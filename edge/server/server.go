@@ -47,6 +47,8 @@ type Config struct {
 	IPSalt         string // TRACK_IP_SALT: salt of the tracking IP hash
 	CacheBytes     int64  // EDGE_CACHE_MB × 1 MiB
 	NATSReplicas   int    // NATS_REPLICAS
+	// Events sizes the EVENTS stream (EVENTS_MAX_BYTES, EVENTS_PEAK_RATE, ...).
+	Events natsutil.EventsLimits
 	// ForwardTimeout bounds a forwarded call to a writer.
 	ForwardTimeout time.Duration
 	// PublishTimeout bounds waiting for the JetStream ack of tracking events.
@@ -80,6 +82,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.NATSReplicas, "nats-replicas", svc.EnvInt("NATS_REPLICAS", 1), "replicas of the stream and bucket when creating them (env NATS_REPLICAS)")
 	fs.DurationVar(&c.ForwardTimeout, "forward-timeout", svc.EnvDuration("EDGE_FORWARD_TIMEOUT", 30*time.Second), "timeout of a call forwarded to a writer (env EDGE_FORWARD_TIMEOUT)")
 	fs.DurationVar(&c.PublishTimeout, "publish-timeout", svc.EnvDuration("EDGE_PUBLISH_TIMEOUT", 5*time.Second), "timeout waiting for JetStream to ack tracking events (env EDGE_PUBLISH_TIMEOUT)")
+	c.Events.RegisterFlags(fs)
 	c.Timeouts.RegisterFlags(fs, "EDGE", edgeTimeouts)
 }
 
@@ -179,7 +182,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	}
 	ectx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if s.kv, err = natsutil.Ensure(ectx, s.js, natsutil.Options{Replicas: cfg.NATSReplicas}); err != nil {
+	nopts := cfg.Events.Options(cfg.NATSReplicas)
+	nopts.Log = log
+	if s.kv, err = natsutil.Ensure(ectx, s.js, nopts); err != nil {
 		s.nc.Close()
 		return nil, err
 	}

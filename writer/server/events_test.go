@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -290,4 +291,74 @@ func jsonString(v any) string {
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// A full EVENTS stream (analytics far behind) refuses the relay's events:
+// the outbox rows stay pending (none is marked refused for good) and go out
+// once analytics has processed the backlog.
+func TestFullEventsStreamKeepsOutboxRows(t *testing.T) {
+	t.Parallel()
+	e := writertest.StartWriter(t, nil)
+	ctx := context.Background()
+	s, err := e.JS.Stream(ctx, contract.EventsStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An operator's edit (Ensure never shrinks a stream): room for a few events.
+	cfg := s.CachedInfo().Config
+	cfg.MaxBytes = 4 << 10
+	if _, err := e.JS.UpdateStream(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	uids := map[string]bool{}
+	for i := 0; ; i++ {
+		if i == 20 {
+			t.Fatal("20 sign-ups and the stream is not full")
+		}
+		b := e.Browser()
+		st, body := b.Do("POST", "/home/api/v1/auth/signup", map[string]any{"email": fmt.Sprintf("full%d@example.com", i), "password": "correct horse"})
+		if st != 201 {
+			t.Fatalf("signup: %d %s", st, body)
+		}
+		uids[uidOf(t, body)] = true
+		time.Sleep(100 * time.Millisecond)
+		if e.Count(`SELECT count(*) FROM outbox WHERE sent_at IS NULL`) > 0 {
+			break
+		}
+	}
+	// Refused, not lost: the rows wait (the relay retries with backoff).
+	time.Sleep(time.Second)
+	if n := e.Count(`SELECT count(*) FROM outbox WHERE sent_at IS NULL`); n == 0 {
+		t.Fatal("the relay gave up on events a full stream refused")
+	}
+	if n := e.Count(`SELECT count(*) FROM outbox WHERE error IS NOT NULL`); n != 0 {
+		t.Fatalf("%d rows marked as refused for good", n)
+	}
+	// Analytics catches up; every member's sign-up, login and profile arrive.
+	cons, err := e.JS.Consumer(ctx, contract.EventsStream, contract.AnalyticsConsumer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]map[string]bool{}
+	writertest.Eventually(t, 10*time.Second, "every event of every member", func() bool {
+		batch, err := cons.Fetch(100, jetstream.FetchMaxWait(100*time.Millisecond))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for m := range batch.Messages() {
+			var ev contract.TrackedEvent
+			_ = json.Unmarshal(m.Data(), &ev)
+			if got[ev.UID] == nil {
+				got[ev.UID] = map[string]bool{}
+			}
+			got[ev.UID][ev.Type] = true
+			_ = m.Ack()
+		}
+		for uid := range uids {
+			if !got[uid][contract.EvSignup] || !got[uid][contract.EvLogin] || !got[uid][contract.EvMemberProfile] {
+				return false
+			}
+		}
+		return e.Count(`SELECT count(*) FROM outbox WHERE sent_at IS NULL`) == 0
+	})
 }

@@ -43,6 +43,7 @@ type Config struct {
 	DatabaseURL    string
 	NATSURL        string
 	NATSReplicas   int
+	Events         natsutil.EventsLimits // size of the EVENTS stream (EVENTS_MAX_BYTES, EVENTS_PEAK_RATE, ...)
 	AdminToken     string
 	AudienceSecret string
 	ContentSecret  string
@@ -108,6 +109,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.PaymentSandbox, "payment-sandbox", svc.EnvBool("PAYMENT_SANDBOX", true), "start the local PG sandbox when no payment-url is given (env PAYMENT_SANDBOX)")
 	fs.BoolVar(&c.DevClock, "dev-clock", svc.EnvBool("WRITER_DEV_CLOCK", false), "TESTS ONLY: a request's sf_devclock cookie moves the coupon clock by that many seconds; refused with cookie-mode live (env WRITER_DEV_CLOCK)")
 	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", svc.EnvDuration("WRITER_SHUTDOWN_GRACE", 10*time.Second), "graceful shutdown limit (env WRITER_SHUTDOWN_GRACE)")
+	c.Events.RegisterFlags(fs)
 	c.Timeouts.RegisterFlags(fs, "WRITER", writerTimeouts)
 }
 
@@ -203,7 +205,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	}
 	ectx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if _, err := natsutil.Ensure(ectx, s.js, natsutil.Options{Replicas: cfg.NATSReplicas}); err != nil {
+	nopts := cfg.Events.Options(cfg.NATSReplicas)
+	nopts.Log = log
+	if _, err := natsutil.Ensure(ectx, s.js, nopts); err != nil {
 		return nil, err
 	}
 	reg := svc.NewRegistry()
