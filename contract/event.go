@@ -33,7 +33,8 @@ type TrackedEvent struct {
 	ID   string    `json:"id"`
 	Type string    `json:"type"`
 	Time time.Time `json:"ts"` // server time, set by the edge or writer
-	// Enrichment by the edge.
+	// Enrichment from the request (Enrich): by the edge for tracking events,
+	// by the writer for the business events a request caused.
 	Channel    string `json:"channel,omitempty"` // AO AC AA AW IA IW
 	AppVersion string `json:"appVersion,omitempty"`
 	IPHash     string `json:"ipHash,omitempty"`
@@ -52,7 +53,8 @@ type TrackedEvent struct {
 	// Money: Amount in won, Money the wallet (blue, android, ios, mileage, pg).
 	Amount int64  `json:"amount,omitempty"`
 	Money  string `json:"money,omitempty"`
-	// Props holds the rest (the member tracking profile's fields, coupon kind, ...).
+	// Props holds the rest (the member tracking profile's 27 fields in
+	// member_profile, coupon kind, ...).
 	Props map[string]string `json:"props,omitempty"`
 }
 
