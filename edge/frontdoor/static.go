@@ -5,6 +5,8 @@ package frontdoor
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,6 +15,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/valyala/fasthttp"
@@ -22,6 +25,30 @@ type file struct {
 	body, gz, br []byte
 	ctype        string
 	cacheControl string
+	// csp is the Content-Security-Policy of an HTML page: scripts only from
+	// this origin or inline ones whose hash the build made, so markup that
+	// slipped into a page cannot run.
+	csp string
+}
+
+// inlineScript finds the scripts written into a page (not those with src).
+var inlineScript = regexp.MustCompile(`(?s)<script(\s[^>]*)?>(.*?)</script>`)
+
+// pageCSP is the policy of a built page. Images may come from any https host
+// (the ad pixel); everything else is this origin.
+func pageCSP(html []byte) string {
+	var b strings.Builder
+	b.WriteString("default-src 'self'; script-src 'self'")
+	for _, m := range inlineScript.FindAllSubmatch(html, -1) {
+		if bytes.Contains(m[1], []byte("src=")) {
+			continue
+		}
+		sum := sha256.Sum256(m[2])
+		b.WriteString(" 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'")
+	}
+	b.WriteString("; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; font-src 'self' data:; " +
+		"connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'")
+	return b.String()
 }
 
 // Static serves the built SPA from memory: index.html for every route the SPA
@@ -77,6 +104,7 @@ func LoadStatic(dir string, log *slog.Logger) (*Static, error) {
 			f.cacheControl = cacheImmutable
 		case strings.HasSuffix(urlPath, ".html"):
 			f.cacheControl = cacheRevalid
+			f.csp = pageCSP(b)
 		default:
 			f.cacheControl = cacheShort
 		}
@@ -114,6 +142,9 @@ func (s *Static) Serve(ctx *fasthttp.RequestCtx) {
 	h.SetContentType(f.ctype)
 	h.Set("Cache-Control", f.cacheControl)
 	h.Set("Vary", "Accept-Encoding")
+	if f.csp != "" {
+		h.Set("Content-Security-Policy", f.csp)
+	}
 	switch {
 	case f.br != nil && ctx.Request.Header.HasAcceptEncoding("br"):
 		h.Set("Content-Encoding", "br")

@@ -3,6 +3,8 @@ package server_test
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"net/http"
@@ -103,7 +105,8 @@ func TestForwardsMemberCallsRoundRobinAndSignsThem(t *testing.T) {
 func TestServesTheSPA(t *testing.T) {
 	e := newEnv(t)
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "index.html"), "<!doctype html><title>store</title>")
+	const page = "<!doctype html><title>store</title><script>boot()</script><script src=\"/assets/app-abc123.js\"></script>"
+	writeFile(t, filepath.Join(dir, "index.html"), page)
 	js := strings.Repeat("console.log('hello');", 100)
 	writeFile(t, filepath.Join(dir, "assets", "app-abc123.js"), js)
 	var gz bytes.Buffer
@@ -116,8 +119,24 @@ func TestServesTheSPA(t *testing.T) {
 	g.waitReady()
 	for _, p := range []string{"/", "/webtoon/best", "/comic/detail/p1", "/novel/genre/21/romance/2", "/cs/notice/closingprod", "/nuxgin?url=/", "/join/event.asp", "/payment/recharge.asp"} {
 		resp, b := g.get(p)
-		if resp.StatusCode != 200 || string(b) != "<!doctype html><title>store</title>" || resp.Header.Get("Cache-Control") != "no-cache" {
+		if resp.StatusCode != 200 || string(b) != page || resp.Header.Get("Cache-Control") != "no-cache" {
 			t.Fatalf("%s: %d %q %v", p, resp.StatusCode, b, resp.Header)
+		}
+		// Only the build's own inline script may run: its hash, nothing inline else.
+		sum := sha256.Sum256([]byte("boot()"))
+		csp := resp.Header.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "; script-src 'self' 'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"';") ||
+			!strings.Contains(csp, "object-src 'none'") || !strings.Contains(csp, "frame-ancestors 'self'") {
+			t.Fatalf("%s: content security policy %q", p, csp)
+		}
+		if resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Fatalf("%s: no nosniff: %v", p, resp.Header)
+		}
+	}
+	// API answers and art are never sniffed into something runnable either.
+	for _, p := range []string{"/home/api/v1/quick-links", "/home/api/v1/nope", "/img/cover/nope.svg"} {
+		if resp, _ := g.get(p); resp.Header.Get("X-Content-Type-Options") != "nosniff" || resp.Header.Get("Referrer-Policy") == "" {
+			t.Fatalf("%s: %v", p, resp.Header)
 		}
 	}
 	// Hashed assets: immutable, precompressed variant when accepted.

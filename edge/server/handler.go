@@ -33,7 +33,24 @@ var (
 	ctJSON     = []byte("application/json; charset=utf-8")
 )
 
+var (
+	hdrNosniff  = []byte("X-Content-Type-Options")
+	valNosniff  = []byte("nosniff")
+	hdrReferrer = []byte("Referrer-Policy")
+	valReferrer = []byte("strict-origin-when-cross-origin")
+)
+
+// handle answers every request; whatever answered it, the browser is told
+// not to sniff types (a JSON answer or an SVG must never run as a page) and
+// to send only the origin to other sites.
 func (s *Server) handle(ctx *fasthttp.RequestCtx) {
+	s.dispatch(ctx)
+	h := &ctx.Response.Header
+	h.SetCanonical(hdrNosniff, valNosniff)
+	h.SetCanonical(hdrReferrer, valReferrer)
+}
+
+func (s *Server) dispatch(ctx *fasthttp.RequestCtx) {
 	path := ctx.Path()
 	switch {
 	case bytes.HasPrefix(path, apiPrefix):

@@ -6,6 +6,7 @@ import { http } from "~/utils/api";
 import { pageTitle } from "~/utils/meta";
 import { API, getEvents, getWallet, idemKey, type EventT, type Wallet } from "~/utils/screens/api";
 import { won } from "~/utils/screens/format";
+import { isSafeReturn } from "~/utils/user";
 import { useUser, loadSideInfo } from "~/utils/userStore";
 import * as s from "~/components/product/cs.css";
 import * as p from "~/components/product/product.css";
@@ -16,7 +17,7 @@ export const AMOUNTS = [1000, 3000, 5000, 10000, 30000, 50000];
 
 /** Only local paths are followed after a charge (never another origin). */
 export function safeReturn(v: string | null): string | null {
-  return v && v.startsWith("/") && !v.startsWith("//") ? v : null;
+  return isSafeReturn(v) ? v : null;
 }
 
 type Charge = { orderId: string; amount: number; status: string; checkoutUrl?: string; bonus?: number; wallet?: Wallet };

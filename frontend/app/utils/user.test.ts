@@ -120,6 +120,9 @@ describe("environment and URLs", () => {
     expect(safeReturn("//evil.example")).toBe("/");
     expect(safeReturn("/\\evil")).toBe("/");
     expect(safeReturn(null)).toBe("/");
+    // what browsers strip or read as a slash
+    for (const evil of ["/\t/evil.example", "/\n/evil.example", "/./\\evil.example", "/%09/x\\", "\\\\evil.example"]) expect(safeReturn(evil), evil).toBe("/");
+    expect(safeReturn("/cs/faq?x=1#top")).toBe("/cs/faq?x=1#top");
   });
   it("Android adult flag: Y on, anything else off; outlink flag", () => {
     expect(androidAdultFlag("?adultFlag=Y")).toBe(true);

@@ -200,8 +200,24 @@ export const hasOutLink = (search: string) => new URLSearchParams(search).has("o
 export const EMAIL_RE = /^[\w.-]+@([\w-]+\.)+[\w-]{2,4}$/;
 export const validEmail = (s: string) => EMAIL_RE.test(s);
 
-/** safeReturn keeps return targets on this site. */
+/**
+ * isSafeReturn: a return target stays on this site. The same rule as the
+ * writer's (writer/auth safeReturn): a path, no "//" start, no backslash
+ * (browsers read it as a slash), no control character (they are stripped, so
+ * "/\t/host" is "//host"), and it must still resolve to this origin.
+ */
+export function isSafeReturn(u: string | null | undefined): u is string {
+  if (!u || u[0] !== "/" || u.startsWith("//") || u.includes("\\") || /[\u0000-\u001f\u007f]/.test(u)) return false;
+  try {
+    const base = "http://store.invalid";
+    const r = new URL(u, base);
+    return r.origin === base && !r.pathname.startsWith("//");
+  } catch {
+    return false;
+  }
+}
+
+/** safeReturn keeps return targets on this site ("/" otherwise). */
 export function safeReturn(u: string | null | undefined): string {
-  if (!u || u[0] !== "/" || u.startsWith("//") || u.startsWith("/\\") || /[\r\n]/.test(u)) return "/";
-  return u;
+  return isSafeReturn(u) ? u : "/";
 }

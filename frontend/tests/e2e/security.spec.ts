@@ -97,12 +97,6 @@ test.describe("addresses with markup", () => {
 });
 
 test.describe("the login return address", () => {
-  // safeReturn (app/utils/user.ts) lets "/\t/host" through; React Router then
-  // refuses the navigation itself ("External navigation is not allowed", an
-  // uncaught page error) instead of leaving: not a redirect, a page that
-  // stays on the login screen. Reported in SECURITY.md; allowed here so the
-  // test checks what it is about.
-  test.use({ allowConsole: [/pageerror External navigation is not allowed/] });
   test("never leaves the store", async ({ page, baseURL }) => {
     await member(page);
     const origin = new URL(baseURL!).origin;
