@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command: sets up what is missing, starts our own PostgreSQL
 # and ClickHouse for the run, then runs every suite:
-#   1. go vet and Go unit + integration tests (real PostgreSQL, ClickHouse, NATS)
+#   1. go vet, Go unit + integration tests (real PostgreSQL, ClickHouse, NATS),
+#      the short fault drills, and a bounded run of every fuzz target
 #   2. frontend type check and unit tests (vitest)
 #   3. the whole stack with a small demo catalog, and browser end-to-end tests
 #      (Playwright in Debian's Chromium) against it
@@ -48,6 +49,10 @@ if [ -z "${TEST_SKIP_GO:-}" ]; then
   go vet ./... || failed+=("go vet")
   log "go test"
   go test -count=1 -timeout 30m ${GO_TEST_FLAGS:-} ./... || failed+=("go test")
+  # go test ran every fuzz target's seeds; this mutates beyond them, briefly
+  # (FUZZ_TIME=5m scripts/fuzz.sh for a long run).
+  log "go fuzz: every target for ${FUZZ_TIME:-3s}"
+  FUZZ_TIME=${FUZZ_TIME:-3s} scripts/fuzz.sh || failed+=("go fuzz")
 fi
 
 if [ -f frontend/package.json ]; then
