@@ -67,9 +67,10 @@ type BadRequest struct{ Msg string }
 
 func (e *BadRequest) Error() string { return e.Msg }
 
-// browserTypes are the event types browsers may send; business events come
-// only from the writer.
-var browserTypes = map[string]bool{contract.EvPageView: true, contract.EvViewContent: true, contract.EvMemberProfile: true}
+// browserTypes are the event types browsers may send. Business events and the
+// member tracking profile come only from the writer, which knows the member:
+// a profile from a browser would be whatever the page claimed.
+var browserTypes = map[string]bool{contract.EvPageView: true, contract.EvViewContent: true}
 
 // Build validates c and enriches it into a TrackedEvent from the request.
 func (t *Tracker) Build(ctx *fasthttp.RequestCtx, c *ClientEvent, sessionID string) (*contract.TrackedEvent, error) {

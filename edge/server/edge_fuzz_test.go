@@ -338,7 +338,7 @@ func FuzzEdgeTracking(f *testing.F) {
 		f.Add(c.batch, []byte(c.body), uint8(0), "")
 		f.Add(c.batch, []byte(c.body), uint8(1), "sf_sid=0123456789abcdef0123")
 	}
-	browser := map[string]bool{contract.EvPageView: true, contract.EvViewContent: true, contract.EvMemberProfile: true}
+	browser := map[string]bool{contract.EvPageView: true, contract.EvViewContent: true}
 	published := 0
 	f.Fuzz(func(t *testing.T, batch bool, body []byte, aud uint8, extraCookie string) {
 		path := "/home/api/v1/tracking/page-view"

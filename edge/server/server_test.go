@@ -189,6 +189,8 @@ func TestPageViewIsPublishedAfterAck(t *testing.T) {
 		{"/home/api/v1/tracking/page-view", `{`},
 		{"/home/api/v1/tracking/page-view", `{}`},
 		{"/home/api/v1/tracking/events", `{"events":[{"type":"purchase","url":"/"}]}`},
+		// the profile comes from the writer, which knows the member
+		{"/home/api/v1/tracking/events", `{"events":[{"type":"member_profile","url":"/","props":{"gender":"F"}}]}`},
 		{"/home/api/v1/tracking/events", `{"events":[]}`},
 		{"/home/api/v1/tracking/events", `{"events":[{"type":"page_view","url":"/","id":"short"}]}`},
 		{"/home/api/v1/tracking/events", `{"events":[{"type":"page_view","url":"/","id":"has spaces in the id!"}]}`},
