@@ -394,9 +394,24 @@ func (v *View) Ranking(scope, tab string) (items []RankedProd, computed bool) {
 	v.Depend(TagRankings)
 	v.Depend(TagAllProducts)
 	if r := v.s.rankings[scope+"."+tab]; r != nil && len(r.Items) > 0 {
+		seen := make(map[string]bool, len(r.Items))
 		for _, it := range r.Items {
-			if p := v.s.products[it.PID]; v.Visible(p) {
+			if p := v.s.products[it.PID]; v.Visible(p) && !seen[p.PID] {
+				seen[p.PID] = true
 				items = append(items, RankedProd{P: p, Delta: it.Delta, Score: it.Score})
+			}
+		}
+		// A window with few readers (a quiet hour, a new store, the teen
+		// version hiding adult works) ranks few works: the shelf goes on with
+		// the long-run order rather than showing two covers.
+		if len(items) < rankingSize {
+			for _, f := range v.fallbackRanking(scope, tab) {
+				if len(items) == rankingSize {
+					break
+				}
+				if !seen[f.P.PID] {
+					items = append(items, RankedProd{P: f.P})
+				}
 			}
 		}
 		for i := range items {
@@ -404,6 +419,15 @@ func (v *View) Ranking(scope, tab string) (items []RankedProd, computed bool) {
 		}
 		return items, true
 	}
+	return v.fallbackRanking(scope, tab), false
+}
+
+// rankingSize is how many works a ranking lists.
+const rankingSize = 100
+
+// fallbackRanking is the ranking by view count (newest first for the new
+// tab), used before analytics ranked a scope and to fill a short one.
+func (v *View) fallbackRanking(scope, tab string) (items []RankedProd) {
 	f := Filter{Weekday: -1}
 	switch {
 	case scope == "wt":
@@ -420,12 +444,12 @@ func (v *View) Ranking(scope, tab string) (items []RankedProd, computed bool) {
 		order = SortNew
 	}
 	for i, p := range v.List(f, order) {
-		if i == 100 {
+		if i == rankingSize {
 			break
 		}
 		items = append(items, RankedProd{P: p, Rank: i + 1, Score: float64(p.ViewCnt)})
 	}
-	return items, false
+	return items
 }
 
 // RankedProd is one entry of a ranking.
