@@ -1,7 +1,9 @@
-import { useEffect } from "react";
-import { Link, redirect, useLoaderData } from "react-router";
+import { useEffect, useRef } from "react";
+import { Link, redirect, useLoaderData, useLocation } from "react-router";
 import { Detail } from "~/components/detail/Detail";
+import { tracker } from "~/shell/services";
 import { useShell } from "~/shell/ShellProvider";
+import { currentDevice } from "~/utils/device";
 import { sectionPath } from "~/utils/layout";
 import { pageTitle } from "~/utils/meta";
 import { getDetail } from "~/utils/screens/api";
@@ -39,9 +41,23 @@ export default function Screen() {
   const d = useLoaderData<typeof clientLoader>();
   const user = useUser();
   const shell = useShell();
+  const location = useLocation();
+  // Read by the open's effect without making it depend on them: a tab switch
+  // changes the address and reloads the data, and is not a new open.
+  const now = useRef({ url: "", prod: d.prodInfo });
+  now.current = { url: location.pathname + location.search, prod: d.prodInfo };
+  const gated = d.adultVerificationNeeded;
   useEffect(() => {
     document.documentElement.scrollTop = 0;
   }, [d.prodInfo.pid]);
+  // One detail view per open of a work (seed §4 sends no page view here):
+  // switching tabs keeps the work, another work or coming back is a new open.
+  // Behind the adult gate the work is not shown, so it is not counted.
+  useEffect(() => {
+    if (gated) return;
+    const { url, prod } = now.current;
+    tracker.viewContent({ url, pid: prod.pid, section: prod.section, genreId: prod.genreId }, currentDevice().channel);
+  }, [d.prodInfo.pid, gated]);
   if (d.adultVerificationNeeded) {
     return (
       <div className={s.gate} data-testid="adult-gate">

@@ -5,7 +5,7 @@ import { LoadingBar, type BarState } from "./loadingBar";
 import { ModalStack, scrollLocker } from "./modalStack";
 import { SnackQueue, type Snack } from "./snack";
 import { APP_VERSION, FLOATING_MESSAGE_MS, LOADER, popupMaxHeight, POPUP, SNACK_SWITCH_MS } from "./timing";
-import { isAdminPage, isProductDetail, MAX_BATCH, MAX_RETRIES, Tracker, TRACK_EVENTS_PATH, type PageViewEvent } from "./tracking";
+import { isAdminPage, isProductDetail, MAX_BATCH, MAX_RETRIES, Tracker, TRACK_EVENTS_PATH, type TrackEvent } from "./tracking";
 import { shouldReload, VERSION_PATH, VersionCheck } from "./versionCheck";
 
 beforeEach(() => vi.useFakeTimers());
@@ -127,7 +127,7 @@ describe("tracking", () => {
     expect(isProductDetail("/")).toBe(false);
   });
   it("batches page views and sends them after the flush delay", async () => {
-    const sent: PageViewEvent[][] = [];
+    const sent: TrackEvent[][] = [];
     const t = new Tracker({ send: async (e) => sent.push(e), flushMs: 5000 });
     expect(t.pageView("/", undefined, "AW")).toBe(true);
     expect(t.pageView("/comic/detail/cm1")).toBe(false);
@@ -143,7 +143,7 @@ describe("tracking", () => {
     expect(sent[0][0].id).not.toBe(sent[0][1].id);
   });
   it("sends at once when the batch is full", async () => {
-    const sent: PageViewEvent[][] = [];
+    const sent: TrackEvent[][] = [];
     const t = new Tracker({ send: async (e) => sent.push(e) });
     for (let i = 0; i < MAX_BATCH; i++) t.pageView(`/p${i}`);
     await vi.advanceTimersByTimeAsync(0);
@@ -165,7 +165,7 @@ describe("tracking", () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(beacons).toHaveLength(1);
     expect(beacons[0].url).toBe(TRACK_EVENTS_PATH);
-    expect(JSON.parse(beacons[0].body).events.map((e: PageViewEvent) => e.url)).toEqual(["/a", "/b"]);
+    expect(JSON.parse(beacons[0].body).events.map((e: TrackEvent) => e.url)).toEqual(["/a", "/b"]);
     expect(t.pending).toHaveLength(0);
     detach();
   });
@@ -182,7 +182,7 @@ describe("tracking", () => {
     expect(t.pending).toHaveLength(0);
   });
   it("re-sends a failed batch later with the same ids, a bounded number of times", async () => {
-    const sent: PageViewEvent[][] = [];
+    const sent: TrackEvent[][] = [];
     let n = 0;
     const t = new Tracker({ send: async (e) => { sent.push(e); if (n++ < 1) throw new Error("503"); return { event_ids: e.map((x) => x.id) }; }, flushMs: 1000 });
     t.pageView("/a");

@@ -1,6 +1,14 @@
 // Page-view tracking (seed §4, §7): every route change except product detail
-// queues a page view; the queue goes to the edge's tracking endpoint in
-// batches, and whatever is left when the page is hidden goes by sendBeacon.
+// queues a page view; the detail page queues a view_content instead (its
+// work, section, genre), once per open. The queue goes to the edge's tracking
+// endpoint in batches, and whatever is left when the page is hidden goes by
+// sendBeacon.
+//
+// Analytics counts a view_content as a detail view of the work (top works,
+// rankings) and as the funnel's detail step; the viewer's step is its page
+// view (/viewer...). So the viewer sends no view_content: it would count as a
+// second detail view and put readers who came straight to the viewer through
+// the detail step.
 //
 // Every event carries the page's own id, so a batch sent again (after a failed
 // or unanswered call, or by beacon) is stored once: the edge keeps the id and
@@ -14,6 +22,11 @@ export const FLUSH_MS = 5000;
 export const MAX_RETRIES = 2;
 
 export type PageViewEvent = { id: string; type: "page_view"; curPageUrl: string; url: string; referrer?: string; props?: Record<string, string> };
+/** A work seen on its detail page (edge: frontdoor.ClientEvent). */
+export type ViewContentEvent = Omit<PageViewEvent, "type"> & { type: "view_content"; pid: string; section: string; genreId?: string; vol?: number };
+export type TrackEvent = PageViewEvent | ViewContentEvent;
+/** What the detail page knows about the work it shows. */
+export type ContentView = { url: string; pid: string; section: string; genreId?: string; vol?: number };
 
 /** Product detail pages send their own view (with the product) instead. */
 export function isProductDetail(pathname: string): boolean {
@@ -37,7 +50,7 @@ export function newEventId(): string {
 
 export type TrackerDeps = {
   /** send posts a batch; its answer holds the stored ids in order (event_ids). */
-  send: (events: PageViewEvent[]) => Promise<unknown>;
+  send: (events: TrackEvent[]) => Promise<unknown>;
   beacon?: (url: string, data: Blob) => boolean;
   /** pixel tells the ad pixel about a page view: with the edge's event id, or without on failure. */
   pixel?: (url: string, eventId?: string) => void;
@@ -46,7 +59,7 @@ export type TrackerDeps = {
   maxBatch?: number;
 };
 
-type Queued = { ev: PageViewEvent; tries: number; pixelled: boolean };
+type Queued = { ev: TrackEvent; tries: number; pixelled: boolean };
 
 function answerIds(answer: unknown): string[] {
   const ids = (answer as { event_ids?: unknown } | null | undefined)?.event_ids;
@@ -56,21 +69,42 @@ function answerIds(answer: unknown): string[] {
 export class Tracker {
   private queue: Queued[] = [];
   private timer?: ReturnType<typeof setTimeout>;
+  /** The last route change told to pageView, excluded ones too: where a view_content came from. */
+  private at?: { url: string; referrer?: string };
   constructor(private deps: TrackerDeps) {}
-  get pending(): readonly PageViewEvent[] {
+  get pending(): readonly TrackEvent[] {
     return this.queue.map((q) => q.ev);
   }
   /** pageView queues a page view for url (path + query); false when the path is excluded. */
   pageView(url: string, referrer?: string, channel?: string): boolean {
+    this.at = { url, referrer };
     const path = url.split("?")[0];
     if (isProductDetail(path) || isAdminPage(path)) return false;
     const ev: PageViewEvent = { id: (this.deps.newId ?? newEventId)(), type: "page_view", curPageUrl: url, url };
     if (referrer) ev.referrer = referrer;
     if (channel) ev.props = { channel };
-    this.queue.push({ ev, tries: 0, pixelled: false });
+    this.push({ ev, tries: 0, pixelled: false });
+    return true;
+  }
+  /**
+   * viewContent queues a view of a work at url (the detail page, path +
+   * query); false without a work. The referrer is the one the route change
+   * to url had. The ad pixel counts page views only: it is not told.
+   */
+  viewContent(v: ContentView, channel?: string): boolean {
+    if (!v.pid || !v.section) return false;
+    const ev: ViewContentEvent = { id: (this.deps.newId ?? newEventId)(), type: "view_content", curPageUrl: v.url, url: v.url, pid: v.pid, section: v.section };
+    if (v.genreId) ev.genreId = v.genreId;
+    if (v.vol !== undefined && v.vol > 0) ev.vol = v.vol;
+    if (this.at?.url === v.url && this.at.referrer) ev.referrer = this.at.referrer;
+    if (channel) ev.props = { channel };
+    this.push({ ev, tries: 0, pixelled: true });
+    return true;
+  }
+  private push(q: Queued) {
+    this.queue.push(q);
     if (this.queue.length >= (this.deps.maxBatch ?? MAX_BATCH)) void this.flush();
     else this.schedule();
-    return true;
   }
   private schedule() {
     if (this.timer === undefined) this.timer = setTimeout(() => void this.flush(), this.deps.flushMs ?? FLUSH_MS);
