@@ -1,4 +1,5 @@
 import { useLoaderData, useParams } from "react-router";
+import { JumpingPassBuy } from "~/components/detail/JumpingPassBuy";
 import { ProductGrid } from "~/components/product/ProductGrid";
 import { Tabs } from "~/components/product/Tabs";
 import { Section } from "~/components/Section/Section";
@@ -32,6 +33,7 @@ export default function Screen() {
           {won(jp.price)}으로 점핑패스 작품의 다음 화를 미리 만나 보세요.
         </p>
       </div>
+      <JumpingPassBuy price={jp.price} days={jp.days} anyPid={jp.sections.flatMap((x) => x.list)[0]?.pid} />
       <Tabs tabs={tabs} label="점핑패스 분류" />
       {jp.sections
         .filter((x) => !section || x.key === section)

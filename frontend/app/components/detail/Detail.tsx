@@ -26,7 +26,8 @@ import { benefitLine, countdown, viewCount, won } from "~/utils/screens/format";
 import { quickView, setVolOrder, volOrder, type VolOrder } from "~/utils/screens/prefs";
 import { useUser } from "~/utils/userStore";
 import { Reviews } from "./Reviews";
-import { balanceShort, canRead, entitlement, UNDO_MS, unlockOptions, type UnlockOption } from "./unlock";
+import { ensureMoney as spendMoney } from "./money";
+import { canRead, entitlement, UNDO_MS, unlockOptions, type UnlockOption } from "./unlock";
 import * as s from "./detail.css";
 
 type Tab = "I" | "V" | "R";
@@ -169,24 +170,8 @@ export function Detail({ detail }: { detail: DetailT }) {
   const openViewer = (no: number) => navigate(viewerHref(p.pid, no));
 
   /** Money: confirm, check the balance (charge path when short), then commit after the undo window. */
-  const ensureMoney = async (price: number, what: string): Promise<boolean> => {
-    const ok = await shell.confirm({ title: what, content: `${won(price)}이 차감됩니다. 진행할까요?`, leftLabel: "취소", rightLabel: "확인" });
-    if (!ok) return false;
-    const w = await getWallet().catch(() => null);
-    // The writer spends mileage first, then the channel's money.
-    const have = (w?.shownAmount ?? 0) + (w?.blueMileage ?? 0);
-    const short = balanceShort(have, price);
-    if (short > 0) {
-      const go = await shell.confirm({
-        content: `잔액이 부족합니다. (보유 ${won(have)}, 부족 ${won(short)})\n충전하시겠습니까?`,
-        leftLabel: "취소",
-        rightLabel: "충전하기",
-      });
-      if (go) navigate(`/payment/recharge.asp?need=${short}&return=${encodeURIComponent(`/${sectionPath(p.section)}/detail/${p.pid}?tab=V`)}`);
-      return false;
-    }
-    return true;
-  };
+  const ensureMoney = (price: number, what: string) =>
+    spendMoney({ shell, navigate }, { price, title: what, returnTo: `/${sectionPath(p.section)}/detail/${p.pid}?tab=V` });
 
   /** Delays the commit so an accidental unlock can be undone (the writer has no cancel for purchases or coupon uses). */
   const withUndo = (label: string, commit: () => Promise<void>) =>
