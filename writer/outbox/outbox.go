@@ -1,7 +1,9 @@
 // Package outbox is the writer's transactional outbox: every change readers see
 // writes an outbox row in the same PostgreSQL transaction as the change, and the
 // Relay publishes the rows to JetStream (catalog documents to the KV bucket,
-// business events to the EVENTS stream), in order, at least once.
+// business events to the EVENTS stream), at least once. Documents and events
+// are two independent lanes, each in commit order: a full EVENTS stream
+// (analytics far behind) holds back events, never the catalog.
 //
 // A row is never lost: it is marked sent only after JetStream acknowledged it.
 // Several relays (one per writer node) may run against one database; rows are

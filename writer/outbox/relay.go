@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -64,22 +65,37 @@ func (c Config) withDefaults() Config {
 const DefaultPoll = 250 * time.Millisecond
 
 // Relay publishes outbox rows. Run it once per writer node.
+//
+// Documents and events go out in two lanes, each claiming, publishing and
+// retrying only rows of its own kind with its own backoff: a full EVENTS stream
+// (analytics far behind, see analytics/README.md "Stream sizing") keeps event
+// rows waiting but never the catalog documents the edges serve.
 type Relay struct {
 	pool   *pgxpool.Pool
 	js     jetstream.JetStream
 	build  Builder
 	cfg    Config
 	log    *slog.Logger
-	wake   chan struct{}
+	lanes  [2]*lane
 	sent   prometheus.Counter
 	failed prometheus.Counter
+}
+
+// lane is the rows of one outbox kind.
+type lane struct {
+	kind string // outbox.kind: "kv" (catalog documents) or "ev" (business events)
+	name string // for logs
+	wake chan struct{}
 }
 
 // New makes a relay. reg may be nil.
 func New(pool *pgxpool.Pool, js jetstream.JetStream, build Builder, cfg Config, log *slog.Logger, reg prometheus.Registerer) *Relay {
 	r := &Relay{
 		pool: pool, js: js, build: build, cfg: cfg.withDefaults(), log: log,
-		wake: make(chan struct{}, 1),
+		lanes: [2]*lane{
+			{kind: "kv", name: "documents", wake: make(chan struct{}, 1)},
+			{kind: "ev", name: "events", wake: make(chan struct{}, 1)},
+		},
 		sent: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "writer_outbox_sent_total", Help: "Outbox rows published and marked sent."}),
 		failed: prometheus.NewCounter(prometheus.CounterOpts{
@@ -92,51 +108,76 @@ func New(pool *pgxpool.Pool, js jetstream.JetStream, build Builder, cfg Config, 
 }
 
 // Wake makes the relay look for rows now. Call it after every commit that
-// wrote outbox rows on this node; it never blocks (wake-ups coalesce).
+// wrote outbox rows on this node; it never blocks (wake-ups coalesce). Both
+// lanes look: a lane with nothing of its kind pending pays one indexed read.
 func (r *Relay) Wake() {
-	select {
-	case r.wake <- struct{}{}:
-	default:
+	for _, l := range r.lanes {
+		select {
+		case l.wake <- struct{}{}:
+		default:
+		}
 	}
 }
 
 // Run publishes rows until ctx is done. It returns nil on a clean stop.
 func (r *Relay) Run(ctx context.Context) error {
 	go r.listen(ctx)
-	poll := time.NewTicker(r.cfg.Poll)
-	defer poll.Stop()
+	var wg sync.WaitGroup
+	for _, l := range r.lanes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.runLane(ctx, l)
+		}()
+	}
 	purge := time.NewTicker(time.Minute)
 	defer purge.Stop()
-	backoff := 50 * time.Millisecond
 	for {
-		n, err := r.Once(ctx)
+		select {
+		case <-ctx.Done():
+			wg.Wait()
+			return nil
+		case <-purge.C:
+			if _, err := r.pool.Exec(ctx, `DELETE FROM outbox WHERE sent_at < now() - make_interval(secs => $1)`, r.cfg.Keep.Seconds()); err != nil && ctx.Err() == nil {
+				r.log.Warn("purge sent outbox rows", "err", err)
+			}
+		}
+	}
+}
+
+// runLane publishes one lane's rows until ctx is done: at once on a wake-up,
+// otherwise at each poll, batch after batch while full batches come back,
+// with backoff while publishing fails.
+func (r *Relay) runLane(ctx context.Context, l *lane) {
+	poll := time.NewTicker(r.cfg.Poll)
+	defer poll.Stop()
+	const firstBackoff = 50 * time.Millisecond
+	backoff := firstBackoff
+	for {
+		n, err := r.once(ctx, l)
 		switch {
 		case ctx.Err() != nil:
-			return nil
+			return
 		case err != nil:
 			r.failed.Inc()
-			r.log.Warn("outbox relay batch failed; rows kept for retry", "err", err, "retry_in", backoff)
+			r.log.Warn("outbox relay batch failed; rows kept for retry", "lane", l.name, "sent", n, "err", err, "retry_in", backoff)
 			select {
 			case <-ctx.Done():
-				return nil
+				return
 			case <-time.After(backoff):
 			}
 			backoff = min(backoff*2, r.cfg.MaxBackoff)
 			continue
 		}
-		backoff = 50 * time.Millisecond
+		backoff = firstBackoff
 		if n >= r.cfg.Batch {
 			continue
 		}
 		select {
 		case <-ctx.Done():
-			return nil
-		case <-r.wake:
+			return
+		case <-l.wake:
 		case <-poll.C:
-		case <-purge.C:
-			if _, err := r.pool.Exec(ctx, `DELETE FROM outbox WHERE sent_at < now() - make_interval(secs => $1)`, r.cfg.Keep.Seconds()); err != nil {
-				r.log.Warn("purge sent outbox rows", "err", err)
-			}
 		}
 	}
 }
@@ -187,17 +228,38 @@ type row struct {
 	payload []byte
 }
 
-// Once claims one batch of pending rows, publishes it and marks it sent, all in
-// one transaction: if anything fails the transaction rolls back and the rows
-// stay pending. It returns how many rows it handled.
+// Once handles one batch of pending documents and then one batch of pending
+// events (the lanes Run drives separately). It returns how many rows it
+// handled; the error joins the lanes' failures, and a failing lane does not
+// stop the other.
 func (r *Relay) Once(ctx context.Context) (int, error) {
+	var total int
+	var errs []error
+	for _, l := range r.lanes {
+		n, err := r.once(ctx, l)
+		total += n
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", l.name, err))
+		}
+	}
+	return total, errors.Join(errs...)
+}
+
+// once claims one batch of the lane's pending rows, publishes it and marks
+// what JetStream acknowledged (or refused for good) as sent, in one
+// transaction. Rows whose publish failed otherwise stay pending and the error
+// is returned with the count of rows handled: acknowledged rows are not held
+// back by the others (an acknowledged event is not sent again, so a stream
+// refusing events for longer than its duplicate window stores none twice). If
+// the transaction fails, every row stays pending.
+func (r *Relay) once(ctx context.Context, l *lane) (int, error) {
 	tx, err := r.pool.Begin(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("begin relay tx: %w", err)
 	}
 	defer func() { _ = tx.Rollback(context.Background()) }()
-	rs, err := tx.Query(ctx, `SELECT id, kind, key, payload FROM outbox WHERE sent_at IS NULL
-		ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`, r.cfg.Batch)
+	rs, err := tx.Query(ctx, `SELECT id, kind, key, payload FROM outbox WHERE sent_at IS NULL AND kind = $2
+		ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`, r.cfg.Batch, l.kind)
 	if err != nil {
 		return 0, fmt.Errorf("claim outbox rows: %w", err)
 	}
@@ -236,30 +298,28 @@ func (r *Relay) Once(ctx context.Context) (int, error) {
 			return 0, fmt.Errorf("build documents: %w", err)
 		}
 	}
-	refused, err := r.publish(ctx, rows, docs)
-	if err != nil {
-		return 0, err
+	res := r.publish(ctx, rows, docs)
+	if ctx.Err() != nil {
+		return 0, ctx.Err()
 	}
-	for id, reason := range refused {
-		r.log.Error("JetStream refused an outbox row for good; marked with the error", "id", id, "err", reason)
+	for id, reason := range res.refused {
+		r.log.Error("outbox row refused for good; marked with the error", "id", id, "err", reason)
 		if _, err := tx.Exec(ctx, `UPDATE outbox SET error = $2 WHERE id = $1`, id, reason); err != nil {
 			return 0, fmt.Errorf("mark refused outbox row: %w", err)
 		}
 	}
-	ids := make([]int64, len(rows))
-	for i, x := range rows {
-		ids[i] = x.id
-	}
-	if _, err := tx.Exec(ctx, `UPDATE outbox SET sent_at = now() WHERE id = ANY($1)`, ids); err != nil {
-		return 0, fmt.Errorf("mark outbox rows sent: %w", err)
+	if len(res.done) > 0 {
+		if _, err := tx.Exec(ctx, `UPDATE outbox SET sent_at = now() WHERE id = ANY($1)`, res.done); err != nil {
+			return 0, fmt.Errorf("mark outbox rows sent: %w", err)
+		}
 	}
 	if err := tx.Commit(ctx); err != nil {
 		// Published but not marked: the rows go out again, which is harmless
 		// (documents are idempotent, events carry a message id).
 		return 0, fmt.Errorf("commit relay tx: %w", err)
 	}
-	r.sent.Add(float64(len(rows)))
-	return len(rows), nil
+	r.sent.Add(float64(len(res.done)))
+	return len(res.done), res.err
 }
 
 // permanent reports whether JetStream refused a message for good (too big,
@@ -275,73 +335,123 @@ func permanent(err error) bool {
 	return false
 }
 
-// publish sends the batch and waits for every ack. It returns the rows
-// JetStream refused for good (id -> reason); any other failure is an error and
-// the whole batch is retried.
-func (r *Relay) publish(ctx context.Context, rows []row, docs map[string][]byte) (map[int64]string, error) {
-	refused := map[int64]string{}
-	futures := make([]jetstream.PubAckFuture, 0, len(rows))
-	futureRow := make([]int64, 0, len(rows))
-	done := map[string]bool{}
+// published is what became of a batch.
+type published struct {
+	// done: rows to mark sent: acknowledged, refused for good, or never
+	// publishable.
+	done []int64
+	// refused: the rows of done that carry an error (id -> reason).
+	refused map[int64]string
+	// err: the first other failure; the rows it touched are not in done and
+	// stay pending.
+	err error
+}
+
+// publish sends the batch and waits for the acks. A document key that occurs
+// in several rows is published once and its outcome applies to all of them.
+func (r *Relay) publish(ctx context.Context, rows []row, docs map[string][]byte) published {
+	res := published{refused: map[int64]string{}}
+	settle := func(ids []int64, reason string) {
+		res.done = append(res.done, ids...)
+		if reason != "" {
+			for _, id := range ids {
+				res.refused[id] = reason
+			}
+		}
+	}
+	type message struct {
+		msg  *nats.Msg
+		opts []jetstream.PublishOpt
+		ids  []int64
+		f    jetstream.PubAckFuture
+	}
+	var msgs []*message
+	byKey := map[string]*message{}
 	for _, x := range rows {
-		var msg *nats.Msg
-		var opts []jetstream.PublishOpt
 		switch x.kind {
 		case "kv":
-			if done[x.key] {
+			if m, ok := byKey[x.key]; ok {
+				m.ids = append(m.ids, x.id)
 				continue
 			}
-			done[x.key] = true
-			msg = &nats.Msg{Subject: "$KV." + contract.CatalogBucket + "." + x.key}
+			m := &message{msg: &nats.Msg{Subject: "$KV." + contract.CatalogBucket + "." + x.key}, ids: []int64{x.id}}
 			if b, ok := docs[x.key]; ok {
-				msg.Data = b
+				m.msg.Data = b
 			} else {
-				msg.Header = nats.Header{"KV-Operation": []string{"DEL"}}
+				m.msg.Header = nats.Header{"KV-Operation": []string{"DEL"}}
 			}
+			byKey[x.key] = m
+			msgs = append(msgs, m)
 		case "ev":
 			var ev struct {
 				ID string `json:"id"`
 			}
 			if err := json.Unmarshal(x.payload, &ev); err != nil || ev.ID == "" {
 				// A row that can never be published would block the outbox.
-				r.log.Error("dropping malformed outbox event", "id", x.id, "err", err)
+				settle([]int64{x.id}, fmt.Sprintf("malformed event (no id): %v", err))
 				continue
 			}
-			msg = &nats.Msg{Subject: x.key, Data: x.payload}
-			opts = append(opts, jetstream.WithMsgID(ev.ID))
+			msgs = append(msgs, &message{msg: &nats.Msg{Subject: x.key, Data: x.payload},
+				opts: []jetstream.PublishOpt{jetstream.WithMsgID(ev.ID)}, ids: []int64{x.id}})
 		default:
-			r.log.Error("dropping outbox row of unknown kind", "id", x.id, "kind", x.kind)
-			continue
+			settle([]int64{x.id}, "unknown outbox kind "+x.kind)
 		}
-		f, err := r.js.PublishMsgAsync(msg, opts...)
+	}
+	var sent []*message
+	for _, m := range msgs {
+		f, err := r.js.PublishMsgAsync(m.msg, m.opts...)
 		if err != nil {
 			if permanent(err) {
-				refused[x.id] = err.Error()
+				settle(m.ids, err.Error())
 				continue
 			}
-			return nil, fmt.Errorf("publish %s: %w", msg.Subject, err)
+			// The connection takes no more now: the rest waits for the next try.
+			res.err = fmt.Errorf("publish %s: %w", m.msg.Subject, err)
+			break
 		}
-		futures = append(futures, f)
-		futureRow = append(futureRow, x.id)
+		m.f = f
+		sent = append(sent, m)
 	}
 	timer := time.NewTimer(r.cfg.AckTimeout)
 	defer timer.Stop()
-	for i, f := range futures {
+	timedOut := false
+	for _, m := range sent {
+		var acked bool
+		var err error
 		select {
-		case <-f.Ok():
-		case err := <-f.Err():
-			if permanent(err) {
-				refused[futureRow[i]] = err.Error()
+		case <-m.f.Ok():
+			acked = true
+		case err = <-m.f.Err():
+		default:
+			if timedOut {
+				// Only collect what has arrived; the rest stays pending.
 				continue
 			}
-			return nil, fmt.Errorf("publish %s: %w", f.Msg().Subject, err)
-		case <-timer.C:
-			return nil, errors.New("publish: no JetStream ack within timeout")
-		case <-ctx.Done():
-			return nil, ctx.Err()
+			select {
+			case <-m.f.Ok():
+				acked = true
+			case err = <-m.f.Err():
+			case <-timer.C:
+				timedOut = true
+				if res.err == nil {
+					res.err = errors.New("publish: no JetStream ack within timeout")
+				}
+				continue
+			case <-ctx.Done():
+				res.err = ctx.Err()
+				return res
+			}
+		}
+		switch {
+		case acked:
+			settle(m.ids, "")
+		case permanent(err):
+			settle(m.ids, err.Error())
+		case res.err == nil:
+			res.err = fmt.Errorf("publish %s: %w", m.msg.Subject, err)
 		}
 	}
-	return refused, nil
+	return res
 }
 
 // Pending counts rows not yet sent.

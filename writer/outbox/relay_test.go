@@ -184,9 +184,13 @@ func TestRelayKeepsRowsWhileNATSDown(t *testing.T) {
 	if err := n.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// The lanes publish independently, so the two rows may go out in
+	// different calls.
+	handled := 0
 	writertest.Eventually(t, 15*time.Second, "published after restart", func() bool {
 		k, err := r.Once(context.Background())
-		return err == nil && k == 2
+		handled += k
+		return err == nil && handled == 2
 	})
 	writertest.WaitKV(t, kv, "ctr.x", 5*time.Second, func(b []byte) bool { return string(b) == `{"n":1}` })
 }
@@ -312,5 +316,114 @@ func TestOversizedDocDoesNotBlock(t *testing.T) {
 	}
 	if p, _ := r.Pending(context.Background()); p != 0 {
 		t.Fatalf("pending %d", p)
+	}
+}
+
+// With EVENTS full (analytics far behind) the events wait in the outbox, but a
+// catalog change committed behind several batches of them reaches the bucket
+// at once. Events JetStream took are marked sent (not sent again), and once
+// room is freed every event arrives, each exactly once.
+func TestFullEventsStreamDoesNotHoldBackDocuments(t *testing.T) {
+	t.Parallel()
+	pool, js, kv := setup(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s, err := js.Stream(ctx, contract.EventsStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An operator's edit (Ensure never shrinks a stream): room for a few events.
+	cfg := s.CachedInfo().Config
+	cfg.MaxBytes = 4 << 10
+	if _, err := js.UpdateStream(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	const events = 100
+	seen := map[string]int{}
+	if err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		for i := range events {
+			id := fmt.Sprintf("full-%03d", i)
+			seen[id] = 0
+			if err := outbox.Event(ctx, tx, contract.TrackedEvent{ID: id, Type: contract.EvDibs, UID: "7", PID: "P1"}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	count := func(sql string) int {
+		t.Helper()
+		var n int
+		if err := pool.QueryRow(ctx, sql).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	stored := func() uint64 {
+		t.Helper()
+		si, err := s.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return si.State.Msgs
+	}
+	// Batches of 20: the rows before the document are five batches of events.
+	r := outbox.New(pool, js, counterDocs, outbox.Config{Batch: 20, Poll: time.Hour, MaxBackoff: 200 * time.Millisecond}, writertest.Log(), nil)
+	go func() { _ = r.Run(ctx) }()
+	r.Wake()
+	writertest.Eventually(t, 5*time.Second, "EVENTS full, what it took marked sent", func() bool {
+		sent := count(`SELECT count(*) FROM outbox WHERE kind = 'ev' AND sent_at IS NOT NULL`)
+		return sent > 0 && sent < events && uint64(sent) == stored()
+	})
+
+	bump(t, pool, "ctr.price", false)
+	r.Wake()
+	writertest.WaitKV(t, kv, "ctr.price", 2*time.Second, func(b []byte) bool { return string(b) == `{"n":1}` })
+	if n := count(`SELECT count(*) FROM outbox WHERE kind = 'ev' AND sent_at IS NULL`); n == 0 {
+		t.Fatal("every event went out: the stream was not full")
+	}
+	if n := count(`SELECT count(*) FROM outbox WHERE error IS NOT NULL`); n != 0 {
+		t.Fatalf("%d rows marked as refused for good", n)
+	}
+
+	// Analytics catches up: its acks free the room (interest retention).
+	cons, err := js.Consumer(ctx, contract.EventsStream, contract.AnalyticsConsumer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	received := 0
+	writertest.Eventually(t, 15*time.Second, "every event delivered", func() bool {
+		batch, err := cons.Fetch(50, jetstream.FetchMaxWait(100*time.Millisecond))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for m := range batch.Messages() {
+			var ev contract.TrackedEvent
+			if err := json.Unmarshal(m.Data(), &ev); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := seen[ev.ID]; !ok {
+				t.Fatalf("unexpected event %q", ev.ID)
+			}
+			seen[ev.ID]++
+			received++
+			if err := m.DoubleAck(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return received >= events && count(`SELECT count(*) FROM outbox WHERE sent_at IS NULL`) == 0
+	})
+	for id, n := range seen {
+		if n != 1 {
+			t.Fatalf("event %s delivered %d times, want once", id, n)
+		}
+	}
+	si, err := s.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if si.State.LastSeq != events {
+		t.Fatalf("EVENTS stored %d messages, want %d (each event once)", si.State.LastSeq, events)
 	}
 }
