@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -31,6 +32,16 @@ func TeenVersion(adultLevel int, adultChannel bool) bool {
 		return true
 	}
 	return adultLevel != 2
+}
+
+// AdultChannel reports whether a channel (the X-Channel header) may show adult
+// works. The store apps (AA Google Play, IA App Store) may not, by their
+// stores' rules; web (AW, IW), the complete Android build (AC) and one-store
+// (AO) may. No header means a browser: web. The edge decides the version of
+// every answer by it and the writer refuses to sell adult works by it, so both
+// ask here.
+func AdultChannel(ch string) bool {
+	return !strings.EqualFold(ch, "AA") && !strings.EqualFold(ch, "IA")
 }
 
 // Token layout: base64url( 1 byte version | 1 byte level | 8 bytes unix expiry | 32 bytes HMAC-SHA256 ).

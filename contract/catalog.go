@@ -127,7 +127,11 @@ type Product struct {
 }
 
 // IsAdult reports whether the work is for adults only (age rating 19).
-func (p *Product) IsAdult() bool { return p.Age >= 19 }
+func (p *Product) IsAdult() bool { return AdultAge(p.Age) }
+
+// AdultAge reports whether an age rating (0, 12, 15, 19) makes a work adults
+// only, for services that hold the rating without the document.
+func AdultAge(age int) bool { return age >= 19 }
 
 // Volume is one episode or book of a work.
 type Volume struct {

@@ -3,6 +3,7 @@ package security
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -143,6 +144,7 @@ func TestAdultWorkNeverReachesTheTeenVersion(t *testing.T) {
 	if tokAdult.Token == "" {
 		t.Fatalf("adult's download-auth of the free volume: %s", body)
 	}
+	keys := 0
 	checks := []struct {
 		name  string
 		leaks func(c *client) (bool, string)
@@ -178,6 +180,14 @@ func TestAdultWorkNeverReachesTheTeenVersion(t *testing.T) {
 			}
 			st, _ := c.page(contract.ContentBase(adultWork, 1) + "/3.svg?t=" + d.Token)
 			return st == 200, http.StatusText(st)
+		}},
+		{"purchase", func(c *client) (bool, string) {
+			// 200 bought, 402 would have bought with money: either way the
+			// writer went on to sell the work (a visitor's 401 stops before).
+			keys++
+			k := c.with(map[string]string{"Idempotency-Key": fmt.Sprintf("adult-buy-%d", keys)})
+			st, b := k.do("POST", "/home/api/v1/purchases", map[string]any{"pid": adultWork, "vols": []int{2}, "buyType": "B"})
+			return st == 200 || st == http.StatusPaymentRequired, string(b)
 		}},
 		{"dibs", func(c *client) (bool, string) {
 			_, b := c.do("POST", "/protocol/appapi/mb/user/info/zzim-list", form("section=all&zzim_type=prod"))

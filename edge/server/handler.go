@@ -96,18 +96,8 @@ func (s *Server) teen(ctx *fasthttp.RequestCtx, now time.Time) bool {
 	if tok := ctx.Request.Header.Cookie(contract.AudienceCookie); len(tok) > 0 {
 		level = s.auds.level(s.audSecret, tok, now)
 	}
-	return contract.TeenVersion(level, AdultChannel(ctx.Request.Header.Peek(contract.HeaderChannel)))
-}
-
-// AdultChannel reports whether a channel may show adult works. The store apps
-// (AA Google Play, IA App Store) may not; web (AW, IW), the complete Android
-// build (AC) and one-store (AO) may. No header means a browser: web.
-func AdultChannel(ch []byte) bool {
-	switch string(ch) {
-	case "AA", "IA", "aa", "ia":
-		return false
-	}
-	return true
+	// The writer refuses to sell adult works by the same rule (contract).
+	return contract.TeenVersion(level, contract.AdultChannel(string(ctx.Request.Header.Peek(contract.HeaderChannel))))
 }
 
 // serveAPI answers a read from the cache or renders it; a path the edge does

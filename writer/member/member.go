@@ -131,15 +131,6 @@ func sectionOf(v string) (string, bool) {
 	return "", false
 }
 
-// adultChannel mirrors the edge: the store apps (AA, IA) never show adult works.
-func adultChannel(ch string) bool {
-	switch strings.ToUpper(ch) {
-	case "AA", "IA":
-		return false
-	}
-	return true
-}
-
 type work struct {
 	section string
 	age     int

@@ -230,7 +230,7 @@ func (s *Service) zzimList(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	teen := contract.TeenVersion(level, adultChannel(channel))
+	teen := contract.TeenVersion(level, contract.AdultChannel(channel))
 	ctx := r.Context()
 	var rows pgx.Rows
 	if zt == "prod" {

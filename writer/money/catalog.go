@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"storefront/contract"
 )
 
 // Querier runs queries: a pgx.Tx, a pool or a connection.
@@ -22,7 +24,8 @@ type Product struct {
 	PID               string
 	Section           string
 	Hidden            bool
-	ServiceCode       int // 200 ok, 201/203 service off, 202 payment off
+	Adult             bool // age rating 19: never sold to the teen version
+	ServiceCode       int  // 200 ok, 201/203 service off, 202 payment off
 	RentDays          int
 	DiscountRate      int
 	IsSpecialPriceSet bool
@@ -108,7 +111,7 @@ type PGCatalog struct{}
 
 // Product loads pid with one query.
 func (PGCatalog) Product(ctx context.Context, q Querier, pid string, vols []int) (*Product, error) {
-	rows, err := q.Query(ctx, `SELECT w.section, w.hidden, w.service_code, w.rent_days, w.discount_rate,
+	rows, err := q.Query(ctx, `SELECT w.section, w.hidden, w.age, w.service_code, w.rent_days, w.discount_rate,
 			w.is_special_price_set, w.wait_for_free, w.wait_recycle, w.wait_exclude_newest, w.jumping_pass,
 			v.no, v.is_free, v.buy_price, v.buy_price_org, v.rent_price, v.rent_price_org, v.release_at,
 			v.pages, v.preview_pages
@@ -125,13 +128,15 @@ func (PGCatalog) Product(ctx context.Context, q Querier, pid string, vols []int)
 		var free *bool
 		var buy, buyOrg, rent, rentOrg *int64
 		var rel *time.Time
-		if err := rows.Scan(&pr.Section, &pr.Hidden, &pr.ServiceCode, &pr.RentDays, &pr.DiscountRate,
+		var age int
+		if err := rows.Scan(&pr.Section, &pr.Hidden, &age, &pr.ServiceCode, &pr.RentDays, &pr.DiscountRate,
 			&pr.IsSpecialPriceSet, &pr.WaitForFree, &pr.WaitRecycle, &pr.WaitExcludeNewest, &pr.JumpingPass,
 			&no, &free, &buy, &buyOrg, &rent, &rentOrg, &rel, &pages, &preview); err != nil {
 			return nil, fmt.Errorf("load product %s: %w", pid, err)
 		}
 		if p == nil {
 			pr.PID = pid
+			pr.Adult = contract.AdultAge(age)
 			p = &pr
 		}
 		if no != nil {

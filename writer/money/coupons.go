@@ -158,6 +158,9 @@ type CouponUse struct {
 	PID  string `json:"pid"`
 	Vol  int    `json:"vol"`
 	Kind string `json:"kind"` // wff, read, pass, jumping
+	// Channel is the X-Channel header (never the body): adult works are not
+	// opened on the store apps' channels.
+	Channel string `json:"-"`
 }
 
 // CouponResult is the answer of a coupon use.
@@ -214,6 +217,9 @@ func (s *Service) UseCoupon(ctx context.Context, uid int64, key string, u Coupon
 		return Answer{}, err
 	}
 	now := s.clock(ctx)
+	if err := s.forAudience(ctx, uid, p, u.Channel, now); err != nil {
+		return Answer{}, err
+	}
 	v, ok := p.Volume(u.Vol, now)
 	if !ok {
 		return Answer{}, errorf(http.StatusNotFound, "volume %d of %s not found", u.Vol, u.PID)

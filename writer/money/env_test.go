@@ -133,6 +133,7 @@ type work struct {
 	discount      int
 	rentDays      int
 	serviceCode   int
+	age           int // 19: adults only
 }
 
 // addWork inserts a work and its volumes into the core's catalog tables.
@@ -145,9 +146,9 @@ func (e *env) addWork(w work) {
 		w.serviceCode = 200
 	}
 	e.exec(`INSERT INTO works (pid, section, title, wait_for_free, wait_recycle, wait_exclude_newest, jumping_pass,
-		is_special_price_set, discount_rate, rent_days, service_code)
-		VALUES ($1, $2, $1, $3, $4, $5, $6, $7, $8, $9, $10)`,
-		w.pid, w.section, w.wff, w.recycle, w.excludeNewest, w.jumping, w.specialSet, w.discount, w.rentDays, w.serviceCode)
+		is_special_price_set, discount_rate, rent_days, service_code, age)
+		VALUES ($1, $2, $1, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+		w.pid, w.section, w.wff, w.recycle, w.excludeNewest, w.jumping, w.specialSet, w.discount, w.rentDays, w.serviceCode, w.age)
 	rel := e.clock.Now().Add(-24 * time.Hour)
 	for i := 1; i <= w.vols; i++ {
 		e.exec(`INSERT INTO volumes (pid, no, title, release_at, is_free, buy_price, buy_price_org, rent_price, rent_price_org, pages, preview_pages)

@@ -452,7 +452,11 @@ func (s *Service) postDownloadAuth(w http.ResponseWriter, r *http.Request, uid i
 	if err != nil || vol <= 0 || vol > MaxVolNo {
 		return invalid("vol must be an integer from 1 to %d", MaxVolNo)
 	}
-	a, err := s.Authorize(r.Context(), uid, vals.Get("pid"), vol)
+	ch, err := channelOf(r)
+	if err != nil {
+		return err
+	}
+	a, err := s.Authorize(r.Context(), uid, vals.Get("pid"), vol, ch)
 	if err != nil {
 		return err
 	}
@@ -472,6 +476,11 @@ func (s *Service) postCouponUse(w http.ResponseWriter, r *http.Request, uid int6
 	if err := decodeInto(r, uid, &u); err != nil {
 		return err
 	}
+	ch, err := channelOf(r)
+	if err != nil {
+		return err
+	}
+	u.Channel = ch
 	a, err := s.UseCoupon(r.Context(), uid, r.Header.Get(IdempotencyHeader), u)
 	if err != nil {
 		return err

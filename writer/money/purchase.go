@@ -174,6 +174,9 @@ func (s *Service) Purchase(ctx context.Context, uid int64, key string, req Purch
 		return Answer{}, err
 	}
 	now := s.now()
+	if err := s.forAudience(ctx, uid, p, req.Channel, now); err != nil {
+		return Answer{}, err
+	}
 	for _, no := range req.Vols {
 		v, ok := p.Volume(no, now)
 		if !ok {
@@ -481,8 +484,10 @@ type DownloadAuth struct {
 	PreviewPages int             `json:"previewPages"`
 }
 
-// Authorize answers whether uid may read pid/vol fully, with a content token for the edge.
-func (s *Service) Authorize(ctx context.Context, uid int64, pid string, vol int) (*DownloadAuth, error) {
+// Authorize answers whether uid may read pid/vol fully, with a content token
+// for the edge. channel is the request's X-Channel: an adult work is refused
+// (403) to the teen version, free volumes included.
+func (s *Service) Authorize(ctx context.Context, uid int64, pid string, vol int, channel string) (*DownloadAuth, error) {
 	if !contract.ValidKeyID(pid) {
 		return nil, invalid("pid is required")
 	}
@@ -494,8 +499,14 @@ func (s *Service) Authorize(ctx context.Context, uid int64, pid string, vol int)
 		return nil, err
 	}
 	now := s.now()
+	if p.Hidden {
+		return nil, errorf(http.StatusNotFound, "volume %d of %s not found", vol, pid)
+	}
+	if err := s.forAudience(ctx, uid, p, channel, now); err != nil {
+		return nil, err
+	}
 	v, ok := p.Volume(vol, now)
-	if !ok || p.Hidden {
+	if !ok {
 		return nil, errorf(http.StatusNotFound, "volume %d of %s not found", vol, pid)
 	}
 	a := &DownloadAuth{Header: contract.Header{Code: 200}, PID: pid, Vol: vol,
