@@ -11,6 +11,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 dur=${1:-10s} conns=${2:-64} threads=${3:-2}
+# The load generator and the nginx to compare with, from Debian's packages.
+missing=()
+command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=; [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
 path=/home/api/v1/webtoon/genre/all?sort=popular
 work=$(mktemp -d)
 pids=()
