@@ -2,7 +2,7 @@ import { Link, useLoaderData } from "react-router";
 import { ProductGrid } from "~/components/product/ProductGrid";
 import { Section } from "~/components/Section/Section";
 import { http } from "~/utils/api";
-import { loadHome } from "~/utils/home";
+import { homeTab, loadHomeTab } from "~/utils/home";
 import { pageTitle } from "~/utils/meta";
 import { routeError } from "~/utils/routeError";
 import * as s from "./home.css";
@@ -11,7 +11,7 @@ export const meta = () => [{ title: pageTitle() }];
 
 export async function clientLoader({ request }: { request: Request }) {
   try {
-    return await loadHome(http, "all", request.signal);
+    return await loadHomeTab(http, homeTab(new URL(request.url).searchParams), request.signal);
   } catch (e) {
     throw routeError(e);
   }
@@ -33,7 +33,7 @@ export default function Home() {
       )}
       {home.sections.length === 0 && <p className={s.empty}>표시할 작품이 없습니다.</p>}
       {home.sections.map((sec, i) => (
-        <Section key={sec.key} title={sec.title} moreUrl={sec.moreUrl}>
+        <Section key={`${home.area}-${sec.key}`} title={sec.title} moreUrl={sec.moreUrl}>
           <ProductGrid items={sec.list} label={sec.title} eager={i === 0 ? 6 : 0} />
         </Section>
       ))}

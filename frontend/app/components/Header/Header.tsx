@@ -1,5 +1,6 @@
 import { Link, NavLink, useLocation, useSearchParams } from "react-router";
 import { headerKind, sectionOf, SECTION_LABEL, TOP_TABS, type SectionKey } from "~/utils/layout";
+import { homeTab, tabUrl } from "~/utils/home";
 import { PRODUCT_NAME } from "~/utils/meta";
 import * as s from "./Header.css";
 
@@ -26,7 +27,8 @@ export function Header({ onMenu }: { onMenu?: () => void }) {
 function MainHeader({ onMenu }: { onMenu?: () => void }) {
   const [params] = useSearchParams();
   const { pathname } = useLocation();
-  const current = pathname === "/" ? params.get("tab") ?? "series" : null;
+  // The tab shown on the home page (an unknown ?tab= shows the series tab).
+  const current = pathname === "/" ? homeTab(params) : null;
   return (
     <header className={s.header} data-header="main">
       <div className={s.row}>
@@ -49,7 +51,7 @@ function MainHeader({ onMenu }: { onMenu?: () => void }) {
         {TOP_TABS.map((t) => (
           <Link
             key={t.key}
-            to={t.key === "series" ? "/" : `/?tab=${t.key}`}
+            to={tabUrl(t.key)}
             className={s.tab}
             aria-current={current === t.key ? "page" : undefined}
           >
