@@ -21,7 +21,7 @@ export default function Screen() {
     getEvents("/events/join").then((e) => setEv(e.events[0] ?? null), () => {});
   }, []);
   const claim = async () => {
-    if (!user.isLogin) return shell.loginRequired();
+    if (!shell.requireMember()) return;
     try {
       await http(`${API}/wallet/join-bonus`, { method: "POST" });
       setClaimed(true);

@@ -65,7 +65,7 @@ export default function Screen() {
   }, [sp, shell, navigate, ret]);
 
   const charge = async () => {
-    if (!user.isLogin) return shell.loginRequired();
+    if (!shell.requireMember()) return;
     setBusy(true);
     try {
       // The gateway brings the reader back to the seed's address (the edge serves it).

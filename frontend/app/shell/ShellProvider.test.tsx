@@ -2,6 +2,7 @@ import { act, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createMemoryRouter, RouterProvider, useLocation } from "react-router";
 import { ErrorPage } from "~/components/ErrorPage/ErrorPage";
+import { applyMe, resetUserStore } from "~/utils/userStore";
 import { LOGIN_REQUIRED_MESSAGE, ShellProvider, useShell, type Shell } from "./ShellProvider";
 
 let shell: Shell;
@@ -131,5 +132,65 @@ describe("error page", () => {
     expect(got).toEqual(["{}", '{"url":"/cs/"}']);
     delete window.SFAndroid;
     ua.mockRestore();
+  });
+});
+
+describe("requireMember: the one check before a member-only action", () => {
+  const ANDROID_APP = "Mozilla/5.0 (Linux; Android 14) SFApp/AA/6.1.0";
+  const signIn = (loginType: string) => {
+    applyMe({
+      header: { code: 200, message: "" },
+      authInfo: { uid: "g1", bid: "b-guest", email: "", loginType, authType: "" },
+      adultInfo: { age: 0, authAdult: false, authReal: false, is19Toggle: true, isKorea: false, outLink: false },
+      encId: "enc",
+    });
+    document.cookie = "sf_bid=b-guest; path=/";
+  };
+  afterEach(() => {
+    document.cookie = "sf_bid=; path=/; max-age=0";
+    resetUserStore();
+    delete window.SFAndroid;
+  });
+
+  it("a member goes ahead, nothing opens", () => {
+    signIn("N");
+    mount("/webtoon/detail/w1");
+    let ok = false;
+    act(() => void (ok = shell.requireMember()));
+    expect(ok).toBe(true);
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(screen.getByTestId("where").textContent).toBe("/webtoon/detail/w1");
+  });
+
+  it("a guest in the app goes to the app's native login with the seed's message, no modal", () => {
+    const ua = vi.spyOn(navigator, "userAgent", "get").mockReturnValue(ANDROID_APP);
+    const got: string[] = [];
+    window.SFAndroid = { login: (j) => got.push(j) };
+    signIn("D");
+    mount("/webtoon/detail/w1");
+    window.history.replaceState(null, "", "/webtoon/detail/w1");
+    let ok = true;
+    act(() => void (ok = shell.requireMember()));
+    expect(ok).toBe(false);
+    expect(got).toEqual([JSON.stringify({ returnUrl: "/webtoon/detail/w1", message: LOGIN_REQUIRED_MESSAGE })]);
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(screen.getByTestId("where").textContent).toBe("/webtoon/detail/w1");
+    ua.mockRestore();
+  });
+
+  it("a guest on the web goes to /nuxgin with the return url", () => {
+    signIn("D");
+    mount("/webtoon/detail/w1");
+    window.history.replaceState(null, "", "/webtoon/detail/w1");
+    act(() => void shell.requireMember());
+    expect(screen.getByTestId("where").textContent).toBe("/nuxgin?url=%2Fwebtoon%2Fdetail%2Fw1");
+  });
+
+  it("a visitor gets the login-required modal", () => {
+    mount("/webtoon/detail/w1");
+    let ok = true;
+    act(() => void (ok = shell.requireMember()));
+    expect(ok).toBe(false);
+    expect(screen.getByRole("alertdialog").textContent).toContain(LOGIN_REQUIRED_MESSAGE);
   });
 });

@@ -7,7 +7,8 @@ import { ConfirmPopup, type ConfirmOptions } from "~/components/ui/ConfirmPopup"
 import * as s from "~/components/ui/ui.css";
 import { app } from "~/utils/bridge";
 import { currentDevice } from "~/utils/device";
-import { loginUrl } from "~/utils/user";
+import { loginUrl, memberCheck } from "~/utils/user";
+import { getUserState, viewOf } from "~/utils/userStore";
 import { LoadingBar, type BarState } from "./loadingBar";
 import { ModalStack, scrollLocker } from "./modalStack";
 import { SnackQueue, type Snack } from "./snack";
@@ -25,6 +26,11 @@ export type Shell = {
   loginRequired(returnUrl?: string): void;
   /** go to login directly (app: native login; web: /nuxgin?url=) */
   goLogin(returnUrl?: string, fromAdult?: boolean): void;
+  /**
+   * The one check before a member-only action: true for a member; a guest goes
+   * to login at once (app: native login), a visitor gets the login-required modal.
+   */
+  requireMember(returnUrl?: string): boolean;
   showLoader(): void;
   hideLoader(): void;
   startBar(): void;
@@ -118,6 +124,35 @@ export function ShellProvider({ children }: { children: React.ReactNode }) {
     return () => window.removeEventListener("popstate", onPop);
   }, [modals]);
 
+  const loginRequired = useCallback(
+    (returnUrl?: string) => {
+      void confirm({
+        content: `${LOGIN_REQUIRED_MESSAGE}\n${LOGIN_REQUIRED_QUESTION}`,
+        leftLabel: "닫기",
+        rightLabel: "로그인",
+      }).then((ok) => ok && goLogin(returnUrl));
+    },
+    [confirm, goLogin],
+  );
+
+  const requireMember = useCallback(
+    (returnUrl?: string) => {
+      const d = currentDevice();
+      switch (memberCheck(viewOf(getUserState(), d), d.isApp)) {
+        case "member":
+          return true;
+        case "nativeLogin":
+        case "webLogin":
+          goLogin(returnUrl);
+          return false;
+        case "askLogin":
+          loginRequired(returnUrl);
+          return false;
+      }
+    },
+    [goLogin, loginRequired],
+  );
+
   const shell = useMemo<Shell>(
     () => ({
       showDim: (onClick) => setDim({ onClick }),
@@ -127,14 +162,9 @@ export function ShellProvider({ children }: { children: React.ReactNode }) {
         setMessage({ id: ++msgSeq.current, text });
         msgTimer.current = setTimeout(() => setMessage(null), ms);
       },
-      loginRequired: (returnUrl) => {
-        void confirm({
-          content: `${LOGIN_REQUIRED_MESSAGE}\n${LOGIN_REQUIRED_QUESTION}`,
-          leftLabel: "닫기",
-          rightLabel: "로그인",
-        }).then((ok) => ok && goLogin(returnUrl));
-      },
+      loginRequired,
       goLogin,
+      requireMember,
       showLoader: () => setLoader((n) => n + 1),
       hideLoader: () => setLoader((n) => Math.max(0, n - 1)),
       startBar: () => barCtl.start(),
@@ -152,7 +182,7 @@ export function ShellProvider({ children }: { children: React.ReactNode }) {
         setDim(null);
       },
     }),
-    [barCtl, snackCtl, modals, confirm, goLogin],
+    [barCtl, snackCtl, modals, confirm, goLogin, loginRequired, requireMember],
   );
 
   return (

@@ -11,6 +11,7 @@ import {
   loginPrefix,
   loginState,
   loginUrl,
+  memberCheck,
   needsAdultVerification,
   parseAge,
   parseMemberCookie,
@@ -188,5 +189,16 @@ describe("startup user resolution", () => {
   it("offline on the web is error 40; the app is not affected", () => {
     expect(decideStartup({ ...base, online: false }).kind).toBe("offline");
     expect(decideStartup({ ...base, online: false, isApp: true, member }).kind).toBe("app");
+  });
+});
+
+describe("member-only actions", () => {
+  it("a member acts; a guest goes to login (native in the app); a visitor is asked", () => {
+    expect(memberCheck({ isLogin: true, isGuest: false }, true)).toBe("member");
+    expect(memberCheck({ isLogin: true, isGuest: false }, false)).toBe("member");
+    expect(memberCheck({ isLogin: true, isGuest: true }, true)).toBe("nativeLogin");
+    expect(memberCheck({ isLogin: true, isGuest: true }, false)).toBe("webLogin");
+    expect(memberCheck({ isLogin: false, isGuest: false }, true)).toBe("askLogin");
+    expect(memberCheck({ isLogin: false, isGuest: false }, false)).toBe("askLogin");
   });
 });

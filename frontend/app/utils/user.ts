@@ -128,6 +128,20 @@ export function loginState(loginFlag: boolean, webIdCookie: string | undefined, 
   return loginFlag && !!webIdCookie && !!storedBid && webIdCookie === storedBid;
 }
 
+/**
+ * memberCheck: who may start a member-only action (dibs, alarm, buy, rent,
+ * unlock, reviews, votes...). Seed §4, §6: only logged-in members act; a guest
+ * (loginType D, in the app) is sent straight to the app's native login (on
+ * the web, where a guest cannot be, to /nuxgin with the return url); a visitor
+ * is asked first (the login-required modal, whose login does the same).
+ */
+export type MemberCheck = "member" | "nativeLogin" | "webLogin" | "askLogin";
+export function memberCheck(u: { isLogin: boolean; isGuest: boolean }, isApp: boolean): MemberCheck {
+  if (!u.isLogin) return "askLogin";
+  if (!u.isGuest) return "member";
+  return isApp ? "nativeLogin" : "webLogin";
+}
+
 export type Env = "live" | "stage" | "dev";
 /** Cookie mode per environment, from the host (an explicit override wins, for QA). */
 export function envOf(hostname: string, override?: string | null): Env {

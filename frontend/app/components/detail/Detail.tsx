@@ -103,11 +103,8 @@ export function Detail({ detail }: { detail: DetailT }) {
     setVols(a ? a.volList : o === "latest" ? [...detail.volList].reverse() : detail.volList);
   };
 
-  const requireLogin = () => {
-    if (user.isLogin) return true;
-    shell.loginRequired();
-    return false;
-  };
+  // Member-only actions start with the shell's one check (a guest in the app goes to native login).
+  const requireLogin = () => shell.requireMember();
 
   const toggleDibs = async () => {
     if (!requireLogin()) return;

@@ -36,7 +36,7 @@ export function JumpingPassBuy({ price, days, anyPid }: { price: number; days: n
   if (!(price > 0 && days > 0)) return null;
 
   const buy = async () => {
-    if (!user.isLogin) return shell.loginRequired();
+    if (!shell.requireMember()) return;
     if (busy) return;
     setBusy(true);
     const deps = { shell, navigate };

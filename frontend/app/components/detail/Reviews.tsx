@@ -55,11 +55,8 @@ export function Reviews({ pid, info }: { pid: string; info?: { count: number; po
     void load(1);
   }, [load]);
 
-  const need = () => {
-    if (user.isLogin) return true;
-    shell.loginRequired();
-    return false;
-  };
+  // Member-only actions start with the shell's one check (a guest in the app goes to native login).
+  const need = () => shell.requireMember();
   const like = async (r: Review) => {
     if (!need()) return;
     setList((l) => l.map((x) => (x.id === r.id ? applyLike(x) : x)));

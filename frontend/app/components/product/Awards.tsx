@@ -24,7 +24,7 @@ export function AwardView({ award, only }: { award: Award; only?: string }) {
   const [extra, setExtra] = useState<Record<string, number>>({});
   const voting = award.resultType === "VOTING";
   const vote = async (section: string, pid: string) => {
-    if (!user.isLogin) return shell.loginRequired();
+    if (!shell.requireMember()) return;
     try {
       await http(`/pc/api/awards/${award.eid}/vote`, { method: "POST", json: { section, pid } });
       setVoted((v) => ({ ...v, [section]: pid }));

@@ -18,7 +18,7 @@ export default function Screen() {
   const [busy, setBusy] = useState(false);
   const submit = async (e: React.FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    if (!user.isLogin) return shell.loginRequired();
+    if (!shell.requireMember()) return;
     const f = new FormData(e.currentTarget);
     setBusy(true);
     try {
