@@ -8,7 +8,7 @@ import { ThemeProvider } from "~/shell/theme";
 import { app } from "~/utils/bridge";
 import { currentDevice } from "~/utils/device";
 import { describeError, OFFLINE, PageError } from "~/utils/errors";
-import { PRODUCT_NAME } from "~/utils/meta";
+import { appTitle, PRODUCT_NAME } from "~/utils/meta";
 import { THEME_BOOT_SCRIPT } from "~/utils/theme";
 import { STORAGE } from "~/utils/user";
 import { OfflineError, startup } from "~/utils/userStore";
@@ -67,7 +67,8 @@ export default function App() {
 /**
  * Route change effects (seed §4): cancel the pending version check, clear the
  * modal stack and scroll lock, close the dim, send a page view (not on product
- * detail), tell the app the URL changed; the loading bar follows navigation.
+ * detail), tell the app the URL changed and the page's title (its title bar);
+ * the loading bar follows navigation.
  */
 function RouteEffects() {
   const location = useLocation();
@@ -83,6 +84,8 @@ function RouteEffects() {
     const d = currentDevice();
     tracker.pageView(url, prev.current ?? (document.referrer || undefined), d.channel);
     if (d.isApp && prev.current !== undefined) app.urlChanged(url);
+    // The <title> of this route is committed with it: the app's bar shows it, from the first page on.
+    if (d.isApp) app.setTitle(appTitle(document.title));
     prev.current = url;
   }, [url, shell]);
 

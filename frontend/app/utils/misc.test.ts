@@ -3,6 +3,7 @@ import { app, postToApp } from "./bridge";
 import { cookieString, getCookie } from "./cookies";
 import { describeError, errorContent, NOT_FOUND_TEXT, OFFLINE, PageError } from "./errors";
 import { HttpError } from "./http";
+import { appTitle, pageTitle, PRODUCT_NAME } from "./meta";
 import { headerKind, sectionOf, TOP_TABS } from "./layout";
 import { applyTheme, parseSetting, resolveTheme, saveSetting, THEME_BOOT_SCRIPT, THEME_COOKIE_MAX_AGE } from "./theme";
 
@@ -125,5 +126,13 @@ describe("native bridge", () => {
     expect(Object.keys(app).sort()).toEqual(
       ["goFreeCoin", "goPage", "goSubMainHome", "login", "openViewer", "scrollEnable", "setTitle", "showModal", "urlChanged"].sort(),
     );
+  });
+});
+
+describe("app title", () => {
+  it("is the page's own title without the product name", () => {
+    expect(appTitle(pageTitle("검색"))).toBe("검색");
+    expect(appTitle(pageTitle())).toBe(PRODUCT_NAME);
+    expect(appTitle("")).toBe(PRODUCT_NAME);
   });
 });
