@@ -471,6 +471,23 @@ func TestUserGetInfoAndProfile(t *testing.T) {
 	if st, _ := visitor.Do("POST", zz+"user-get-info", form("uid", m.uid)); st != 401 {
 		t.Fatalf("visitor claiming a uid: %d", st)
 	}
+	// An app guest (loginType D) has an account but gets the guest defaults
+	// (seed §7), never a member's wallet or bonus offers.
+	guest := e.Browser()
+	st, body = guest.Do("POST", "/home/api/v1/auth/guest", nil)
+	g := decode[struct {
+		AuthInfo struct{ UID, LoginType string } `json:"authInfo"`
+	}](t, body)
+	if st != 201 || g.AuthInfo.LoginType != "D" || g.AuthInfo.UID == "" {
+		t.Fatalf("guest: %d %s", st, body)
+	}
+	st, body = guest.Do("POST", zz+"user-get-info", form("uid", g.AuthInfo.UID, "channel", "AC", "nai", "0"))
+	if v := decode[info](t, body); st != 200 || !v.Info.NewGift || v.Info.BlueMoney != 0 || v.Info.JoinBonus.Valid || v.AutoPaymentInfo == nil {
+		t.Fatalf("guest side info: %d %s", st, body)
+	}
+	if st, _ := guest.Do("POST", zz+"user-get-info", form("uid", m.uid, "channel", "AC")); st != 403 {
+		t.Fatalf("guest claiming a member's uid: %d", st)
+	}
 	st, body = m.Do("GET", "/iam/v2/user-info", nil)
 	var prof struct {
 		UserInfo map[string]any `json:"userInfo"`
