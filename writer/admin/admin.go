@@ -47,7 +47,7 @@ func New(pool *pgxpool.Pool, token string, now func() time.Time, log *slog.Logge
 }
 
 // Routes registers the admin routes on mux.
-func (a *API) Routes(mux *http.ServeMux) {
+func (a *API) Routes(mux httpapi.Mux) {
 	h := func(pattern string, f httpapi.HandlerFunc) {
 		method, path, _ := strings.Cut(pattern, " ")
 		mux.Handle(method+" "+Prefix+path, httpapi.Limit(32<<20, a.auth(httpapi.Wrap(a.log, f))))

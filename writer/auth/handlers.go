@@ -26,7 +26,7 @@ const Prefix = "/home/api/v1/auth/"
 const AutoLoginPath = "/api/v-1/user/login_auto.asp"
 
 // Routes registers the account routes on mux (mux must run behind Middleware).
-func (a *Auth) Routes(mux *http.ServeMux) {
+func (a *Auth) Routes(mux httpapi.Mux) {
 	h := func(pattern string, f httpapi.HandlerFunc) {
 		method, path, _ := strings.Cut(pattern, " ")
 		mux.Handle(method+" "+Prefix+path, httpapi.Wrap(a.log, f))

@@ -109,6 +109,13 @@ func JSON(w http.ResponseWriter, status int, v any) error {
 	return err
 }
 
+// Mux is where a package registers its routes: *http.ServeMux, or a wrapper
+// that also records the patterns (the server lists them for the OpenAPI
+// contract test).
+type Mux interface {
+	Handle(pattern string, handler http.Handler)
+}
+
 // OK is the plain success envelope.
 var OK = contract.Envelope{Header: contract.Header{Code: 200, Message: ""}}
 

@@ -60,7 +60,7 @@ const (
 )
 
 // Routes registers the member routes on mux (behind auth.Middleware).
-func (s *Service) Routes(mux *http.ServeMux) {
+func (s *Service) Routes(mux httpapi.Mux) {
 	h := func(pattern string, f httpapi.HandlerFunc) { mux.Handle(pattern, httpapi.Wrap(s.log, f)) }
 	h("POST "+UserInfoPrefix+"zzim-add", s.zzimAdd)
 	h("POST "+UserInfoPrefix+"zzim-del", s.zzimDel)

@@ -48,7 +48,7 @@ const maxBody = 16 << 10
 //	POST   /home/api/v1/coupons/jumping-pass          buy a jumping pass ({} or no body)  Idempotency-Key
 //	POST   /home/api/v1/contents/comic/honey-benefit     {eid}  claim a comic honey-benefit event
 //	POST   /home/api/v1/contents/comic/heroism/coupons   {eid}  claim a comic heroism event
-func (s *Service) Routes(mux *http.ServeMux, user func(*http.Request) (uid int64, ok bool)) {
+func (s *Service) Routes(mux httpapi.Mux, user func(*http.Request) (uid int64, ok bool)) {
 	h := func(pattern string, fn func(w http.ResponseWriter, r *http.Request, uid int64) error) {
 		mux.Handle(pattern, s.handler(user, fn))
 	}

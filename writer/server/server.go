@@ -168,7 +168,26 @@ type Server struct {
 	ready svc.Readiness
 	// Handler is the writer's whole HTTP surface (tests may call it directly).
 	Handler http.Handler
+	// patterns are the registered route patterns, in registration order.
+	patterns []string
 }
+
+// recorder registers on mux and remembers each pattern, so the server can
+// list its routes without every package keeping a second list.
+type recorder struct {
+	mux  *http.ServeMux
+	list *[]string
+}
+
+func (r recorder) Handle(pattern string, h http.Handler) {
+	*r.list = append(*r.list, pattern)
+	r.mux.Handle(pattern, h)
+}
+
+// Patterns lists every route pattern the writer serves ("METHOD /path", the
+// catch-all not found answer left out): the OpenAPI contract test checks that
+// docs/openapi.yaml describes each one.
+func (s *Server) Patterns() []string { return append([]string(nil), s.patterns...) }
 
 // New connects to PostgreSQL and NATS, applies migrations, ensures the stream
 // and bucket, and binds the listen address. Nothing is served before Run.
@@ -215,13 +234,14 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 		outbox.Config{Batch: cfg.RelayBatch, Poll: cfg.RelayPoll}, log.With("part", "relay"), reg)
 
 	mux := http.NewServeMux()
+	top := recorder{mux, &s.patterns}
 	ops := svc.OpsMux(&s.ready, reg, s.readyDetail)
-	mux.Handle("GET /healthz", ops)
-	mux.Handle("GET /readyz", ops)
-	mux.Handle("GET /metrics", ops)
+	top.Handle("GET /healthz", ops)
+	top.Handle("GET /readyz", ops)
+	top.Handle("GET /metrics", ops)
 	adm := admin.New(s.pool, cfg.AdminToken, cfg.Now, log.With("part", "admin"))
 	adm.Changed = s.relay.Wake
-	adm.Routes(mux)
+	adm.Routes(top)
 	providers := cfg.Providers
 	if providers == nil {
 		providers = auth.DefaultProviders()
@@ -238,8 +258,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	s.auth.Changed = s.relay.Wake
 	s.auth.ProfileChanged = s.enqueueProfile
 	member := http.NewServeMux()
-	s.auth.Routes(member)
-	if err := s.routes(ctx, member, reg, adm); err != nil {
+	s.auth.Routes(recorder{member, &s.patterns})
+	if err := s.routes(ctx, recorder{member, &s.patterns}, reg, adm); err != nil {
 		return nil, err
 	}
 	member.Handle("/", httpapi.Wrap(log, func(http.ResponseWriter, *http.Request) error { return httpapi.ErrNotFound }))
@@ -274,7 +294,7 @@ func (s *Server) builders() map[string]outbox.Builder {
 
 // routes registers the member-facing routes (and gives the admin API the
 // money service for coupon grants).
-func (s *Server) routes(ctx context.Context, mux *http.ServeMux, reg prometheus.Registerer, adm *admin.API) error {
+func (s *Server) routes(ctx context.Context, mux httpapi.Mux, reg prometheus.Registerer, adm *admin.API) error {
 	// Changed: every service that commits outbox rows wakes this node's relay
 	// in-process (there is no NOTIFY per row; see writer/outbox).
 	mcfg := money.Config{Now: s.cfg.Now, ContentSecret: s.cfg.ContentSecret, Changed: s.relay.Wake,
