@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
+import { AppUpdateGate } from "~/components/AppUpdate/AppUpdate";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { http } from "~/utils/api";
 import { pageTitle } from "~/utils/meta";
@@ -12,8 +13,17 @@ export const meta = () => [{ title: pageTitle("상담") }];
 
 type QnA = { id: number; title: string; body: string; answer: string; isAnswered: boolean; createdAt: string };
 
-/** Conversation: the member's exchanges with customer service as a chat, and a box to ask more. */
+/** Conversation needs app AA 1.4.6, AC 1.5.6, AO 1.5.7, IA 3.26.0 or a browser (seed §5). */
 export default function Screen() {
+  return (
+    <AppUpdateGate feature="conversation">
+      <Conversation />
+    </AppUpdateGate>
+  );
+}
+
+/** Conversation: the member's exchanges with customer service as a chat, and a box to ask more. */
+function Conversation() {
   const user = useUser();
   const [list, setList] = useState<QnA[]>([]);
   const [text, setText] = useState("");

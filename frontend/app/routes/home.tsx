@@ -1,7 +1,9 @@
 import { Link, useLoaderData } from "react-router";
+import { AppUpdateGate } from "~/components/AppUpdate/AppUpdate";
 import { ProductGrid } from "~/components/product/ProductGrid";
 import { Section } from "~/components/Section/Section";
 import { http } from "~/utils/api";
+import { currentDevice, supportsFeature } from "~/utils/device";
 import { homeTab, loadHomeTab } from "~/utils/home";
 import { pageTitle } from "~/utils/meta";
 import { routeError } from "~/utils/routeError";
@@ -10,6 +12,8 @@ import * as s from "./home.css";
 export const meta = () => [{ title: pageTitle() }];
 
 export async function clientLoader({ request }: { request: Request }) {
+  // An app below the product home's minimum version shows the update notice: nothing to load.
+  if (!supportsFeature(currentDevice(), "productHome")) return null;
   try {
     return await loadHomeTab(http, homeTab(new URL(request.url).searchParams), request.signal);
   } catch (e) {
@@ -19,6 +23,10 @@ export async function clientLoader({ request }: { request: Request }) {
 
 export default function Home() {
   const home = useLoaderData<typeof clientLoader>();
+  return <AppUpdateGate feature="productHome">{home && <HomeContent home={home} />}</AppUpdateGate>;
+}
+
+function HomeContent({ home }: { home: NonNullable<Awaited<ReturnType<typeof clientLoader>>> }) {
   return (
     <div>
       <h1 className="visually-hidden">홈</h1>

@@ -11,6 +11,30 @@ export const APP_OPEN = {
   iosStoreFallbackMs: 5000,
 } as const;
 
+// The app's store pages: where the app-open fallback and the app update notice send people.
+export const PLAY_STORE_URL = "https://play.google.com/store/apps/details?id=kr.storefront.app";
+export const ONE_STORE_URL = "https://onesto.re/kr.storefront.app";
+export const APP_STORE_URL = "https://apps.apple.com/kr/app/storefront/id0000000000";
+
+/**
+ * storeUrlFor: the store page that updates the app of a channel. AA is the Play
+ * build, AO the one-store build, IA the App Store build; AC (the store-independent
+ * Android build) has no store of its own and takes the Play listing. Browsers: "".
+ */
+export function storeUrlFor(channel: string): string {
+  switch (channel) {
+    case "AA":
+    case "AC":
+      return PLAY_STORE_URL;
+    case "AO":
+      return ONE_STORE_URL;
+    case "IA":
+      return APP_STORE_URL;
+    default:
+      return "";
+  }
+}
+
 export const IOS_APP_MISSING_PROMPT = "앱 전용 기능입니다. 앱이 설치되어 있지 않다면 앱스토어에서 설치해 주세요.";
 
 export type AppOpenDeps = {

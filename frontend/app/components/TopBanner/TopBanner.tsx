@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { openApp } from "~/shell/appOpen";
+import { openApp, PLAY_STORE_URL } from "~/shell/appOpen";
 import { TOP_BANNER_CHECK_MS } from "~/shell/timing";
 import { getCookie, setCookie } from "~/utils/cookies";
 import { currentDevice } from "~/utils/device";
@@ -8,7 +8,6 @@ import * as s from "./TopBanner.css";
 
 export const TOP_BANNER_HIDE_MAX_AGE = 7 * 24 * 3600;
 export const APP_SCHEME = "storefront://open";
-export const PLAY_STORE_URL = "https://play.google.com/store/apps/details?id=kr.storefront.app";
 
 /** Whether the new-app top banner shows: Android web only, not hidden by its cookie. */
 export function topBannerActive(d: { channel: string; isAndroid: boolean }, hiddenCookie: string | undefined): boolean {
