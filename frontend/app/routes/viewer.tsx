@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
-import { useLoaderData, useNavigate } from "react-router";
-import { UNSUPPORTED, UNSUPPORTED_MS, webViewerSupported } from "~/components/viewer/nav";
+import { Link, useLoaderData, useNavigate } from "react-router";
+import { useShell } from "~/shell/ShellProvider";
+import { previewLoginFirst, UNSUPPORTED, UNSUPPORTED_MS, webViewerSupported } from "~/components/viewer/nav";
 import { getServerPlace, loadPlace, newest } from "~/components/viewer/place";
 import { Viewer } from "~/components/viewer/Viewer";
 import * as vs from "~/components/viewer/viewer.css";
@@ -65,7 +66,9 @@ export async function clientLoader({ request }: { request: Request }) {
 export default function Screen() {
   const { detail, no, place } = useLoaderData<typeof clientLoader>();
   const navigate = useNavigate();
-  const [state, setState] = useState<"web" | "app" | "unsupported">("web");
+  const shell = useShell();
+  const [state, setState] = useState<"web" | "app" | "unsupported" | "login">("web");
+  const here = `/viewer?pid=${encodeURIComponent(detail.prodInfo.pid)}&no=${no}`;
   useEffect(() => {
     const d = currentDevice();
     // App 6.0.0 and above has its own viewer; older builds use this one.
@@ -73,16 +76,35 @@ export default function Screen() {
       setState("app");
       return;
     }
+    // Below 6.0.0 a preview in the app needs login (seed §5): the shell's member check first.
+    const vol = detail.volList.find((v) => v.no === no);
+    if (vol && previewLoginFirst(d, vol) && !shell.requireMember(here)) {
+      setState("login");
+      return;
+    }
+    setState("web");
     if (!webViewerSupported(window as unknown as { IntersectionObserver?: unknown; fetch?: unknown })) {
       setState("unsupported");
       const t = setTimeout(() => navigate(`/${sectionPath(detail.prodInfo.section)}/detail/${detail.prodInfo.pid}`, { replace: true }), UNSUPPORTED_MS);
       return () => clearTimeout(t);
     }
-  }, [detail, no, navigate]);
+  }, [detail, no, navigate, shell, here]);
   if (state === "unsupported")
     return (
       <p className={vs.notice} role="alert" data-testid="unsupported">
         {UNSUPPORTED}
+      </p>
+    );
+  if (state === "login")
+    return (
+      <p className={vs.notice} role="alert" data-testid="preview-login">
+        미리보기는 로그인 후 이용할 수 있습니다.{" "}
+        <button type="button" className={vs.noticeButton} onClick={() => shell.requireMember(here)}>
+          로그인
+        </button>{" "}
+        <Link className={vs.noticeButton} to={`/${sectionPath(detail.prodInfo.section)}/detail/${detail.prodInfo.pid}`} replace>
+          작품으로
+        </Link>
       </p>
     );
   if (state === "app") return <p className={vs.notice}>앱 뷰어에서 열고 있습니다.</p>;

@@ -25,6 +25,8 @@ import { addDibs, COPIED, DIBS_ADDED, DIBS_REMOVED, listDibs, removeDibs, setAla
 import { benefitLine, countdown, viewCount, won } from "~/utils/screens/format";
 import { quickView, setVolOrder, volOrder, type VolOrder } from "~/utils/screens/prefs";
 import { useUser } from "~/utils/userStore";
+import { previewLoginFirst } from "~/components/viewer/nav";
+import { currentDevice } from "~/utils/device";
 import { Reviews } from "./Reviews";
 import { ensureMoney as spendMoney } from "./money";
 import { canRead, entitlement, UNDO_MS, unlockOptions, type UnlockOption } from "./unlock";
@@ -464,6 +466,8 @@ export function Detail({ detail }: { detail: DetailT }) {
           onChoose={(o) => choose(sheet, o)}
           onPreview={() => {
             setSheet(null);
+            // A preview in an app below 6.0.0 needs login (seed §5); login comes back to the preview.
+            if (previewLoginFirst(currentDevice(), sheet) && !shell.requireMember(viewerHref(p.pid, sheet.no))) return;
             openViewer(sheet.no);
           }}
           onClose={() => setSheet(null)}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { spreads, targetVol, visiblePages, webViewerSupported } from "./nav";
+import { previewLoginFirst, spreads, targetVol, visiblePages, webViewerSupported } from "./nav";
 
 describe("targetVol (direction codes)", () => {
   const nos = [3, 1, 2, 5];
@@ -32,4 +32,23 @@ it("pairs pages on wide screens", () => {
 it("needs IntersectionObserver and fetch", () => {
   expect(webViewerSupported({ IntersectionObserver: function () {}, fetch: function () {} })).toBe(true);
   expect(webViewerSupported({ fetch: function () {} })).toBe(false);
+});
+
+describe("previewLoginFirst: a preview in the app below 6.0.0 needs login (seed §5)", () => {
+  const paid = { isFree: false, pages: 10, previewPages: 2 };
+  const app = (v: string) => ({ isApp: true, appVersion: v });
+  it("an app below 6.0.0 opening a paid volume's preview", () => {
+    expect(previewLoginFirst(app("5.9.9"), paid)).toBe(true);
+    expect(previewLoginFirst(app("3.30.0"), paid)).toBe(true);
+  });
+  it("not from 6.0.0 (and '-1', the newest), nor in a browser", () => {
+    expect(previewLoginFirst(app("6.0.0"), paid)).toBe(false);
+    expect(previewLoginFirst(app("6.1.0"), paid)).toBe(false);
+    expect(previewLoginFirst(app("-1"), paid)).toBe(false);
+    expect(previewLoginFirst({ isApp: false, appVersion: "" }, paid)).toBe(false);
+  });
+  it("not for what is no preview: a free volume, or one whose preview is all of it", () => {
+    expect(previewLoginFirst(app("5.0.0"), { ...paid, isFree: true })).toBe(false);
+    expect(previewLoginFirst(app("5.0.0"), { ...paid, previewPages: 10 })).toBe(false);
+  });
 });

@@ -2,6 +2,9 @@
 // codes (A all, I last view, P previous, N next) and the pages a reader may
 // see. The place inside a volume is in place.ts.
 
+import { previewNeedsLogin, type DeviceInfo } from "~/utils/device";
+import type { Vol } from "~/utils/screens/api";
+
 export type Direction = "A" | "I" | "P" | "N";
 
 /** targetVol answers the volume a direction leads to from cur, or null (A: the list; I: lastViewed). */
@@ -22,6 +25,16 @@ export function targetVol(nos: number[], cur: number, dir: Direction, lastViewed
 
 /** pageCount: the full volume with a content token, otherwise its preview pages. */
 export const visiblePages = (full: boolean, pages: number, previewPages: number) => (full ? pages : Math.min(pages, previewPages));
+
+/**
+ * previewLoginFirst: opening this volume in an app below 6.0.0 would be a
+ * preview (a paid volume whose preview is shorter than it), and such a preview
+ * needs login (seed §5). A member passes the shell's member check either way;
+ * browsers and app 6.0.0+ preview without login.
+ */
+export function previewLoginFirst(d: Pick<DeviceInfo, "isApp" | "appVersion">, vol: Pick<Vol, "isFree" | "pages" | "previewPages">): boolean {
+  return previewNeedsLogin(d) && !vol.isFree && vol.previewPages < vol.pages;
+}
 
 /** spreads pairs pages two by two on wide screens (1-2, 3-4 ...), one by one otherwise. */
 export function spreads(count: number, wide: boolean): number[][] {

@@ -36,6 +36,7 @@ export const tapRight = style({ position: "absolute", right: 0, top: 0, bottom: 
 export const text = style({ maxWidth: 680, margin: "0 auto", padding: "64px 20px 120px", wordBreak: "keep-all", whiteSpace: "pre-wrap" });
 export const end = style({ padding: "28px 16px 140px", textAlign: "center", display: "flex", flexDirection: "column", gap: 10, alignItems: "center" });
 export const endBtn = style({ border: 0, borderRadius: 12, padding: "12px 20px", fontWeight: 800, fontSize: 15, background: "#1f6fff", color: "#fff", cursor: "pointer", minWidth: 200 });
+export const noticeButton = style({ marginLeft: 6, padding: "4px 10px", border: "1px solid rgba(255,255,255,0.6)", borderRadius: 6, background: "transparent", color: "#fff", fontSize: 13, textDecoration: "none", cursor: "pointer" });
 export const notice = style({ position: "fixed", left: "50%", top: "45%", transform: "translate(-50%,-50%)", padding: "14px 18px", borderRadius: 12, background: "rgba(0,0,0,0.85)", color: "#fff", fontSize: 14, zIndex: 50 });
 export const range = style({ flex: 1, minWidth: 80 });
 export const label = style({ fontSize: 12, display: "flex", alignItems: "center", gap: 6, flex: "1 1 45%" });
