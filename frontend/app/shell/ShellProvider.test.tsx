@@ -59,12 +59,40 @@ describe("global UI", () => {
     expect(screen.getAllByRole("button")).toHaveLength(1);
     const content = screen.getByTestId("confirm-content");
     expect(content.style.maxHeight).toBe(`${window.innerHeight * 0.7 - 70 - 55.5}px`);
+    // The answer comes once the popup's history entry is gone.
     await act(async () => fireEvent.click(screen.getByTestId("confirm-popup")));
-    expect(answer).toBe(false);
+    await act(() => vi.waitFor(() => expect(answer).toBe(false)));
     act(() => void shell.confirm({ content: "둘", leftLabel: "취소", rightLabel: "확인" }).then((a) => (answer = a)));
     expect(screen.getByTestId("confirm-content").style.maxHeight).toBe(`${window.innerHeight * 0.7 - 70}px`);
     await act(async () => fireEvent.click(screen.getByRole("button", { name: "확인" })));
-    expect(answer).toBe(true);
+    await act(() => vi.waitFor(() => expect(answer).toBe(true)));
+  });
+
+  it("a modal has its own history entry: Back closes the top one only, its own button takes the entry off", async () => {
+    mount("/comic");
+    const page = window.history.state;
+    let a: boolean | undefined;
+    let b: boolean | undefined;
+    act(() => void shell.confirm({ content: "첫째", rightLabel: "확인" }).then((x) => (a = x)));
+    act(() => void shell.confirm({ content: "둘째", rightLabel: "확인" }).then((x) => (b = x)));
+    expect(window.history.state).toMatchObject({ sfModal: expect.stringMatching(/^popup-/) });
+    expect(screen.getAllByRole("alertdialog")).toHaveLength(2);
+
+    // Back: the top popup closes (answering false), the one under it stays, the page stays.
+    await act(async () => window.history.back());
+    await act(() => vi.waitFor(() => expect(b).toBe(false)));
+    expect(a).toBeUndefined();
+    expect(screen.getAllByRole("alertdialog")).toHaveLength(1);
+    expect(screen.getByRole("alertdialog").textContent).toContain("첫째");
+    expect(shell.modals.list).toHaveLength(1);
+    expect(screen.getByTestId("where").textContent).toBe("/comic");
+
+    // Its own button: closed, and the history is back on the page's own entry.
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "확인" })));
+    await act(() => vi.waitFor(() => expect(a).toBe(true)));
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(shell.modals.list).toHaveLength(0);
+    expect(window.history.state).toEqual(page);
   });
 
   it("a route change clears the modal stack, the popups and the dim", () => {

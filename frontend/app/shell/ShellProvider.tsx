@@ -39,6 +39,13 @@ export type Shell = {
   snack(message: string, ms?: number): void;
   cashback(message: string, ms?: number): void;
   modals: ModalStack;
+  /**
+   * openModal stacks a modal with its own history entry (same address), so Back
+   * closes it (onBack) and nothing else; false when it is already open.
+   */
+  openModal(id: string, onBack: () => void): boolean;
+  /** closeModal: the modal closed itself (its own button); its history entry goes too. Resolves once it has. */
+  closeModal(id: string): Promise<void>;
   /** what a route change does: clear the modal stack and scroll lock, close the dim and popups */
   resetForRoute(): void;
 };
@@ -51,7 +58,11 @@ export function useShell(): Shell {
   return v;
 }
 
-type PopupEntry = { id: string; opts: ConfirmOptions; resolve: (ok: boolean) => void };
+type PopupEntry = { id: string; opts: ConfirmOptions };
+
+/** The mark on a modal's history entry. */
+const MODAL_STATE = "sfModal";
+const modalOfState = (st: unknown) => (st && typeof st === "object" ? (st as Record<string, unknown>)[MODAL_STATE] : undefined);
 
 export function ShellProvider({ children }: { children: React.ReactNode }) {
   const navigate = useNavigate();
@@ -66,6 +77,11 @@ export function ShellProvider({ children }: { children: React.ReactNode }) {
   const msgTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const msgSeq = useRef(0);
   const popupSeq = useRef(0);
+  const resolvers = useRef(new Map<string, (ok: boolean) => void>());
+  // Modals with a history entry, what Back does to each, and the Back moves the shell made itself.
+  const withEntry = useRef(new Set<string>());
+  const closers = useRef(new Map<string, () => void>());
+  const ownBacks = useRef<(() => void)[]>([]);
 
   const barCtl = useMemo(() => new LoadingBar(setBar), []);
   const snackCtl = useMemo(() => new SnackQueue(setSnack), []);
@@ -90,39 +106,85 @@ export function ShellProvider({ children }: { children: React.ReactNode }) {
     [navigate],
   );
 
-  const confirm = useCallback(
-    (opts: ConfirmOptions) =>
-      new Promise<boolean>((resolve) => {
-        const id = `popup-${++popupSeq.current}`;
-        modals.push(id);
-        setPopups((p) => [...p, { id, opts, resolve }]);
-      }),
-    [modals],
-  );
-
-  const closePopup = useCallback(
-    (id: string, ok: boolean) => {
-      setPopups((p) => {
-        p.find((x) => x.id === id)?.resolve(ok);
-        return p.filter((x) => x.id !== id);
-      });
-      modals.remove(id);
+  // Back closes the top modal only (seed §4: going back pops the last entry).
+  // Opening a modal pushes an entry of the same address, marked; Back to the
+  // page under it is taken before the router sees it (a capturing listener
+  // runs first), so the page stays and only the top modal closes.
+  const openModal = useCallback(
+    (id: string, onBack: () => void) => {
+      if (!modals.push(id)) return false;
+      closers.current.set(id, onBack);
+      withEntry.current.add(id);
+      window.history.pushState({ ...(window.history.state ?? {}), [MODAL_STATE]: id }, "");
+      return true;
     },
     [modals],
   );
 
-  // Back closes the top popup (the modal stack pops its last entry).
-  useEffect(() => {
-    const onPop = () => {
-      const id = modals.pop();
-      if (id) setPopups((p) => {
-        p.find((x) => x.id === id)?.resolve(false);
-        return p.filter((x) => x.id !== id);
+  const closeModal = useCallback(
+    (id: string) => {
+      closers.current.delete(id);
+      modals.remove(id);
+      // Take the entry back off only while it is the current one (not after the page moved on).
+      if (!withEntry.current.delete(id) || modalOfState(window.history.state) !== id) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        ownBacks.current.push(resolve);
+        window.history.back();
       });
+    },
+    [modals],
+  );
+
+  useEffect(() => {
+    const onPop = (e: PopStateEvent) => {
+      const own = ownBacks.current.shift();
+      if (own) {
+        e.stopImmediatePropagation();
+        own();
+        return;
+      }
+      const top = modals.list[modals.list.length - 1];
+      if (top === undefined || !withEntry.current.has(top)) return;
+      e.stopImmediatePropagation();
+      withEntry.current.delete(top);
+      modals.pop();
+      const close = closers.current.get(top);
+      closers.current.delete(top);
+      close?.();
     };
-    window.addEventListener("popstate", onPop);
-    return () => window.removeEventListener("popstate", onPop);
+    window.addEventListener("popstate", onPop, true);
+    return () => window.removeEventListener("popstate", onPop, true);
   }, [modals]);
+
+  const settle = useCallback((id: string, ok: boolean) => {
+    const r = resolvers.current.get(id);
+    resolvers.current.delete(id);
+    r?.(ok);
+  }, []);
+
+  const confirm = useCallback(
+    (opts: ConfirmOptions) =>
+      new Promise<boolean>((resolve) => {
+        const id = `popup-${++popupSeq.current}`;
+        resolvers.current.set(id, resolve);
+        setPopups((p) => [...p, { id, opts }]);
+        openModal(id, () => {
+          setPopups((p) => p.filter((x) => x.id !== id));
+          settle(id, false);
+        });
+      }),
+    [openModal, settle],
+  );
+
+  // A popup's own buttons: it closes at once; the answer comes once its history entry is gone
+  // (so what the answer does, e.g. going to login, starts from the page's own entry).
+  const closePopup = useCallback(
+    (id: string, ok: boolean) => {
+      setPopups((p) => p.filter((x) => x.id !== id));
+      void closeModal(id).then(() => settle(id, ok));
+    },
+    [closeModal, settle],
+  );
 
   const loginRequired = useCallback(
     (returnUrl?: string) => {
@@ -173,16 +235,19 @@ export function ShellProvider({ children }: { children: React.ReactNode }) {
       snack: (m, ms) => snackCtl.show("snack", m, ms),
       cashback: (m, ms) => snackCtl.show("cashback", m, ms),
       modals,
+      openModal,
+      closeModal,
       resetForRoute: () => {
-        setPopups((p) => {
-          p.forEach((x) => x.resolve(false));
-          return [];
-        });
+        setPopups([]);
+        [...resolvers.current.keys()].forEach((id) => settle(id, false));
         modals.clear();
+        withEntry.current.clear();
+        closers.current.clear();
+        ownBacks.current.splice(0).forEach((done) => done());
         setDim(null);
       },
     }),
-    [barCtl, snackCtl, modals, confirm, goLogin, loginRequired, requireMember],
+    [barCtl, snackCtl, modals, confirm, goLogin, loginRequired, requireMember, openModal, closeModal, settle],
   );
 
   return (

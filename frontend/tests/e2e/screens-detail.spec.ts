@@ -404,3 +404,27 @@ test("an unsupported browser sees '지원하지 않는 브라우저 입니다.' 
   await expect(page).toHaveURL(/\/webtoon\/detail\//, { timeout: 5000 });
   expect(Date.now() - t0).toBeGreaterThan(1500);
 });
+
+test("Back closes the top popup only; a popup closed by its own button leaves no extra step", async ({ page, request }) => {
+  const { detail } = await paidWork(request, "comic");
+  const path = `/comic/detail/${detail.prodInfo.pid}`;
+  await page.goto("/cs");
+  await page.goto(path);
+  const popup = page.getByTestId("confirm-popup");
+
+  await page.getByRole("button", { name: "찜하기" }).click();
+  await expect(popup).toContainText("로그인이 필요한 서비스입니다.");
+  await page.goBack();
+  await expect(popup).toHaveCount(0);
+  await expect(page).toHaveURL(new RegExp(`${path}$`));
+  await expect(page.getByRole("button", { name: "찜하기" })).toBeVisible();
+
+  await page.getByRole("button", { name: "찜하기" }).click();
+  await expect(popup).toBeVisible();
+  await popup.getByRole("button", { name: "닫기" }).click();
+  await expect(popup).toHaveCount(0);
+  await expect(page).toHaveURL(new RegExp(`${path}$`));
+  // One Back now leaves the work, as if the popup had never been there.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/cs$/);
+});

@@ -33,8 +33,9 @@ export function InterestsSheet() {
 
   useEffect(() => {
     if (!state) return;
-    shell.modals.push("interests");
-    return () => shell.modals.remove("interests");
+    // Back closes the sheet (it asks again next time, as when it is left unanswered).
+    shell.openModal("interests", () => setState(null));
+    return () => void shell.closeModal("interests");
   }, [state, shell]);
 
   if (!state) return null;
