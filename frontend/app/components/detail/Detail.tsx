@@ -49,6 +49,8 @@ export function Detail({ detail }: { detail: DetailT }) {
   const [sp, setSp] = useSearchParams();
   const tab: Tab = (["I", "V", "R"] as const).find((t) => t === sp.get("tab")) ?? "I";
   const state = detailState(detail.header.code);
+  // Service or payment off (201/202/203): nothing is sold, so no purchase is offered (seed §4).
+  const selling = state === "ok";
   const [order, setOrder] = useState<VolOrder>(() => volOrder(p.isSpecialPriceSet));
   const [vols, setVols] = useState<Vol[]>(() => (order === "latest" ? [...detail.volList].reverse() : detail.volList));
   const [status, setStatus] = useState<SalesStatus | null>(null);
@@ -407,12 +409,12 @@ export function Detail({ detail }: { detail: DetailT }) {
                 {order === "old" ? "첫 화부터" : "최신 화부터"}
               </button>
             )}
-            {sales?.isRental && (
+            {selling && sales?.isRental && (
               <button type="button" className={s.small} onClick={() => buyAll("R")}>
                 전체 대여
               </button>
             )}
-            {sales?.isBuy && (
+            {selling && sales?.isBuy && (
               <button type="button" className={s.small} onClick={() => buyAll("B")}>
                 전체 소장
               </button>
@@ -450,7 +452,7 @@ export function Detail({ detail }: { detail: DetailT }) {
             첫 화 보기
           </button>
         )}
-        {sales?.isBuy && (
+        {selling && sales?.isBuy && (
           <button type="button" className={s.secondary} onClick={() => buyAll("B")}>
             전체 소장
           </button>
@@ -461,7 +463,7 @@ export function Detail({ detail }: { detail: DetailT }) {
         <UnlockSheet
           vol={sheet}
           title={p.title}
-          options={optionsFor(sheet)}
+          options={selling ? optionsFor(sheet) : []}
           waitLeft={waitLeft}
           onChoose={(o) => choose(sheet, o)}
           onPreview={() => {
