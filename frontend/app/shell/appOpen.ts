@@ -11,10 +11,14 @@ export const APP_OPEN = {
   iosStoreFallbackMs: 5000,
 } as const;
 
-// The app's store pages: where the app-open fallback and the app update notice send people.
-export const PLAY_STORE_URL = "https://play.google.com/store/apps/details?id=kr.storefront.app";
-export const ONE_STORE_URL = "https://onesto.re/kr.storefront.app";
-export const APP_STORE_URL = "https://apps.apple.com/kr/app/storefront/id0000000000";
+// The app's store pages: where the app-open fallback and the app update notice
+// send people. The seed names no listing, so the defaults are placeholders;
+// a deployment sets its own at build time (VITE_PLAY_STORE_URL,
+// VITE_ONE_STORE_URL, VITE_APP_STORE_URL).
+const env = import.meta.env;
+export const PLAY_STORE_URL: string = env.VITE_PLAY_STORE_URL || "https://play.google.com/store/apps/details?id=kr.storefront.app";
+export const ONE_STORE_URL: string = env.VITE_ONE_STORE_URL || "https://onesto.re/kr.storefront.app";
+export const APP_STORE_URL: string = env.VITE_APP_STORE_URL || "https://apps.apple.com/kr/app/storefront/id0000000000";
 
 /**
  * storeUrlFor: the store page that updates the app of a channel. AA is the Play
