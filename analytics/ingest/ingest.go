@@ -170,6 +170,11 @@ func EnsureConsumer(ctx context.Context, js jetstream.JetStream, cfg Config) (je
 func (in *Ingester) Run(ctx context.Context) error {
 	cons, err := EnsureConsumer(ctx, in.js, in.cfg)
 	if err != nil {
+		if ctx.Err() != nil {
+			// Stopped before it began to consume: a clean shutdown, as when
+			// SIGTERM comes while the process starts. Nothing was taken.
+			return nil
+		}
 		return err
 	}
 	msgs := make(chan jetstream.Msg, in.cfg.BatchSize)

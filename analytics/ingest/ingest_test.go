@@ -359,3 +359,19 @@ func TestBatchesHoldingOneEventTakeTurns(t *testing.T) {
 		t.Fatalf("ids left held: %v", in.held)
 	}
 }
+
+// A process stopped while it starts (SIGTERM during start-up, a test ending
+// at once) shuts down cleanly: Run answers nil, not the canceled set-up's
+// error, and takes nothing from the stream.
+func TestStoppedBeforeConsumingIsACleanShutdown(t *testing.T) {
+	js, ch := setup(t, testenv.ClickHouseURL(t))
+	in := New(ch, js, Config{}, testLog(), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := in.Run(ctx); err != nil {
+		t.Fatalf("run stopped before it began: %v", err)
+	}
+	if consuming, _ := in.Status(); consuming {
+		t.Fatal("reports consuming after a stop")
+	}
+}
