@@ -196,6 +196,10 @@ func (r *Relay) listen(ctx context.Context) {
 			if _, err := conn.Exec(ctx, "LISTEN "+Channel); err != nil {
 				return err
 			}
+			// A notification sent before this LISTEN (the relay just started,
+			// or the listening connection was lost and is back) reached no
+			// one: look once now, so its rows do not wait for the next poll.
+			r.Wake()
 			defer func() {
 				// The connection goes back to the pool: stop listening on it.
 				c, cancel := context.WithTimeout(context.Background(), time.Second)

@@ -231,7 +231,7 @@ func TestRelayWakeUps(t *testing.T) {
 	defer cancel()
 	idle := outbox.New(pool, js, counterDocs, outbox.Config{Poll: time.Hour}, writertest.Log(), nil)
 	go func() { _ = idle.Run(ctx) }()
-	time.Sleep(100 * time.Millisecond) // past its first look and LISTEN
+	waitListening(t, pool)
 	at := func(key string, n int) {
 		t.Helper()
 		writertest.WaitKV(t, kv, key, 2*time.Second, func(b []byte) bool { return string(b) == fmt.Sprintf(`{"n":%d}`, n) })
@@ -263,6 +263,27 @@ func TestRelayWakeUps(t *testing.T) {
 	at("ctr.p", 1)
 	bump(t, pool, "ctr.p", false)
 	at("ctr.p", 2)
+}
+
+// waitListening waits until a relay's connection listens on the outbox
+// channel, so a notification sent next reaches it.
+func waitListening(t *testing.T, pool *pgxpool.Pool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var n int
+		if err := pool.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND query = 'LISTEN ' || $1`, outbox.Channel).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the relay does not listen after 10 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // BenchmarkChangeToKV measures one committed change until its document is in
