@@ -4,6 +4,15 @@ import { isHttpError } from "./http";
 
 export const OFFLINE = 40;
 export const NOT_FOUND_TEXT = "This page could not be found";
+/** The seed's text of a 500 page that has no message of its own (§8). */
+export const UNKNOWN_500_TEXT = "Unknown middleware";
+
+/** The seed's text for a status when the error carried none. */
+function defaultText(status: number, fallback?: string): string | undefined {
+  if (status === 404) return NOT_FOUND_TEXT;
+  if (status === 500) return UNKNOWN_500_TEXT;
+  return fallback;
+}
 
 export type ErrorAction = "retry" | "home" | "refresh";
 export type ErrorContent = {
@@ -61,13 +70,14 @@ export function describeError(error: unknown): { status: number; message?: strin
   if (isRouteErrorResponse(error)) {
     const d = error.data as { message?: string } | string | undefined;
     const message = typeof d === "string" ? d : d?.message;
-    return { status: error.status, message: message || (error.status === 404 ? NOT_FOUND_TEXT : error.statusText) };
+    return { status: error.status, message: message || defaultText(error.status, error.statusText) };
   }
   if (error instanceof PageError) return { status: error.status, message: error.message };
   if (isHttpError(error)) {
     if (error.kind === "network") return { status: OFFLINE };
     if (error.status === 408) return { status: 408, message: "time out" };
-    return { status: error.status >= 400 ? error.status : 500, message: error.message };
+    const status = error.status >= 400 ? error.status : 500;
+    return { status, message: error.message || defaultText(status) };
   }
-  return { status: 500, message: error instanceof Error ? error.message : undefined };
+  return { status: 500, message: (error instanceof Error && error.message) || UNKNOWN_500_TEXT };
 }

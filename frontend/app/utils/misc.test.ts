@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { app, postToApp } from "./bridge";
 import { cookieString, getCookie } from "./cookies";
-import { describeError, errorContent, NOT_FOUND_TEXT, OFFLINE, PageError } from "./errors";
+import { describeError, errorContent, NOT_FOUND_TEXT, OFFLINE, PageError, UNKNOWN_500_TEXT } from "./errors";
+import { UNSAFE_ErrorResponseImpl as ErrorResponseImpl } from "react-router";
 import { HttpError } from "./http";
 import { appTitle, pageTitle, PRODUCT_NAME } from "./meta";
 import { headerKind, sectionOf, TOP_TABS } from "./layout";
@@ -54,6 +55,15 @@ describe("error page contents", () => {
     expect(describeError(new HttpError("api", 404, 404, "gone"))).toEqual({ status: 404, message: "gone" });
     expect(describeError(new Error("x"))).toMatchObject({ status: 500 });
     expect(NOT_FOUND_TEXT).toBe("This page could not be found");
+    // A 500 without a message of its own shows the seed's 500 text.
+    expect(UNKNOWN_500_TEXT).toBe("Unknown middleware");
+    expect(describeError("boom")).toEqual({ status: 500, message: "Unknown middleware" });
+    expect(describeError(new Error(""))).toEqual({ status: 500, message: "Unknown middleware" });
+    expect(describeError(new Error("x"))).toEqual({ status: 500, message: "x" });
+    expect(describeError(new HttpError("api", 500, 500, ""))).toEqual({ status: 500, message: "Unknown middleware" });
+    expect(describeError(new ErrorResponseImpl(500, "Internal Server Error", null))).toEqual({ status: 500, message: "Unknown middleware" });
+    expect(describeError(new ErrorResponseImpl(404, "Not Found", null))).toEqual({ status: 404, message: NOT_FOUND_TEXT });
+    expect(describeError(new ErrorResponseImpl(503, "Service Unavailable", { message: "down" }))).toEqual({ status: 503, message: "down" });
   });
 });
 
