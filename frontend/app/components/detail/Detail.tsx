@@ -107,11 +107,10 @@ export function Detail({ detail }: { detail: DetailT }) {
     setVols(a ? a.volList : o === "latest" ? [...detail.volList].reverse() : detail.volList);
   };
 
-  // Member-only actions start with the shell's one check (a guest in the app goes to native login).
-  const requireLogin = () => shell.requireMember();
-
+  // Member-only actions start with the shell's one check, shell.requireMember
+  // (a guest in the app goes to native login).
   const toggleDibs = async () => {
-    if (!requireLogin()) return;
+    if (!shell.requireMember()) return;
     if (dibsIdx) {
       if (await removeDibs(uid, "prod", dibsIdx)) {
         setDibsIdx(null);
@@ -126,7 +125,7 @@ export function Detail({ detail }: { detail: DetailT }) {
     }
   };
   const toggleAuthor = async (authorId: number) => {
-    if (!requireLogin()) return;
+    if (!shell.requireMember()) return;
     const key = String(authorId);
     const idx = authorDibs.get(key);
     if (idx) {
@@ -147,7 +146,7 @@ export function Detail({ detail }: { detail: DetailT }) {
     }
   };
   const toggleAlarm = async () => {
-    if (!requireLogin()) return;
+    if (!shell.requireMember()) return;
     const v = await setAlarm(uid, p.pid, !alarm);
     if (v === null) return;
     setAlarmOn(v);
@@ -196,7 +195,7 @@ export function Detail({ detail }: { detail: DetailT }) {
   const choose = async (v: Vol, o: UnlockOption) => {
     setSheet(null);
     if (o.kind === "free" || o.kind === "owned" || o.kind === "rented") return openViewer(v.no);
-    if (!requireLogin()) return;
+    if (!shell.requireMember()) return;
     if (state !== "ok") return shell.toast(state === "paymentOff" ? "지금은 결제할 수 없는 작품입니다." : "서비스가 중지된 작품입니다.");
     const money = o.kind === "rent" || o.kind === "buy";
     if (money && !(await ensureMoney(o.price ?? 0, `${v.title} ${o.label}`))) return;
@@ -219,7 +218,7 @@ export function Detail({ detail }: { detail: DetailT }) {
   };
 
   const buyAll = async (bt: "B" | "R") => {
-    if (!requireLogin()) return;
+    if (!shell.requireMember()) return;
     if (state !== "ok") return shell.toast(state === "paymentOff" ? "지금은 결제할 수 없는 작품입니다." : "서비스가 중지된 작품입니다.");
     const left = bt === "B" ? (status?.buyLeftPrice ?? sales?.buy.leftPrice ?? 0) : (status?.rentLeftPrice ?? sales?.rental.leftPrice ?? 0);
     const cnt = bt === "B" ? (status?.buyLeftCount ?? sales?.buy.leftCount ?? 0) : (status?.rentLeftCount ?? sales?.rental.leftCount ?? 0);

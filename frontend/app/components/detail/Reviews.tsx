@@ -56,15 +56,14 @@ export function Reviews({ pid, info }: { pid: string; info?: { count: number; po
   }, [load]);
 
   // Member-only actions start with the shell's one check (a guest in the app goes to native login).
-  const need = () => shell.requireMember();
   const like = async (r: Review) => {
-    if (!need()) return;
+    if (!shell.requireMember()) return;
     setList((l) => l.map((x) => (x.id === r.id ? applyLike(x) : x)));
     const a = await http<{ isMyLike: boolean; likeCnt: number }>(`${API}/reviews/${r.id}/like`, { method: "POST" }).catch(() => null);
     setList((l) => l.map((x) => (x.id === r.id ? (a ? { ...x, isMyLike: a.isMyLike, likeCnt: a.likeCnt } : r) : x)));
   };
   const report = async (r: Review) => {
-    if (!need()) return;
+    if (!shell.requireMember()) return;
     if (!(await shell.confirm({ content: "이 리뷰를 신고할까요?", leftLabel: "취소", rightLabel: "신고" }))) return;
     await http(`${API}/reviews/${r.id}/report`, { method: "POST", json: { reason: "spam" } })
       .then(() => {
@@ -74,7 +73,7 @@ export function Reviews({ pid, info }: { pid: string; info?: { count: number; po
       .catch((e) => shell.toast((e as Error).message, 2000));
   };
   const block = async (r: Review) => {
-    if (!need()) return;
+    if (!shell.requireMember()) return;
     await http(`${API}/reviews/${r.id}/block`, { method: "POST" })
       .then(() => setList((l) => l.map((x) => (x.id === r.id ? { ...x, isBlock: true } : x))))
       .catch(() => {});
@@ -90,7 +89,7 @@ export function Reviews({ pid, info }: { pid: string; info?: { count: number; po
   };
   const write = async (e: React.FormEvent) => {
     e.preventDefault();
-    if (!need()) return;
+    if (!shell.requireMember()) return;
     const body = text.trim();
     if (!body) return;
     try {
