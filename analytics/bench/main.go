@@ -218,7 +218,7 @@ func run(log *slog.Logger, cfg server.Config, total, rate, publishers int, probe
 				if typ == contract.EvPurchase {
 					ev.Amount, ev.UID = 300, "u"+strconv.Itoa(n%2000)
 				}
-				b, _ := json.Marshal(ev)
+				b, _ := ev.AppendJSON(make([]byte, 0, 512)) // as the edge encodes
 				for {
 					_, err := js.PublishAsync(contract.TrackSubject(typ), b, jetstream.WithMsgID(ev.ID))
 					if err == nil {

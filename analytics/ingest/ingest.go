@@ -24,7 +24,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -401,7 +400,7 @@ func (in *Ingester) parse(msgs []jetstream.Msg) *batch {
 			seq, delivered = md.Sequence.Stream, md.NumDelivered
 		}
 		var ev contract.TrackedEvent
-		err := json.Unmarshal(m.Data(), &ev)
+		err := contract.DecodeEvent(m.Data(), &ev)
 		if err == nil {
 			err = ev.Validate()
 		}

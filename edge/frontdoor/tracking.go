@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -180,7 +179,8 @@ func (t *Tracker) Publish(ctx context.Context, evs []*contract.TrackedEvent) err
 	defer cancel()
 	futures := make([]jetstream.PubAckFuture, 0, len(evs))
 	for _, ev := range evs {
-		b, err := json.Marshal(ev)
+		// The stream keeps b until JetStream acks it: a fresh slice per event.
+		b, err := ev.AppendJSON(make([]byte, 0, 512))
 		if err != nil {
 			return fmt.Errorf("encode event %s: %w", ev.ID, err)
 		}
