@@ -93,7 +93,7 @@ func (s *Service) zzimAdd(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 		return outbox.Event(ctx, tx, contract.TrackedEvent{Type: contract.EvDibs, Time: s.now().UTC(), UID: strconv.FormatInt(uid, 10),
-			PID: pidIfProd(zt, target), Section: section, Channel: r.Header.Get(contract.HeaderChannel),
+			PID: pidIfProd(zt, target), Section: section, Channel: strings.ToUpper(r.Header.Get(contract.HeaderChannel)),
 			Props: map[string]string{"action": "add", "zzimType": zt, "target": target}})
 	})
 	if err != nil {

@@ -75,6 +75,8 @@ func TestAdultWorkRefusedToTeenVersion(t *testing.T) {
 		{"adult with 19 off", adultOff, "IW", "성인 작품 보기(19)"},
 		{"adult in the Play Store app", adultOn, "AA", "이 앱에서는"},
 		{"adult in the App Store app", adultOn, "IA", "이 앱에서는"},
+		// The edge reads X-Channel in any case; so does the writer.
+		{"adult in the App Store app, lower case", adultOn, "ia", "이 앱에서는"},
 	}
 	for i, c := range cases {
 		refused(buy(c.uid, c.ch, "a19", "B", 2), c.why)
@@ -95,8 +97,8 @@ func TestAdultWorkRefusedToTeenVersion(t *testing.T) {
 		visitor, minor, adultOn, adultOff); n != 0 {
 		t.Fatalf("%d refusals stored as idempotent answers; verifying and retrying must work", n)
 	}
-	// adultOn bought the 15+ volume twice over its two app channels.
-	spent := map[int64]int64{visitor: 100, minor: 100, adultOff: 100, adultOn: 200}
+	// adultOn bought 15+ volumes three times over the app channels.
+	spent := map[int64]int64{visitor: 100, minor: 100, adultOff: 100, adultOn: 300}
 	for uid, want := range spent {
 		got := e.balance(uid, money.Blue) + e.balance(uid, money.Android) + e.balance(uid, money.IOS)
 		if got != 3000-want {

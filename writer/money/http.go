@@ -211,7 +211,8 @@ func intQuery(r *http.Request, name string, def, lo, hi int64) (int64, error) {
 }
 
 func channelOf(r *http.Request) (string, error) {
-	c := r.Header.Get(contract.HeaderChannel)
+	// Any case, as the edge reads it (contract.Enrich).
+	c := strings.ToUpper(r.Header.Get(contract.HeaderChannel))
 	switch c {
 	case "", "AO", "AC", "AA", "AW", "IA", "IW":
 		return c, nil
