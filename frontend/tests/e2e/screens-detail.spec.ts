@@ -428,3 +428,27 @@ test("Back closes the top popup only; a popup closed by its own button leaves no
   await page.goBack();
   await expect(page).toHaveURL(/\/cs$/);
 });
+
+test("Back closes the unlock sheet and stays on the work; the sheet closed by its own button leaves no extra step", async ({ page, request }) => {
+  const { detail, vol } = await paidWork(request, "webtoon");
+  const path = `/webtoon/detail/${detail.prodInfo.pid}?tab=V`;
+  await member(page);
+  await page.goto("/cs");
+  await page.goto(path);
+  const sheet = page.getByTestId("unlock-sheet");
+  const volume = page.locator(`[data-testid=vol][data-no="${vol.no}"]`);
+
+  await volume.click();
+  await expect(sheet).toBeVisible();
+  await page.goBack();
+  await expect(sheet).toHaveCount(0);
+  await expect(page).toHaveURL(new RegExp(`/webtoon/detail/${detail.prodInfo.pid}\\?tab=V$`));
+
+  await volume.click();
+  await expect(sheet).toBeVisible();
+  await sheet.getByRole("button", { name: "닫기" }).click();
+  await expect(sheet).toHaveCount(0);
+  // One Back now leaves the work, as if the sheet had never been there.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/cs$/);
+});

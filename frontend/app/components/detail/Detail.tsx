@@ -192,8 +192,20 @@ export function Detail({ detail }: { detail: DetailT }) {
       });
     });
 
-  const choose = async (v: Vol, o: UnlockOption) => {
+  // The unlock sheet is on the modal stack: Back closes it and leaves the page
+  // (seed §4). What it starts waits until its history entry is gone, so a
+  // navigation or a popup begins from the page's own entry.
+  const openSheet = (v: Vol) => {
+    setSheet(v);
+    shell.openModal(UNLOCK_SHEET, () => setSheet(null));
+  };
+  const closeSheet = () => {
     setSheet(null);
+    return shell.closeModal(UNLOCK_SHEET);
+  };
+
+  const choose = async (v: Vol, o: UnlockOption) => {
+    await closeSheet();
     if (o.kind === "free" || o.kind === "owned" || o.kind === "rented") return openViewer(v.no);
     if (!shell.requireMember()) return;
     if (state !== "ok") return shell.toast(state === "paymentOff" ? "지금은 결제할 수 없는 작품입니다." : "서비스가 중지된 작품입니다.");
@@ -242,7 +254,7 @@ export function Detail({ detail }: { detail: DetailT }) {
     const o = optionsFor(v);
     if (canRead(o)) return openViewer(v.no);
     if (state === "serviceOff") return shell.toast("서비스가 중지된 작품입니다.");
-    setSheet(v);
+    openSheet(v);
   };
 
   const firstNo = allNos[0];
@@ -465,13 +477,13 @@ export function Detail({ detail }: { detail: DetailT }) {
           options={selling ? optionsFor(sheet) : []}
           waitLeft={waitLeft}
           onChoose={(o) => choose(sheet, o)}
-          onPreview={() => {
-            setSheet(null);
+          onPreview={async () => {
+            await closeSheet();
             // A preview in an app below 6.0.0 needs login (seed §5); login comes back to the preview.
             if (previewLoginFirst(currentDevice(), sheet) && !shell.requireMember(viewerHref(p.pid, sheet.no))) return;
             openViewer(sheet.no);
           }}
-          onClose={() => setSheet(null)}
+          onClose={() => void closeSheet()}
         />
       )}
       {pending && (
@@ -485,6 +497,9 @@ export function Detail({ detail }: { detail: DetailT }) {
     </article>
   );
 }
+
+/** The unlock sheet's id on the modal stack. */
+const UNLOCK_SHEET = "unlock";
 
 function UnlockSheet({ vol, title, options, waitLeft, onChoose, onPreview, onClose }: { vol: Vol; title: string; options: UnlockOption[]; waitLeft: number; onChoose: (o: UnlockOption) => void; onPreview: () => void; onClose: () => void }) {
   const ref = useRef<HTMLDivElement>(null);
