@@ -2,7 +2,7 @@
 // modal, pulse loader, top loading bar, confirm popup, snack bar and cashback
 // toast, the modal stack and the page scroll lock.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
-import { useNavigate } from "react-router";
+import { useLocation, useNavigate } from "react-router";
 import { ConfirmPopup, type ConfirmOptions } from "~/components/ui/ConfirmPopup";
 import * as s from "~/components/ui/ui.css";
 import { app } from "~/utils/bridge";
@@ -62,10 +62,24 @@ type PopupEntry = { id: string; opts: ConfirmOptions };
 
 /** The mark on a modal's history entry. */
 const MODAL_STATE = "sfModal";
+// Chromium runs a window's popstate listeners in the order they were added,
+// capture or not, so the shell's must be added before the router's: here,
+// when this module loads (the route modules load before the router is made).
+// It hands the event to the mounted provider.
+let popGate: ((e: PopStateEvent) => void) | null = null;
+if (typeof window !== "undefined") window.addEventListener("popstate", (e) => popGate?.(e), true);
+
+const idxOfState = (st: unknown) => (st && typeof st === "object" ? (st as { idx?: unknown }).idx : undefined);
 const modalOfState = (st: unknown) => (st && typeof st === "object" ? (st as Record<string, unknown>)[MODAL_STATE] : undefined);
 
 export function ShellProvider({ children }: { children: React.ReactNode }) {
   const navigate = useNavigate();
+  // The router's history index of the page on screen (a modal's entry carries its page's).
+  const location = useLocation();
+  const pageIdx = useRef<unknown>(undefined);
+  useEffect(() => {
+    pageIdx.current = idxOfState(window.history.state);
+  }, [location.key]);
   const [dim, setDim] = useState<{ onClick?: () => void } | null>(null);
   const [message, setMessage] = useState<{ id: number; text: string } | null>(null);
   const [loader, setLoader] = useState(0);
@@ -143,6 +157,16 @@ export function ShellProvider({ children }: { children: React.ReactNode }) {
         own();
         return;
       }
+      // Forward onto the entry of a modal that Back closed, on this same page:
+      // the modal stays closed and the router must not take it for a new visit
+      // (it would load the page again). Step back off that entry unseen.
+      const onto = modalOfState(e.state);
+      if (typeof onto === "string" && !withEntry.current.has(onto) && idxOfState(e.state) === pageIdx.current) {
+        e.stopImmediatePropagation();
+        ownBacks.current.push(() => {});
+        window.history.back();
+        return;
+      }
       const top = modals.list[modals.list.length - 1];
       if (top === undefined || !withEntry.current.has(top)) return;
       e.stopImmediatePropagation();
@@ -152,8 +176,10 @@ export function ShellProvider({ children }: { children: React.ReactNode }) {
       closers.current.delete(top);
       close?.();
     };
-    window.addEventListener("popstate", onPop, true);
-    return () => window.removeEventListener("popstate", onPop, true);
+    popGate = onPop;
+    return () => {
+      if (popGate === onPop) popGate = null;
+    };
   }, [modals]);
 
   const settle = useCallback((id: string, ok: boolean) => {

@@ -452,3 +452,30 @@ test("Back closes the unlock sheet and stays on the work; the sheet closed by it
   await page.goBack();
   await expect(page).toHaveURL(/\/cs$/);
 });
+
+test("Forward after Back closed a popup neither reopens it nor loads the page again", async ({ page, request }) => {
+  const { detail } = await paidWork(request, "comic");
+  const pid = detail.prodInfo.pid;
+  const path = `/comic/detail/${pid}`;
+  await page.goto("/cs");
+  await page.goto(path);
+  const popup = page.getByTestId("confirm-popup");
+  await page.getByRole("button", { name: "찜하기" }).click();
+  await expect(popup).toBeVisible();
+  await page.goBack();
+  await expect(popup).toHaveCount(0);
+
+  const loads: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes(`/home/api/v1/products/${pid}`)) loads.push(r.url());
+  });
+  await page.goForward();
+  await page.waitForTimeout(1000);
+  await expect(popup).toHaveCount(0);
+  await expect(page).toHaveURL(new RegExp(`${path}$`));
+  expect(loads, JSON.stringify(await page.evaluate(() => [history.state, history.length]))).toEqual([]);
+  await expect(page.getByRole("button", { name: "찜하기" })).toBeVisible();
+  // The page's own entry is current again: one Back leaves the work.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/cs$/);
+});
