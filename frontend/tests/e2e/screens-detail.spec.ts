@@ -453,7 +453,7 @@ test("Back closes the unlock sheet and stays on the work; the sheet closed by it
   await expect(page).toHaveURL(/\/cs$/);
 });
 
-test("Forward after Back closed a popup neither reopens it nor loads the page again", async ({ page, request }) => {
+test("Back that closes a popup, and Forward after it, neither reopen it nor load the page again", async ({ page, request }) => {
   const { detail } = await paidWork(request, "comic");
   const pid = detail.prodInfo.pid;
   const path = `/comic/detail/${pid}`;
@@ -462,13 +462,15 @@ test("Forward after Back closed a popup neither reopens it nor loads the page ag
   const popup = page.getByTestId("confirm-popup");
   await page.getByRole("button", { name: "찜하기" }).click();
   await expect(popup).toBeVisible();
-  await page.goBack();
-  await expect(popup).toHaveCount(0);
 
   const loads: string[] = [];
   page.on("request", (r) => {
     if (r.url().includes(`/home/api/v1/products/${pid}`)) loads.push(r.url());
   });
+  await page.goBack();
+  await expect(popup).toHaveCount(0);
+  await page.waitForTimeout(1000);
+  expect(loads).toEqual([]);
   await page.goForward();
   await page.waitForTimeout(1000);
   await expect(popup).toHaveCount(0);
