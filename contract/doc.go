@@ -5,5 +5,7 @@
 //
 // It imports nothing of the project and no driver: the edge links it, and the edge
 // must never link pgx or clickhouse-go. Changing a JSON field here is a change of
-// wire format between services; add fields, do not rename them.
+// wire format between services; add fields, do not rename them. A field added to
+// TrackedEvent goes into its hand-written codec too (eventjson.go);
+// TestEventJSONCoversEveryField fails until it does.
 package contract

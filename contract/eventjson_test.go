@@ -81,6 +81,39 @@ func TestEventJSONFastPath(t *testing.T) {
 	}
 }
 
+// TestEventJSONCoversEveryField: every field of TrackedEvent, set on its own,
+// is written as encoding/json writes it and read back by the fast path. A
+// field added to the struct but not to the codec fails here.
+func TestEventJSONCoversEveryField(t *testing.T) {
+	typ := reflect.TypeOf(contract.TrackedEvent{})
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		ev := contract.TrackedEvent{V: 1, ID: "id", Type: "t", Time: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)}
+		v := reflect.ValueOf(&ev).Elem().Field(i)
+		switch {
+		case f.Type == reflect.TypeOf(time.Time{}):
+			v.Set(reflect.ValueOf(time.Date(2027, 1, 2, 3, 4, 5, 6, time.UTC)))
+		case v.Kind() == reflect.String:
+			v.SetString("값 " + f.Name)
+		case v.Kind() == reflect.Int || v.Kind() == reflect.Int64:
+			v.SetInt(7)
+		case v.Kind() == reflect.Map:
+			v.Set(reflect.ValueOf(map[string]string{"k": "v"}))
+		default:
+			t.Fatalf("field %s of kind %s: teach the codec and this test about it", f.Name, v.Kind())
+		}
+		want, _ := json.Marshal(&ev)
+		got, err := ev.AppendJSON(nil)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("field %s: AppendJSON wrote %s, encoding/json %s", f.Name, got, want)
+		}
+		var back contract.TrackedEvent
+		if !contract.DecodeEventFast(want, &back) || !reflect.DeepEqual(back, ev) {
+			t.Fatalf("field %s: the fast path did not read %s back (%+v)", f.Name, want, back)
+		}
+	}
+}
+
 // TestDecodeEventLeavesTheOddToEncodingJSON: inputs outside the hand-written
 // path decode exactly as encoding/json decodes them, errors included.
 func TestDecodeEventLeavesTheOddToEncodingJSON(t *testing.T) {
