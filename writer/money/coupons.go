@@ -99,6 +99,21 @@ func (s *Service) GrantCoupons(ctx context.Context, uid int64, g Grant) error {
 	})
 }
 
+// couponSubject is a coupon kind as the store names it, with its subject particle.
+func couponSubject(kind string) string {
+	switch kind {
+	case CouponWFF:
+		return "기다리면 무료 이용권이"
+	case CouponRead:
+		return "열람 쿠폰이"
+	case CouponPass:
+		return "이용권이"
+	case CouponJumping:
+		return "점핑패스가"
+	}
+	return "쿠폰이"
+}
+
 // takeCoupon spends one coupon of kind from the earliest-expiring usable grant.
 // Counts never go below zero: used_cnt < count is part of the choice and a CHECK.
 func takeCoupon(ctx context.Context, tx pgx.Tx, uid int64, kind, pid string, now time.Time) (int64, error) {
@@ -110,7 +125,7 @@ func takeCoupon(ctx context.Context, tx pgx.Tx, uid int64, kind, pid string, now
 			ORDER BY expires_at, id LIMIT 1)
 		RETURNING id`, uid, kind, pid, now).Scan(&id)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, errorf(http.StatusConflict, "no usable %s coupon", kind)
+		return 0, errorf(http.StatusConflict, "사용할 수 있는 %s 없습니다.", couponSubject(kind))
 	}
 	if err != nil {
 		return 0, fmt.Errorf("take %s coupon of %d: %w", kind, uid, err)
@@ -148,7 +163,7 @@ func useTickets(ctx context.Context, tx pgx.Tx, uid int64, p *Product, n int, no
 		need -= take
 	}
 	if need > 0 {
-		return 0, errorf(http.StatusPaymentRequired, "not enough tickets: %d needed", n)
+		return 0, errorf(http.StatusPaymentRequired, "대여권이 부족합니다. (%d장 필요)", n)
 	}
 	return n, nil
 }
@@ -239,17 +254,17 @@ func (s *Service) useCoupon(ctx context.Context, tx pgx.Tx, uid int64, p *Produc
 		return nil, err
 	}
 	if e, has := ents[u.Vol]; has && e.active(now) {
-		return nil, errorf(http.StatusConflict, "volume %d is already yours", u.Vol)
+		return nil, errorf(http.StatusConflict, "이미 열려 있는 회차입니다. (%d화)", u.Vol)
 	}
 	res := &CouponResult{Header: contract.Header{Code: 200}, PID: p.PID, Vol: u.Vol, Kind: u.Kind}
 	ref := ""
 	switch u.Kind {
 	case CouponWFF:
 		if !p.WaitForFree {
-			return nil, errorf(http.StatusConflict, "%s has no wait-for-free", p.PID)
+			return nil, errorf(http.StatusConflict, "기다리면 무료가 없는 작품입니다.")
 		}
 		if newest(p, u.Vol, p.WaitExcludeNewest, now) {
-			return nil, errorf(http.StatusConflict, "wait-for-free cannot open the newest %d volumes", p.WaitExcludeNewest)
+			return nil, errorf(http.StatusConflict, "기다리면 무료로는 최신 %d화를 열 수 없습니다.", p.WaitExcludeNewest)
 		}
 		var at time.Time
 		err := tx.QueryRow(ctx, `SELECT available_at FROM wff_state WHERE uid = $1 AND pid = $2`, uid, p.PID).Scan(&at)
@@ -257,7 +272,7 @@ func (s *Service) useCoupon(ctx context.Context, tx pgx.Tx, uid int64, p *Produc
 			return nil, fmt.Errorf("load wait-for-free %d/%s: %w", uid, p.PID, err)
 		}
 		if wait := waitSeconds(at, now); wait > 0 {
-			return nil, errorf(http.StatusConflict, "wait-for-free is available in %d seconds", wait)
+			return nil, errorf(http.StatusConflict, "기다리면 무료는 %d초 후에 쓸 수 있습니다.", wait)
 		}
 		// Seed §4/§9: using it sets the wait to recycle × 60 seconds.
 		next := now.Add(time.Duration(p.WaitRecycle) * time.Minute)
@@ -274,7 +289,7 @@ func (s *Service) useCoupon(ctx context.Context, tx pgx.Tx, uid int64, p *Produc
 		ref = strconv.FormatInt(id, 10)
 	case CouponPass:
 		if newest(p, u.Vol, p.WaitExcludeNewest, now) {
-			return nil, errorf(http.StatusConflict, "a pass cannot open the newest %d volumes; use the jumping pass", p.WaitExcludeNewest)
+			return nil, errorf(http.StatusConflict, "이용권으로는 최신 %d화를 열 수 없습니다. 점핑패스를 이용해 주세요.", p.WaitExcludeNewest)
 		}
 		id, err := takeCoupon(ctx, tx, uid, CouponPass, "", now)
 		if err != nil {
@@ -283,7 +298,7 @@ func (s *Service) useCoupon(ctx context.Context, tx pgx.Tx, uid int64, p *Produc
 		ref = strconv.FormatInt(id, 10)
 	case CouponJumping:
 		if !p.JumpingPass {
-			return nil, errorf(http.StatusConflict, "%s is not a jumping-pass work", p.PID)
+			return nil, errorf(http.StatusConflict, "점핑패스를 쓸 수 없는 작품입니다.")
 		}
 		id, err := takeCoupon(ctx, tx, uid, CouponJumping, "", now)
 		if err != nil {
@@ -332,7 +347,10 @@ type RCPInfo struct {
 	UsedCnt       int        `json:"usedCnt"`
 	AvailableTime *time.Time `json:"availableTime,omitempty"`
 	IsRecv        bool       `json:"isRecv"`
-	ID            int64      `json:"id,omitempty"`
+	// UsableCnt is what the reader can spend now: received, available and
+	// not used up (count - usedCnt also holds what waits in the gift box).
+	UsableCnt int   `json:"usableCnt"`
+	ID        int64 `json:"id,omitempty"`
 	EarliestExp   *time.Time `json:"earliestExpireDate,omitempty"`
 }
 
@@ -355,6 +373,9 @@ type CouponInfo struct {
 	WCPInfo *WCPInfo        `json:"WCPInfo,omitempty"`
 	RCPInfo RCPInfo         `json:"RCPInfo"`
 	PCPInfo PCPInfo         `json:"PCPInfo"`
+	// TicketCount is the tickets that can rent this work now (its own and
+	// its section's), which the wallet's per-section counts cannot tell.
+	TicketCount int `json:"ticketCount"`
 }
 
 // Coupons returns the coupon state of uid for pid.
@@ -402,6 +423,9 @@ func (s *Service) Coupons(ctx context.Context, uid int64, pid string) (*CouponIn
 		case CouponRead:
 			ci.RCPInfo.Count += count
 			ci.RCPInfo.UsedCnt += used
+			if usable {
+				ci.RCPInfo.UsableCnt += count - used
+			}
 			if !recv {
 				ci.RCPInfo.IsRecv = false
 			}
@@ -433,7 +457,16 @@ func (s *Service) Coupons(ctx context.Context, uid int64, pid string) (*CouponIn
 			}
 		}
 	}
-	return ci, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load coupons %d/%s: %w", uid, pid, err)
+	}
+	err = s.pool.QueryRow(ctx, `SELECT coalesce(sum(count - used_cnt), 0) FROM coupon_grants
+		WHERE uid = $1 AND kind = 'ticket' AND (pid = $2 OR (pid = '' AND section = $3))
+		  AND is_recv AND used_cnt < count AND available_at <= $4 AND expires_at > $4`, uid, pid, p.Section, now).Scan(&ci.TicketCount)
+	if err != nil {
+		return nil, fmt.Errorf("count tickets %d/%s: %w", uid, pid, err)
+	}
+	return ci, nil
 }
 
 // Gift is a grant waiting in the gift box.
@@ -474,7 +507,7 @@ func (s *Service) ReceiveGift(ctx context.Context, uid, id int64) error {
 		return fmt.Errorf("receive gift %d: %w", id, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return errorf(http.StatusNotFound, "no such gift")
+		return errorf(http.StatusNotFound, "선물함에 없는 선물입니다.")
 	}
 	return nil
 }
@@ -558,7 +591,7 @@ func (s *Service) claimEvent(ctx context.Context, uid, eid int64, want string) (
 		}
 		now := s.clock(ctx)
 		if now.Before(start) || !now.Before(end) {
-			return errorf(http.StatusConflict, "the event is not running")
+			return errorf(http.StatusConflict, "진행 중인 이벤트가 아닙니다.")
 		}
 		if eid == contract.ComicTicketEventID {
 			kind = contract.EventTicket
@@ -574,7 +607,7 @@ func (s *Service) claimEvent(ctx context.Context, uid, eid int64, want string) (
 			return fmt.Errorf("claim event %d: %w", eid, err)
 		}
 		if tag.RowsAffected() == 0 {
-			return errorf(http.StatusConflict, "already claimed")
+			return errorf(http.StatusConflict, "이미 받은 쿠폰입니다.")
 		}
 		res = &ClaimResult{Header: contract.Header{Code: 200}, EID: eid, Kind: kind}
 		base := Grant{AvailableAt: now, ExpiresAt: end, Source: kind, EID: eid, Count: coupons}

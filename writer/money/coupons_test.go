@@ -478,3 +478,78 @@ func TestWaitForFreeNewestFollowsReleases(t *testing.T) {
 		t.Fatalf("WCPInfo: %v", w)
 	}
 }
+
+// TestCouponInfoCountsWhatOpensNow: the coupon state of a work tells the
+// reader what can open a volume now: read coupons received and available
+// (usableCnt), and tickets of this work or its section (ticketCount); the
+// wallet counts no ticket before it is available. Refusals are in Korean.
+func TestCouponInfoCountsWhatOpensNow(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, money.Config{})
+	e.addWork(work{pid: "k1", section: "CM", vols: 5, price: 100, rent: 50})
+	e.addWork(work{pid: "k2", section: "CM", vols: 5, price: 100, rent: 50})
+	e.addWork(work{pid: "kw", vols: 6, price: 100, wff: true, recycle: 60, excludeNewest: 2})
+	const uid = 61
+	now := e.clock.Now()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(e.svc.GrantCoupons(e.ctx, uid, money.Grant{Kind: money.CouponTicket, Section: "CM", Count: 1, Received: true,
+		AvailableAt: now.Add(time.Hour), ExpiresAt: now.Add(48 * time.Hour)}))
+	must(e.svc.GrantCoupons(e.ctx, uid, money.Grant{Kind: money.CouponTicket, Section: "CM", PID: "k1", Count: 2, Received: true,
+		ExpiresAt: now.Add(48 * time.Hour)}))
+	must(e.svc.GrantCoupons(e.ctx, uid, money.Grant{Kind: money.CouponRead, PID: "k1", Count: 2, ExpiresAt: now.Add(48 * time.Hour)}))
+	must(e.svc.GrantCoupons(e.ctx, uid, money.Grant{Kind: money.CouponPass, Count: 1, Received: true, ExpiresAt: now.Add(48 * time.Hour)}))
+
+	tickets := func(pid string) float64 { return e.coupons(uid, pid)["ticketCount"].(float64) }
+	wallet := func() float64 {
+		return e.do(req{method: "GET", path: "/home/api/v1/wallet", uid: uid}).mustOK(t)["comicTickets"].(float64)
+	}
+	if k1, k2, w := tickets("k1"), tickets("k2"), wallet(); k1 != 2 || k2 != 0 || w != 2 {
+		t.Fatalf("tickets now: k1 %v k2 %v wallet %v, want 2 0 2 (k1's own; the section's from an hour on)", k1, k2, w)
+	}
+	r := e.do(req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: newKey(),
+		body: map[string]any{"pid": "k2", "vols": []int{1}, "buyType": "T"}})
+	r.mustFail(t, http.StatusPaymentRequired)
+	if !strings.Contains(string(r.body), "대여권이 부족합니다") {
+		t.Fatalf("ticket refusal: %s", r.body)
+	}
+
+	rcp := func() map[string]any { return e.coupons(uid, "k1")["RCPInfo"].(map[string]any) }
+	if c := rcp(); c["count"].(float64) != 2 || c["usableCnt"].(float64) != 0 {
+		t.Fatalf("read coupons in the gift box: %v", c)
+	}
+	r = e.useCoupon(uid, "k1", 2, "read")
+	r.mustFail(t, http.StatusConflict)
+	if !strings.Contains(string(r.body), "사용할 수 있는 열람 쿠폰이 없습니다.") {
+		t.Fatalf("read coupon refusal: %s", r.body)
+	}
+	gifts := e.do(req{method: "GET", path: "/home/api/v1/coupons/gifts", uid: uid}).mustOK(t)["list"].([]any)
+	e.do(req{method: "POST", path: "/home/api/v1/coupons/gifts/" + itoa(int64(gifts[0].(map[string]any)["id"].(float64))) + "/receive", uid: uid}).mustOK(t)
+	if c := rcp(); c["usableCnt"].(float64) != 2 {
+		t.Fatalf("received read coupons: %v", c)
+	}
+	e.useCoupon(uid, "k1", 2, "read").mustOK(t)
+	if c := rcp(); c["usableCnt"].(float64) != 1 || c["usedCnt"].(float64) != 1 {
+		t.Fatalf("after one read: %v", c)
+	}
+
+	r = e.useCoupon(uid, "kw", 6, "pass")
+	r.mustFail(t, http.StatusConflict)
+	if !strings.Contains(string(r.body), "이용권으로는 최신 2화를 열 수 없습니다.") {
+		t.Fatalf("pass refusal: %s", r.body)
+	}
+
+	e.clock.Add(time.Hour)
+	if k1, k2, w := tickets("k1"), tickets("k2"), wallet(); k1 != 3 || k2 != 1 || w != 3 {
+		t.Fatalf("tickets an hour later: k1 %v k2 %v wallet %v, want 3 1 3", k1, k2, w)
+	}
+	e.do(req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: newKey(),
+		body: map[string]any{"pid": "k2", "vols": []int{1}, "buyType": "T"}}).mustOK(t)
+	if k2 := tickets("k2"); k2 != 0 {
+		t.Fatalf("k2 tickets after renting: %v", k2)
+	}
+}

@@ -262,7 +262,7 @@ func (s *Service) SideInfo(ctx context.Context, uid int64, channel string) (*Sid
 	err = s.pool.QueryRow(ctx, `SELECT
 		coalesce(sum(count - used_cnt) FILTER (WHERE section = 'CM'), 0),
 		coalesce(sum(count - used_cnt) FILTER (WHERE section = 'EB'), 0)
-		FROM coupon_grants WHERE uid = $1 AND kind = 'ticket' AND is_recv AND expires_at > $2`, uid, now).
+		FROM coupon_grants WHERE uid = $1 AND kind = 'ticket' AND is_recv AND available_at <= $2 AND expires_at > $2`, uid, now).
 		Scan(&si.ComicTickets, &si.NovelTickets)
 	if err != nil {
 		return nil, fmt.Errorf("count tickets %d: %w", uid, err)

@@ -11,7 +11,6 @@ import {
   getCoupons,
   getStatus,
   getVolumes,
-  getWallet,
   purchase,
   useCoupon,
   type BuyType,
@@ -55,7 +54,6 @@ export function Detail({ detail }: { detail: DetailT }) {
   const [vols, setVols] = useState<Vol[]>(() => (order === "latest" ? [...detail.volList].reverse() : detail.volList));
   const [status, setStatus] = useState<SalesStatus | null>(null);
   const [coupons, setCoupons] = useState<CouponInfo | null>(null);
-  const [tickets, setTickets] = useState(0);
   const [dibsIdx, setDibsIdx] = useState<number | null>(null);
   const [authorDibs, setAuthorDibs] = useState<Map<string, number>>(new Map());
   const [alarm, setAlarmOn] = useState(p.isAlarm);
@@ -68,12 +66,11 @@ export function Detail({ detail }: { detail: DetailT }) {
 
   const refresh = useCallback(async () => {
     if (!user.isLogin) return;
-    const [st, cp, w] = await Promise.all([getStatus(p.pid).catch(() => null), getCoupons(p.pid).catch(() => null), getWallet().catch(() => null)]);
+    const [st, cp] = await Promise.all([getStatus(p.pid).catch(() => null), getCoupons(p.pid).catch(() => null)]);
     setStatus(st);
     setCoupons(cp);
-    if (w) setTickets(p.section === "EB" ? w.novelTickets : w.comicTickets);
     setNow(Date.now());
-  }, [user.isLogin, p.pid, p.section]);
+  }, [user.isLogin, p.pid]);
 
   useEffect(() => {
     void refresh();
@@ -248,7 +245,7 @@ export function Detail({ detail }: { detail: DetailT }) {
   };
 
   const optionsFor = (v: Vol) =>
-    unlockOptions({ vol: v, status, coupons, allNos, isRental: !!sales?.isRental, isBuy: !!sales?.isBuy, isTicket: !!sales?.isTicket, tickets, now });
+    unlockOptions({ vol: v, status, coupons, allNos, isRental: !!sales?.isRental, isBuy: !!sales?.isBuy, isTicket: !!sales?.isTicket, tickets: coupons?.ticketCount ?? 0, jumpingWork: !!p.jumpingPass, now });
 
   const tapVol = (v: Vol) => {
     const o = optionsFor(v);

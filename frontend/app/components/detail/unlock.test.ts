@@ -21,7 +21,7 @@ const coupons = (o: Partial<CouponInfo> = {}): CouponInfo => ({
   PCPInfo: { passCount: 0, jumpingCount: 0, jumpingExpireDates: [] },
   ...o,
 });
-const base = { allNos: [1, 2, 3, 4, 5], isRental: true, isBuy: true, isTicket: false, tickets: 0, now: Date.parse("2026-11-22T00:00:00Z") };
+const base = { allNos: [1, 2, 3, 4, 5], isRental: true, isBuy: true, isTicket: false, tickets: 0, jumpingWork: true, now: Date.parse("2026-11-22T00:00:00Z") };
 
 describe("unlockOptions", () => {
   it("free volumes are read directly", () => {
@@ -44,7 +44,7 @@ describe("unlockOptions", () => {
       vol: vol(3),
       coupons: coupons({
         WCPInfo: { recycle: 180, isAvailable: true, waitTime: 0, excludeNewest: 1 },
-        RCPInfo: { count: 3, usedCnt: 1, isRecv: true },
+        RCPInfo: { count: 3, usedCnt: 1, usableCnt: 2, isRecv: true },
         PCPInfo: { passCount: 1, jumpingCount: 2, jumpingExpireDates: [] },
       }),
     });
@@ -58,6 +58,27 @@ describe("unlockOptions", () => {
     expect(waiting[0]).toMatchObject({ kind: "wff", available: false, note: "10분 후 충전" });
     const newest = unlockOptions({ ...base, vol: vol(5), coupons: coupons({ WCPInfo: { recycle: 180, isAvailable: true, waitTime: 0, excludeNewest: 1 } }) });
     expect(newest[0]).toMatchObject({ kind: "wff", available: false, note: "최신 1화 제외" });
+  });
+  it("offers read coupons only once received and usable, whatever count - usedCnt says", () => {
+    const inGiftBox = unlockOptions({ ...base, vol: vol(3), coupons: coupons({ RCPInfo: { count: 2, usedCnt: 0, usableCnt: 0, isRecv: false } }) });
+    expect(inGiftBox.map((x) => x.kind)).toEqual(["rent", "buy"]);
+    const ready = unlockOptions({ ...base, vol: vol(3), coupons: coupons({ RCPInfo: { count: 3, usedCnt: 0, usableCnt: 1, isRecv: false } }) });
+    expect(ready[0]).toMatchObject({ kind: "read", available: true, note: "1장 남음" });
+  });
+  it("a pass cannot open the newest volumes a wait-for-free work keeps out; the jumping pass can, on its works only", () => {
+    const c = coupons({
+      WCPInfo: { recycle: 180, isAvailable: true, waitTime: 0, excludeNewest: 2 },
+      PCPInfo: { passCount: 1, jumpingCount: 1, jumpingExpireDates: [] },
+    });
+    const newest = unlockOptions({ ...base, vol: vol(4), coupons: c });
+    expect(newest.find((x) => x.kind === "pass")).toMatchObject({ available: false, note: "최신 2화 제외" });
+    expect(newest.find((x) => x.kind === "jumping")).toMatchObject({ available: true });
+    expect(unlockOptions({ ...base, vol: vol(3), coupons: c }).find((x) => x.kind === "pass")).toMatchObject({ available: true, note: "1장 남음" });
+    expect(unlockOptions({ ...base, jumpingWork: false, vol: vol(4), coupons: c }).some((x) => x.kind === "jumping")).toBe(false);
+  });
+  it("tickets are the work's own count", () => {
+    expect(unlockOptions({ ...base, isTicket: true, tickets: 0, vol: vol(3) }).some((x) => x.kind === "ticket")).toBe(false);
+    expect(unlockOptions({ ...base, isTicket: true, tickets: 1, vol: vol(3) }).find((x) => x.kind === "ticket")).toMatchObject({ note: "1장 남음" });
   });
   it("hides rent and buy when the work is not sold that way", () => {
     const o = unlockOptions({ ...base, isRental: false, vol: vol(3) });

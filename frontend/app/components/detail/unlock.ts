@@ -15,7 +15,10 @@ export type UnlockContext = {
   isRental: boolean;
   isBuy: boolean;
   isTicket: boolean;
+  /** tickets that can rent this work now (the writer's ticketCount) */
   tickets: number;
+  /** the work takes the jumping pass */
+  jumpingWork: boolean;
   now: number;
 };
 
@@ -39,8 +42,9 @@ export function unlockOptions(c: UnlockContext): UnlockOption[] {
 
   const out: UnlockOption[] = [];
   const w = c.coupons?.WCPInfo;
+  // The newest volumes a wait-for-free work keeps out are out of a pass's reach too (the jumping pass opens them).
+  const excluded = !!w && w.excludeNewest > 0 && c.allNos.slice(-w.excludeNewest).includes(vol.no);
   if (w) {
-    const excluded = w.excludeNewest > 0 && c.allNos.slice(-w.excludeNewest).includes(vol.no);
     out.push({
       kind: "wff",
       label: "기다리면 무료",
@@ -48,12 +52,13 @@ export function unlockOptions(c: UnlockContext): UnlockOption[] {
       note: excluded ? `최신 ${w.excludeNewest}화 제외` : w.waitTime > 0 ? `${Math.ceil(w.waitTime / 60)}분 후 충전` : `${w.recycle / 60}시간마다 충전`,
     });
   }
-  const r = c.coupons?.RCPInfo;
-  const readLeft = r ? Math.max(0, r.count - r.usedCnt) : 0;
+  // Only read coupons received from the gift box and usable now count (count - usedCnt holds the rest too).
+  const readLeft = Math.max(0, c.coupons?.RCPInfo.usableCnt ?? 0);
   if (readLeft > 0) out.push({ kind: "read", label: "열람 쿠폰", available: true, note: `${readLeft}장 남음` });
   const p = c.coupons?.PCPInfo;
-  if (p && p.passCount > 0) out.push({ kind: "pass", label: "이용권", available: true, note: `${Math.max(0, p.passCount)}장 남음` });
-  if (p && p.jumpingCount > 0) out.push({ kind: "jumping", label: "점핑패스", available: true, note: `${Math.max(0, p.jumpingCount)}장 남음` });
+  if (p && p.passCount > 0)
+    out.push({ kind: "pass", label: "이용권", available: !excluded, note: excluded ? `최신 ${w!.excludeNewest}화 제외` : `${Math.max(0, p.passCount)}장 남음` });
+  if (p && p.jumpingCount > 0 && c.jumpingWork) out.push({ kind: "jumping", label: "점핑패스", available: true, note: `${Math.max(0, p.jumpingCount)}장 남음` });
   if (c.isTicket && c.tickets > 0) out.push({ kind: "ticket", label: "대여권", available: true, note: `${c.tickets}장 남음` });
   if (c.isRental && vol.rentalInfo.price > 0) out.push({ kind: "rent", label: "대여", price: vol.rentalInfo.price, available: true });
   if (c.isBuy && vol.buyInfo.price > 0) out.push({ kind: "buy", label: "소장", price: vol.buyInfo.price, available: true });

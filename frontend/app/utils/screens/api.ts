@@ -75,6 +75,8 @@ export type Vol = {
 };
 export type ProdInfo = {
   section: string;
+  waitForFree?: boolean;
+  jumpingPass?: boolean;
   pid: string;
   title: string;
   subTitle: string;
@@ -184,8 +186,10 @@ export const getStatus = (pid: string) => http<SalesStatus>(`${API}/purchases/st
 
 export type CouponInfo = {
   WCPInfo?: { recycle: number; isAvailable: boolean; waitTime: number; endDate?: string; excludeNewest: number };
-  RCPInfo: { count: number; usedCnt: number; availableTime?: string; isRecv: boolean; id?: number; earliestExpireDate?: string };
+  RCPInfo: { count: number; usedCnt: number; usableCnt?: number; availableTime?: string; isRecv: boolean; id?: number; earliestExpireDate?: string };
   PCPInfo: { passCount: number; jumpingCount: number; jcpId?: number; jumpingExpireDates: string[] };
+  /** tickets that can rent this work now: its own and its section's */
+  ticketCount?: number;
 };
 export const getCoupons = (pid: string) => http<CouponInfo>(`${API}/coupons`, { query: { pid } });
 
