@@ -349,9 +349,9 @@ type RCPInfo struct {
 	IsRecv        bool       `json:"isRecv"`
 	// UsableCnt is what the reader can spend now: received, available and
 	// not used up (count - usedCnt also holds what waits in the gift box).
-	UsableCnt int   `json:"usableCnt"`
-	ID        int64 `json:"id,omitempty"`
-	EarliestExp   *time.Time `json:"earliestExpireDate,omitempty"`
+	UsableCnt   int        `json:"usableCnt"`
+	ID          int64      `json:"id,omitempty"`
+	EarliestExp *time.Time `json:"earliestExpireDate,omitempty"`
 }
 
 // maxExpireDates bounds PCPInfo.JumpingExpireDates.

@@ -453,7 +453,7 @@ test("blocking a review hides its text for the blocker only, and stays after a r
   expect(res.status()).toBe(200);
   expect((await res.json()).isBlock).toBe(true);
   // the row stays, its text replaced
-  const mine = page.getByTestId("review").filter({ hasText: "차단한 사용자의 리뷰입니다." });
+  const mine = page.getByTestId("review").filter({ hasText: "차단한 리뷰입니다." });
   await expect(mine).toHaveCount(1);
   await expect(page.getByTestId("review").filter({ hasText: body })).toHaveCount(0);
   await expect(mine.getByRole("button", { name: "차단됨" })).toBeDisabled();

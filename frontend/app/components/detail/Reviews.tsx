@@ -168,7 +168,7 @@ export function Reviews({ pid, info }: { pid: string; info?: { count: number; po
               <span>{"★".repeat(r.point)}</span>
               <span style={{ marginLeft: "auto" }}>{new Date(r.createdAt).toLocaleDateString("ko-KR")}</span>
             </p>
-            <p className={s.reviewBody}>{r.isBlock ? "차단한 사용자의 리뷰입니다." : r.isSpoiler ? <details><summary>스포일러가 있는 리뷰입니다.</summary>{r.body}</details> : r.body}</p>
+            <p className={s.reviewBody}>{r.isBlock ? "차단한 리뷰입니다." : r.isSpoiler ? <details><summary>스포일러가 있는 리뷰입니다.</summary>{r.body}</details> : r.body}</p>
             <div className={s.reviewActions}>
               <button type="button" className={s.small} aria-pressed={r.isMyLike} onClick={() => like(r)} aria-label="좋아요">
                 {r.isMyLike ? "♥" : "♡"} {r.likeCnt}
