@@ -31,8 +31,11 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 log "starting PostgreSQL and ClickHouse for the run"
-bin/storefront deps -data "$data/deps" -pg-port "${TEST_PG_PORT:-56432}" -ch-port "${TEST_CH_PORT:-59100}" \
-  -ch-http-port "${TEST_CH_HTTP_PORT:-58223}" -database postgres -env-file "$data/env" >"$data/deps.log" 2>&1 &
+# Fixed ports below 32768, outside Linux's ephemeral range (32768-60999): a port
+# in that range can be held by any outgoing connection of the moment, and
+# ClickHouse then fails to start with "Address already in use".
+bin/storefront deps -data "$data/deps" -pg-port "${TEST_PG_PORT:-26432}" -ch-port "${TEST_CH_PORT:-29100}" \
+  -ch-http-port "${TEST_CH_HTTP_PORT:-28223}" -database postgres -env-file "$data/env" >"$data/deps.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 600); do
   [ -f "$data/env" ] && break
@@ -67,11 +70,11 @@ if [ -z "${TEST_SKIP_E2E:-}" ] && [ -f frontend/package.json ]; then
   log "starting the whole stack for end-to-end tests"
   psql -q "$DATABASE_URL" -c "CREATE DATABASE e2e" >/dev/null
   curl -fsS "$CLICKHOUSE_HTTP_URL" --data-binary "CREATE DATABASE IF NOT EXISTS e2e" >/dev/null
-  e2e_port=${TEST_EDGE_PORT:-58080}
+  e2e_port=${TEST_EDGE_PORT:-28080}
   # -dev-clock: a browser may run the writer's coupon clock ahead for itself
   # (cookie sf_devclock), so the wait-for-free test needs no waiting.
   DATABASE_URL=${DATABASE_URL%/*}/e2e CLICKHOUSE_URL=${CLICKHOUSE_URL%/*}/e2e \
-    bin/storefront up -dev-clock -data "$data/e2e" -nats-port "${TEST_NATS_PORT:-54333}" -edge-addr "127.0.0.1:$e2e_port" \
+    bin/storefront up -dev-clock -data "$data/e2e" -nats-port "${TEST_NATS_PORT:-24333}" -edge-addr "127.0.0.1:$e2e_port" \
     -writer-addr 127.0.0.1:0 -analytics-addr 127.0.0.1:0 -works "${TEST_WORKS:-400}" -ready-file "$data/e2e.ready" \
     >"$data/stack.log" 2>&1 &
   pids+=($!)
