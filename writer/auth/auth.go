@@ -92,7 +92,7 @@ type Auth struct {
 	ProfileChanged func(ctx context.Context, tx pgx.Tx, uid int64) error
 }
 
-var errCSRF = httpapi.Errorf(http.StatusForbidden, "cross-site request refused")
+var errCSRF = httpapi.Errorf(http.StatusForbidden, "허용되지 않은 요청입니다. 페이지를 새로고침한 뒤 다시 시도해 주세요.")
 
 // New makes Auth on pool. Close stops its session cleanup.
 func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) *Auth {
@@ -159,7 +159,7 @@ func (a *Auth) uidGuard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if q := r.URL.Query(); q.Has("uid") {
 			if uid, ok := a.UserID(r); ok && q.Get("uid") != strconv.FormatInt(uid, 10) {
-				a.fail(w, r, httpapi.Errorf(http.StatusForbidden, "uid does not match the session"))
+				a.fail(w, r, httpapi.Errorf(http.StatusForbidden, "로그인한 회원의 요청이 아닙니다."))
 				return
 			}
 		}
@@ -193,7 +193,7 @@ func (a *Auth) CheckUID(r *http.Request, payloadUID string) (int64, error) {
 		return 0, httpapi.ErrUnauthorized
 	}
 	if payloadUID != "" && payloadUID != strconv.FormatInt(uid, 10) {
-		return 0, httpapi.Errorf(http.StatusForbidden, "uid does not match the session")
+		return 0, httpapi.Errorf(http.StatusForbidden, "로그인한 회원의 요청이 아닙니다.")
 	}
 	return uid, nil
 }

@@ -196,6 +196,17 @@ func TestSignupBadInput(t *testing.T) {
 		if st < 400 || st >= 500 || writertest.Code(t, resp) != st {
 			t.Errorf("%s: %d %.200s", name, st, resp)
 		}
+		// Readers see the message: Korean, and for some cases these words.
+		want := map[string]string{
+			"unknown field":  `알 수 없는 항목입니다. ("admin")`,
+			"bad email":      "이메일 형식이 올바르지 않습니다.",
+			"short password": "비밀번호는 8자 이상 72자 이하로 입력해 주세요.",
+			"duplicate":      "이미 가입된 이메일입니다.",
+			"oversized":      "요청 내용이 너무 큽니다.",
+		}[name]
+		if msg := writertest.Message(t, resp); !writertest.Korean(msg) || !strings.Contains(msg, want) {
+			t.Errorf("%s: message %q, want Korean holding %q", name, msg, want)
+		}
 	}
 	if after := e.Count(`SELECT count(*) FROM users`); after != before {
 		t.Fatalf("bad sign-ups created users: %d -> %d", before, after)
@@ -216,8 +227,9 @@ func TestLoginRateLimit(t *testing.T) {
 		t.Fatalf("attempt codes %v: want 401 first and 429 once over 5 per minute", codes)
 	}
 	// Even the right password is refused while limited.
-	if st, _ := b.Do("POST", "/home/api/v1/auth/login", map[string]any{"email": "limited@example.com", "password": "correct horse"}); st != 429 {
-		t.Fatalf("right password while limited: %d", st)
+	st, body := b.Do("POST", "/home/api/v1/auth/login", map[string]any{"email": "limited@example.com", "password": "correct horse"})
+	if st != 429 || !strings.Contains(writertest.Message(t, body), "로그인 시도가 너무 많습니다.") {
+		t.Fatalf("right password while limited: %d %s", st, body)
 	}
 }
 
@@ -364,7 +376,7 @@ func TestSocialLogin(t *testing.T) {
 	// A callback whose state is not the session's is refused.
 	b := e.Browser()
 	st, body := b.Do("GET", "/home/api/v1/auth/oauth/kakao/callback?code=x&state=forged", nil)
-	if st != 400 || writertest.Code(t, body) != 400 {
+	if st != 400 || writertest.Code(t, body) != 400 || !strings.Contains(writertest.Message(t, body), "다시 로그인해 주세요.") {
 		t.Fatalf("forged state: %d %s", st, body)
 	}
 	if st, _ := b.Do("GET", "/home/api/v1/auth/oauth/facebook/start", nil); st != 404 {

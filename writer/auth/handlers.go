@@ -75,10 +75,10 @@ func (a *Auth) signup(w http.ResponseWriter, r *http.Request) error {
 	}
 	c.Email = strings.TrimSpace(c.Email)
 	if !ValidEmail(c.Email) {
-		return httpapi.BadRequest("invalid email")
+		return httpapi.BadRequest("이메일 형식이 올바르지 않습니다.")
 	}
 	if n := len([]rune(c.Password)); n < 8 || n > 72 {
-		return httpapi.BadRequest("password must be 8-72 characters")
+		return httpapi.BadRequest("비밀번호는 8자 이상 72자 이하로 입력해 주세요.")
 	}
 	hash, err := HashPassword(c.Password)
 	if err != nil {
@@ -93,7 +93,7 @@ func (a *Auth) signup(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			var pe *pgconn.PgError
 			if errors.As(err, &pe) && pe.Code == "23505" {
-				return httpapi.Errorf(http.StatusConflict, "email already registered")
+				return httpapi.Errorf(http.StatusConflict, "이미 가입된 이메일입니다.")
 			}
 			return fmt.Errorf("create user: %w", err)
 		}
@@ -119,11 +119,11 @@ func (a *Auth) login(w http.ResponseWriter, r *http.Request) error {
 	}
 	c.Email = strings.TrimSpace(c.Email)
 	if c.Email == "" || c.Password == "" {
-		return httpapi.BadRequest("email and password are required")
+		return httpapi.BadRequest("이메일과 비밀번호를 입력해 주세요.")
 	}
 	now := a.cfg.Now()
 	if !a.byIP.Allow("ip:"+clientIP(r), now) || !a.byAcct.Allow("acct:"+strings.ToLower(c.Email), now) {
-		return httpapi.Errorf(http.StatusTooManyRequests, "too many login attempts; try again in a minute")
+		return httpapi.Errorf(http.StatusTooManyRequests, "로그인 시도가 너무 많습니다. 1분 후에 다시 시도해 주세요.")
 	}
 	ctx := r.Context()
 	var hash *string
@@ -223,7 +223,7 @@ func io0(r *http.Request) (int64, error) {
 		if err != nil {
 			var mbe *http.MaxBytesError
 			if errors.As(err, &mbe) {
-				return n, httpapi.Errorf(http.StatusRequestEntityTooLarge, "request body too large")
+				return n, httpapi.Errorf(http.StatusRequestEntityTooLarge, "요청 내용이 너무 큽니다.")
 			}
 			return n, nil
 		}
@@ -333,17 +333,17 @@ func (a *Auth) verifyAdult(w http.ResponseWriter, r *http.Request) error {
 	}
 	v.Name = strings.TrimSpace(v.Name)
 	if v.Name == "" {
-		return httpapi.BadRequest("name is required")
+		return httpapi.BadRequest("이름을 입력해 주세요.")
 	}
 	birth, err := time.ParseInLocation("2006-01-02", v.BirthDate, contract.KST)
 	now := a.cfg.Now()
 	if err != nil || birth.After(now) || birth.Year() < 1900 {
-		return httpapi.BadRequest("birthDate must be a past date YYYY-MM-DD")
+		return httpapi.BadRequest("생년월일(birthDate)은 오늘 이전 날짜를 YYYY-MM-DD 형식으로 입력해 주세요.")
 	}
 	switch v.Gender {
 	case "", "M", "F":
 	default:
-		return httpapi.BadRequest("gender must be M or F")
+		return httpapi.BadRequest("성별(gender)은 M 또는 F여야 합니다.")
 	}
 	res, err := a.cfg.Verifier.Verify(r.Context(), v.Name, birth)
 	if errors.Is(err, ErrVerifierDown) {
@@ -390,14 +390,14 @@ func (a *Auth) toggle19(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if body.On == nil {
-		return httpapi.BadRequest("on is required")
+		return httpapi.BadRequest("설정 값(on)이 필요합니다.")
 	}
 	u, err := a.LoadUser(r.Context(), uid)
 	if err != nil {
 		return err
 	}
 	if u.AdultLevel(a.cfg.Now()) < 2 {
-		return httpapi.Errorf(http.StatusForbidden, "adult verification required")
+		return httpapi.Errorf(http.StatusForbidden, "성인 인증이 필요합니다.")
 	}
 	ctx := r.Context()
 	err = pgx.BeginFunc(ctx, a.pool, func(tx pgx.Tx) error {
@@ -432,7 +432,7 @@ func (a *Auth) hash(w http.ResponseWriter, r *http.Request) error {
 	}
 	ids := strings.Split(raw, ",")
 	if raw == "" || len(ids) > 100 {
-		return httpapi.BadRequest("id is required (at most 100)")
+		return httpapi.BadRequest("ID(id)를 1개부터 100개까지 보내 주세요.")
 	}
 	u, err := a.CurrentUser(r)
 	if err != nil {

@@ -96,7 +96,7 @@ func (a *Auth) oauthStart(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-var errUnknownProvider = httpapi.Errorf(404, "unknown login provider")
+var errUnknownProvider = httpapi.Errorf(404, "지원하지 않는 로그인 방식입니다.")
 
 // oauthCallback exchanges the code, reads the profile, finds or creates the
 // member and logs them in.
@@ -112,7 +112,7 @@ func (a *Auth) oauthCallback(w http.ResponseWriter, r *http.Request) error {
 	verifier := a.sm.PopString(ctx, "oauth_verifier")
 	ret := a.sm.PopString(ctx, "oauth_return")
 	if a.sm.PopString(ctx, "oauth_provider") != name || state == "" || q.Get("state") != state {
-		return httpapi.Errorf(400, "login state mismatch; start the login again")
+		return httpapi.Errorf(400, "로그인 요청이 만료되었거나 올바르지 않습니다. 다시 로그인해 주세요.")
 	}
 	if e := q.Get("error"); e != "" {
 		http.Redirect(w, r, "/nuxgin?url="+url.QueryEscape(safeReturn(ret)), http.StatusFound)
@@ -120,14 +120,14 @@ func (a *Auth) oauthCallback(w http.ResponseWriter, r *http.Request) error {
 	}
 	code := q.Get("code")
 	if code == "" {
-		return httpapi.Errorf(400, "code is required")
+		return httpapi.Errorf(400, "인증 코드(code)가 필요합니다.")
 	}
 	cctx := context.WithValue(ctx, oauth2.HTTPClient, a.cfg.HTTPClient)
 	tok, err := a.oauthConfig(r, name, p).Exchange(cctx, code, oauth2.VerifierOption(verifier))
 	if err != nil {
 		var re *oauth2.RetrieveError
 		if errors.As(err, &re) {
-			return httpapi.Errorf(401, "social login refused")
+			return httpapi.Errorf(401, "소셜 로그인에 실패했습니다. 다시 시도해 주세요.")
 		}
 		return fmt.Errorf("exchange %s code: %w", name, err)
 	}
@@ -165,7 +165,7 @@ func (a *Auth) profile(ctx context.Context, p Provider, tok *oauth2.Token) (stri
 		return "", "", fmt.Errorf("profile: %w", err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return "", "", httpapi.Errorf(401, "social profile refused")
+		return "", "", httpapi.Errorf(401, "소셜 계정 정보를 가져오지 못했습니다. 다시 시도해 주세요.")
 	}
 	var pr struct {
 		ID      json.RawMessage `json:"id"`

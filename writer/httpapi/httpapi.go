@@ -50,8 +50,8 @@ func Errorf(code int, format string, args ...any) *Error {
 // Common errors.
 var (
 	ErrUnauthorized = &Error{Code: http.StatusUnauthorized, Msg: "로그인이 필요한 서비스입니다."}
-	ErrForbidden    = &Error{Code: http.StatusForbidden, Msg: "forbidden"}
-	ErrNotFound     = &Error{Code: http.StatusNotFound, Msg: "not found"}
+	ErrForbidden    = &Error{Code: http.StatusForbidden, Msg: "접근 권한이 없습니다."}
+	ErrNotFound     = &Error{Code: http.StatusNotFound, Msg: "요청한 정보를 찾을 수 없습니다."}
 )
 
 // BadRequest is a 400 with msg.
@@ -83,7 +83,7 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	switch {
 	case errors.As(err, &e):
 	case errors.As(err, &mbe):
-		e = Errorf(http.StatusRequestEntityTooLarge, "request body too large")
+		e = Errorf(http.StatusRequestEntityTooLarge, "요청 내용이 너무 큽니다.")
 	case Unavailable(err):
 		e = &Error{Code: ErrUnavailable.Code, Msg: ErrUnavailable.Msg, Err: err}
 	default:
@@ -136,7 +136,7 @@ func DecodeJSON(r *http.Request, v any) error {
 		return decodeErr(err)
 	}
 	if dec.More() {
-		return BadRequest("malformed JSON: trailing data")
+		return BadRequest("요청 형식(JSON)이 올바르지 않습니다. (JSON 뒤에 남은 데이터가 있습니다)")
 	}
 	if _, err := io.Copy(io.Discard, r.Body); err != nil {
 		return decodeErr(err)
@@ -149,13 +149,23 @@ func decodeErr(err error) error {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &mbe):
-		return Errorf(http.StatusRequestEntityTooLarge, "request body too large")
+		return Errorf(http.StatusRequestEntityTooLarge, "요청 내용이 너무 큽니다.")
 	case errors.As(err, &te):
-		return BadRequest("field %s has the wrong type", te.Field)
+		return BadRequest("항목(%s)의 형식이 올바르지 않습니다.", te.Field)
 	case errors.Is(err, io.EOF):
-		return BadRequest("request body is empty")
+		return BadRequest("요청 내용이 비어 있습니다.")
 	}
-	return BadRequest("malformed JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+	return BadRequest("%s", JSONSyntaxMessage(err))
+}
+
+// JSONSyntaxMessage is the reader-facing message of a JSON decoding error
+// other than a type mismatch: an unknown field keeps its name (a developer
+// needs it), anything else says only that the JSON is malformed.
+func JSONSyntaxMessage(err error) string {
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return fmt.Sprintf("알 수 없는 항목입니다. (%s)", name)
+	}
+	return "요청 형식(JSON)이 올바르지 않습니다."
 }
 
 // Params reads the seed's payloads, which come form-encoded (user-get-info,
@@ -182,7 +192,7 @@ func ReadParams(r *http.Request) (Params, error) {
 		dec := json.NewDecoder(bytes.NewReader(body))
 		dec.UseNumber()
 		if err := dec.Decode(&m); err != nil {
-			return nil, BadRequest("malformed JSON")
+			return nil, BadRequest("요청 형식(JSON)이 올바르지 않습니다.")
 		}
 		for k, v := range m {
 			switch x := v.(type) {
@@ -202,24 +212,24 @@ func ReadParams(r *http.Request) (Params, error) {
 					case json.Number:
 						parts = append(parts, y.String())
 					default:
-						return nil, BadRequest("field %s has the wrong type", k)
+						return nil, BadRequest("항목(%s)의 형식이 올바르지 않습니다.", k)
 					}
 				}
 				p[k] = strings.Join(parts, ",")
 			default:
-				return nil, BadRequest("field %s has the wrong type", k)
+				return nil, BadRequest("항목(%s)의 형식이 올바르지 않습니다.", k)
 			}
 		}
 	case "application/x-www-form-urlencoded", "":
 		vals, err := url.ParseQuery(string(body))
 		if err != nil {
-			return nil, BadRequest("malformed form")
+			return nil, BadRequest("요청 형식(form)이 올바르지 않습니다.")
 		}
 		for k, v := range vals {
 			p[k] = v[0]
 		}
 	default:
-		return nil, Errorf(http.StatusUnsupportedMediaType, "unsupported content type %s", ct)
+		return nil, Errorf(http.StatusUnsupportedMediaType, "지원하지 않는 요청 형식입니다. (%s)", ct)
 	}
 	return p, nil
 }
@@ -228,7 +238,7 @@ func ReadParams(r *http.Request) (Params, error) {
 func (p Params) Require(name string) (string, error) {
 	v := strings.TrimSpace(p[name])
 	if v == "" {
-		return "", BadRequest("%s is required", name)
+		return "", BadRequest("필수 항목(%s)이 없습니다.", name)
 	}
 	return v, nil
 }
@@ -241,7 +251,7 @@ func (p Params) Int(name string, def int64) (int64, error) {
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil {
-		return 0, BadRequest("%s must be an integer", name)
+		return 0, BadRequest("항목(%s)은 정수여야 합니다.", name)
 	}
 	return n, nil
 }

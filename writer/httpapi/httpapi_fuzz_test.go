@@ -39,6 +39,10 @@ func clientError(t *testing.T, err error, allowed ...int) {
 	if !errors.As(err, &e) {
 		t.Fatalf("error %v (%T) is not an *httpapi.Error: it would be a 500", err, err)
 	}
+	// Readers see the message: it is Korean (field names may stay Latin).
+	if !strings.ContainsFunc(e.Msg, func(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 }) {
+		t.Fatalf("error message %q is not Korean", e.Msg)
+	}
 	for _, c := range allowed {
 		if e.Code == c {
 			return

@@ -69,7 +69,7 @@ func (s *Service) userGetInfo(w http.ResponseWriter, r *http.Request) error {
 	switch p["nai"] {
 	case "", "0", "19":
 	default:
-		return httpapi.BadRequest("nai must be 19 or 0")
+		return httpapi.BadRequest("연령 설정(nai)은 19 또는 0이어야 합니다.")
 	}
 	channel := p["channel"]
 	if channel == "" {

@@ -141,12 +141,12 @@ func loadWork(ctx context.Context, q interface {
 	QueryRow(context.Context, string, ...any) pgx.Row
 }, pid string) (*work, error) {
 	if !contract.ValidKeyID(pid) {
-		return nil, httpapi.BadRequest("pid is invalid")
+		return nil, httpapi.BadRequest("작품 ID(pid)가 올바르지 않습니다.")
 	}
 	var w work
 	err := q.QueryRow(ctx, `SELECT section, age, hidden FROM works WHERE pid = $1`, pid).Scan(&w.section, &w.age, &w.hidden)
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && w.hidden) {
-		return nil, httpapi.Errorf(http.StatusNotFound, "unknown pid %s", pid)
+		return nil, httpapi.Errorf(http.StatusNotFound, "작품을 찾을 수 없습니다.")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load work %s: %w", pid, err)

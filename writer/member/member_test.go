@@ -164,6 +164,18 @@ func TestZzim(t *testing.T) {
 		if st != tc.want || writertest.Code(t, body) != tc.want {
 			t.Errorf("%s: %d %.200s, want %d", tc.name, st, body, tc.want)
 		}
+		// Readers see the message: Korean, and for some cases these words.
+		wantMessage(t, tc.name, body, map[string]string{
+			"other uid":        "로그인한 회원의 요청이 아닙니다.",
+			"visitor":          "로그인이 필요한 서비스입니다.",
+			"missing pid":      "필수 항목(pid)이 없습니다.",
+			"unknown pid":      "작품을 찾을 수 없습니다.",
+			"bad type":         "찜 종류(zzim_type)",
+			"section mismatch": "작품의 분류(section)와 맞지 않습니다.",
+			"unknown author":   "작가를 찾을 수 없습니다.",
+			"oversized":        "요청 내용이 너무 큽니다.",
+			"bad idxs":         "찜 번호(idxs)가 올바르지 않습니다.",
+		}[tc.name])
 	}
 	if after := e.Count(`SELECT count(*) FROM zzims`); after != before {
 		t.Fatalf("bad input changed dibs: %d -> %d", before, after)
@@ -323,6 +335,17 @@ func TestReviews(t *testing.T) {
 		if st != tc.want || writertest.Code(t, body) != tc.want {
 			t.Errorf("%s: %d %.200s, want %d", tc.name, st, body, tc.want)
 		}
+		// Readers see the message: Korean, and for some cases these words.
+		wantMessage(t, tc.name, body, map[string]string{
+			"no body":        "리뷰 내용을 입력해 주세요.",
+			"point 0":        "별점(point)은 1부터 10까지입니다.",
+			"wrong type":     "항목(point)의 형식이 올바르지 않습니다.",
+			"unknown field":  `알 수 없는 항목입니다. ("uid")`,
+			"malformed":      "요청 형식(JSON)이 올바르지 않습니다.",
+			"unknown vol":    "회차를 찾을 수 없습니다. (99화)",
+			"delete other's": "내가 쓴 리뷰가 아닙니다.",
+			"like unknown":   "리뷰를 찾을 수 없습니다.",
+		}[tc.name])
 	}
 	if after := e.Count(`SELECT count(*) FROM reviews WHERE NOT deleted`); after != before {
 		t.Fatalf("bad input changed reviews")
@@ -561,9 +584,17 @@ func TestAwardVoteAndWebVersion(t *testing.T) {
 		"unknown award":  {"/pc/api/awards/424242/vote", map[string]any{"section": "best", "pid": "W1"}, 404},
 		"malformed json": {path, `{"section":`, 400},
 	} {
-		if st, body := m.Do("POST", tc.path, tc.body); st != tc.want || writertest.Code(t, body) != tc.want {
+		st, body := m.Do("POST", tc.path, tc.body)
+		if st != tc.want || writertest.Code(t, body) != tc.want {
 			t.Errorf("%s: %d %s", name, st, body)
 		}
+		// Readers see the message: Korean, and for some cases these words.
+		wantMessage(t, name, body, map[string]string{
+			"twice":         "이미 투표한 부문입니다.",
+			"unknown cand":  "후보 작품을 찾을 수 없습니다.",
+			"closed":        "투표 기간이 아닙니다.",
+			"unknown award": "어워드를 찾을 수 없습니다.",
+		}[name])
 	}
 	if n := e.Count(`SELECT count(*) FROM award_votes`); n != 1 {
 		t.Fatalf("votes stored: %d", n)
@@ -610,5 +641,13 @@ func TestBuyerReview(t *testing.T) {
 	l := reviews(t, e, "W1", func(l reviewList) bool { return len(l.Reviews) == 1 })
 	if !l.Reviews[0].IsBuyerReview {
 		t.Fatal("buyer flag missing in the published list")
+	}
+}
+
+// wantMessage checks the envelope's message is Korean and holds want.
+func wantMessage(t *testing.T, name string, body []byte, want string) {
+	t.Helper()
+	if msg := writertest.Message(t, body); !writertest.Korean(msg) || !strings.Contains(msg, want) {
+		t.Errorf("%s: message %q, want Korean holding %q", name, msg, want)
 	}
 }

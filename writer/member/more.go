@@ -42,10 +42,10 @@ func (s *Service) recentAdd(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if body.PID == "" {
-		return httpapi.BadRequest("pid is required")
+		return httpapi.BadRequest("작품 ID(pid)가 필요합니다.")
 	}
 	if body.Vol < 0 {
-		return httpapi.BadRequest("vol must not be negative")
+		return httpapi.BadRequest("회차 번호(vol)는 0 이상이어야 합니다.")
 	}
 	ctx := r.Context()
 	if _, err := loadWork(ctx, s.pool, body.PID); err != nil {
@@ -67,7 +67,7 @@ func (s *Service) recentList(w http.ResponseWriter, r *http.Request) error {
 	p := httpapi.Params{"page": r.URL.Query().Get("page")}
 	page, err := p.Int("page", 1)
 	if err != nil || page < 1 || page > 10000 {
-		return httpapi.BadRequest("page must be a positive integer")
+		return httpapi.BadRequest("페이지(page)는 양의 정수여야 합니다.")
 	}
 	// Like the dibs list: a member in the teen version (toggle off, store
 	// app) keeps adult works viewed earlier, but they are not shown.
@@ -136,13 +136,13 @@ func (s *Service) recentDelete(w http.ResponseWriter, r *http.Request) error {
 	for _, f := range strings.Split(p["pids"], ",") {
 		if f = strings.TrimSpace(f); f != "" {
 			if !contract.ValidKeyID(f) {
-				return httpapi.BadRequest("pids holds an invalid pid")
+				return httpapi.BadRequest("작품 ID 목록(pids)에 잘못된 작품 ID가 있습니다.")
 			}
 			pids = append(pids, f)
 		}
 	}
 	if len(pids) == 0 || len(pids) > 1000 {
-		return httpapi.BadRequest("pids must hold 1 to 1000 pids")
+		return httpapi.BadRequest("작품 ID 목록(pids)에는 작품을 1개부터 1000개까지 넣을 수 있습니다.")
 	}
 	if _, err := s.pool.Exec(ctx, `DELETE FROM recent_views WHERE uid = $1 AND pid = ANY($2)`, uid, pids); err != nil {
 		return err
@@ -240,7 +240,7 @@ func (s *Service) genresPut(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if body.Genres == nil {
-		return httpapi.BadRequest("genres is required")
+		return httpapi.BadRequest("관심 장르(genres)를 선택해 주세요.")
 	}
 	known := map[string]bool{}
 	for _, g := range contract.Genres {
@@ -250,10 +250,10 @@ func (s *Service) genresPut(w http.ResponseWriter, r *http.Request) error {
 	seen := map[string]bool{}
 	for _, g := range body.Genres {
 		if !known[g.ID] {
-			return httpapi.BadRequest("unknown integratedGenreId %q", g.ID)
+			return httpapi.BadRequest("알 수 없는 장르입니다. (%q)", g.ID)
 		}
 		if seen[g.ID] {
-			return httpapi.BadRequest("integratedGenreId %s listed twice", g.ID)
+			return httpapi.BadRequest("같은 장르가 두 번 들어 있습니다. (%s)", g.ID)
 		}
 		seen[g.ID] = true
 		if g.IsSelected {
@@ -294,14 +294,14 @@ func (s *Service) qnaAdd(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if _, ok := contract.FAQCategories[q.Category]; !ok {
-		return httpapi.BadRequest("category must be privacy, payment, comic, novel or etc")
+		return httpapi.BadRequest("문의 유형(category)은 privacy, payment, comic, novel, etc 중 하나여야 합니다.")
 	}
 	q.Title, q.Body = strings.TrimSpace(q.Title), strings.TrimSpace(q.Body)
 	if q.Title == "" || len([]rune(q.Title)) > 100 {
-		return httpapi.BadRequest("title must be 1-100 characters")
+		return httpapi.BadRequest("제목은 1자 이상 100자 이하로 입력해 주세요.")
 	}
 	if q.Body == "" || len([]rune(q.Body)) > 5000 {
-		return httpapi.BadRequest("body must be 1-5000 characters")
+		return httpapi.BadRequest("내용은 1자 이상 5000자 이하로 입력해 주세요.")
 	}
 	var id int64
 	if err := s.pool.QueryRow(r.Context(), `INSERT INTO qna (uid, category, title, body, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
@@ -328,7 +328,7 @@ func (s *Service) qnaList(w http.ResponseWriter, r *http.Request) error {
 	}
 	page, err := p.Int("page", 1)
 	if err != nil || page < 1 || page > 10000 {
-		return httpapi.BadRequest("page must be a positive integer")
+		return httpapi.BadRequest("페이지(page)는 양의 정수여야 합니다.")
 	}
 	ctx := r.Context()
 	var total int
@@ -370,7 +370,7 @@ func (s *Service) awardVote(w http.ResponseWriter, r *http.Request) error {
 	}
 	eid, err := strconv.ParseInt(r.PathValue("eid"), 10, 64)
 	if err != nil || eid <= 0 {
-		return httpapi.BadRequest("eid must be a positive integer")
+		return httpapi.BadRequest("이벤트 ID(eid)는 양의 정수여야 합니다.")
 	}
 	p, err := httpapi.ReadParams(r)
 	if err != nil {
@@ -392,13 +392,13 @@ func (s *Service) awardVote(w http.ResponseWriter, r *http.Request) error {
 		var result string
 		err := tx.QueryRow(ctx, `SELECT start_at, end_at, result_type FROM awards WHERE eid = $1`, eid).Scan(&start, &end, &result)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return httpapi.Errorf(http.StatusNotFound, "unknown award %d", eid)
+			return httpapi.Errorf(http.StatusNotFound, "어워드를 찾을 수 없습니다.")
 		}
 		if err != nil {
 			return err
 		}
 		if result != "VOTING" || now.Before(start) || !now.Before(end) {
-			return httpapi.Errorf(http.StatusConflict, "voting is closed")
+			return httpapi.Errorf(http.StatusConflict, "투표 기간이 아닙니다.")
 		}
 		tag, err := tx.Exec(ctx, `INSERT INTO award_votes (eid, key, uid, pid, created_at)
 			SELECT eid, key, $3, pid, $5 FROM award_candidates WHERE eid = $1 AND key = $2 AND pid = $4
@@ -412,9 +412,9 @@ func (s *Service) awardVote(w http.ResponseWriter, r *http.Request) error {
 				return err
 			}
 			if n == 0 {
-				return httpapi.Errorf(http.StatusNotFound, "unknown candidate")
+				return httpapi.Errorf(http.StatusNotFound, "후보 작품을 찾을 수 없습니다.")
 			}
-			return httpapi.Errorf(http.StatusConflict, "already voted in this section")
+			return httpapi.Errorf(http.StatusConflict, "이미 투표한 부문입니다.")
 		}
 		if err := tx.QueryRow(ctx, `UPDATE award_candidates SET votes = votes + 1 WHERE eid = $1 AND key = $2 AND pid = $3 RETURNING votes`,
 			eid, section, pid).Scan(&votes); err != nil {
@@ -442,7 +442,7 @@ func (s *Service) awardMyVotes(w http.ResponseWriter, r *http.Request) error {
 	}
 	eid, err := strconv.ParseInt(r.PathValue("eid"), 10, 64)
 	if err != nil || eid <= 0 {
-		return httpapi.BadRequest("eid must be a positive integer")
+		return httpapi.BadRequest("이벤트 ID(eid)는 양의 정수여야 합니다.")
 	}
 	rows, err := s.pool.Query(r.Context(), `SELECT key, pid FROM award_votes WHERE eid = $1 AND uid = $2`, eid, uid)
 	if err != nil {

@@ -71,13 +71,13 @@ func (s *Service) placePut(w http.ResponseWriter, r *http.Request) error {
 	}
 	switch {
 	case body.Vol == nil || *body.Vol <= 0:
-		return httpapi.BadRequest("vol must be a positive volume number")
+		return httpapi.BadRequest("회차 번호(vol)는 1 이상이어야 합니다.")
 	case body.Page < 0 || body.Page > maxPlacePage:
-		return httpapi.BadRequest("page must be 0 to %d", maxPlacePage)
+		return httpapi.BadRequest("페이지(page)는 0부터 %d까지입니다.", maxPlacePage)
 	case math.IsNaN(body.Ratio) || body.Ratio < 0 || body.Ratio > 1:
-		return httpapi.BadRequest("ratio must be 0 to 1")
+		return httpapi.BadRequest("읽은 비율(ratio)은 0부터 1까지입니다.")
 	case body.Offset < 0 || body.Offset > maxPlaceOffset:
-		return httpapi.BadRequest("offset must be 0 to %d", maxPlaceOffset)
+		return httpapi.BadRequest("읽은 위치(offset)는 0부터 %d까지입니다.", maxPlaceOffset)
 	}
 	pid := r.PathValue("pid")
 	ctx := r.Context()
@@ -88,7 +88,7 @@ func (s *Service) placePut(w http.ResponseWriter, r *http.Request) error {
 	var released bool
 	err = s.pool.QueryRow(ctx, `SELECT release_at <= $3 FROM volumes WHERE pid = $1 AND no = $2`, pid, *body.Vol, now).Scan(&released)
 	if errors.Is(err, pgx.ErrNoRows) || err == nil && !released {
-		return httpapi.Errorf(http.StatusNotFound, "unknown volume %d of %s", *body.Vol, pid)
+		return httpapi.Errorf(http.StatusNotFound, "회차를 찾을 수 없습니다. (%d화)", *body.Vol)
 	}
 	if err != nil {
 		return fmt.Errorf("load volume %s/%d: %w", pid, *body.Vol, err)

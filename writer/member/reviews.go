@@ -44,13 +44,13 @@ func (s *Service) reviewAdd(w http.ResponseWriter, r *http.Request) error {
 	req.Body = strings.TrimSpace(req.Body)
 	switch n := len([]rune(req.Body)); {
 	case n == 0:
-		return httpapi.BadRequest("body is required")
+		return httpapi.BadRequest("리뷰 내용을 입력해 주세요.")
 	case n > 2000:
-		return httpapi.BadRequest("body is longer than 2000 characters")
+		return httpapi.BadRequest("리뷰는 2000자까지 쓸 수 있습니다.")
 	case req.Point < 1 || req.Point > 10:
-		return httpapi.BadRequest("point must be 1 to 10")
+		return httpapi.BadRequest("별점(point)은 1부터 10까지입니다.")
 	case req.Vol < 0 || req.Vol > maxVolNo:
-		return httpapi.BadRequest("vol must be 0 to %d", maxVolNo)
+		return httpapi.BadRequest("회차 번호(vol)는 0부터 %d까지입니다.", maxVolNo)
 	}
 	ctx := r.Context()
 	pid := r.PathValue("pid")
@@ -63,7 +63,7 @@ func (s *Service) reviewAdd(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		if n == 0 {
-			return httpapi.Errorf(http.StatusNotFound, "unknown volume %d", req.Vol)
+			return httpapi.Errorf(http.StatusNotFound, "회차를 찾을 수 없습니다. (%d화)", req.Vol)
 		}
 	}
 	buyer := false
@@ -118,12 +118,12 @@ type reviewRow struct {
 func (s *Service) lockReview(ctx context.Context, tx pgx.Tx, r *http.Request) (int64, *reviewRow, error) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, nil, httpapi.BadRequest("review id must be a positive integer")
+		return 0, nil, httpapi.BadRequest("리뷰 번호는 양의 정수여야 합니다.")
 	}
 	var rv reviewRow
 	err = tx.QueryRow(ctx, `SELECT pid, uid, point, deleted FROM reviews WHERE id = $1 FOR UPDATE`, id).Scan(&rv.pid, &rv.uid, &rv.point, &rv.deleted)
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && rv.deleted) {
-		return 0, nil, httpapi.Errorf(http.StatusNotFound, "unknown review %d", id)
+		return 0, nil, httpapi.Errorf(http.StatusNotFound, "리뷰를 찾을 수 없습니다.")
 	}
 	if err != nil {
 		return 0, nil, fmt.Errorf("load review %d: %w", id, err)
@@ -144,7 +144,7 @@ func (s *Service) reviewDelete(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		if rv.uid != uid {
-			return httpapi.Errorf(http.StatusForbidden, "not your review")
+			return httpapi.Errorf(http.StatusForbidden, "내가 쓴 리뷰가 아닙니다.")
 		}
 		if _, err := tx.Exec(ctx, `UPDATE reviews SET deleted = true WHERE id = $1`, id); err != nil {
 			return err
@@ -220,7 +220,7 @@ func (s *Service) reviewReport(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if len([]rune(body.Reason)) > 500 {
-		return httpapi.BadRequest("reason is longer than 500 characters")
+		return httpapi.BadRequest("신고 사유는 500자까지 쓸 수 있습니다.")
 	}
 	ctx := r.Context()
 	err = s.tx(ctx, func(tx pgx.Tx) error {
@@ -229,7 +229,7 @@ func (s *Service) reviewReport(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		if rv.uid == uid {
-			return httpapi.BadRequest("you cannot report your own review")
+			return httpapi.BadRequest("내가 쓴 리뷰는 신고할 수 없습니다.")
 		}
 		tag, err := tx.Exec(ctx, `INSERT INTO review_reports (review_id, uid, reason, created_at) VALUES ($1, $2, $3, $4)
 			ON CONFLICT DO NOTHING`, id, uid, body.Reason, s.now())

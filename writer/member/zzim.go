@@ -22,7 +22,7 @@ func zzimType(p httpapi.Params) (string, error) {
 	case "author":
 		return t, nil
 	}
-	return "", httpapi.BadRequest("zzim_type must be prod or author")
+	return "", httpapi.BadRequest("찜 종류(zzim_type)는 prod 또는 author여야 합니다.")
 }
 
 // zzimAdd adds a work or an author to the member's dibs; adding twice answers
@@ -54,24 +54,24 @@ func (s *Service) zzimAdd(w http.ResponseWriter, r *http.Request) error {
 		if v := p["section"]; v != "" && v != "all" {
 			sec, ok := sectionOf(v)
 			if !ok {
-				return httpapi.BadRequest("section must be 소설, 만화 or 웹툰")
+				return httpapi.BadRequest("분류(section)는 소설, 만화, 웹툰 중 하나여야 합니다.")
 			}
 			if sec != wk.section {
-				return httpapi.BadRequest("section does not match the work")
+				return httpapi.BadRequest("작품의 분류(section)와 맞지 않습니다.")
 			}
 		}
 		section = wk.section
 	} else {
 		id, err := strconv.ParseInt(target, 10, 64)
 		if err != nil || id <= 0 {
-			return httpapi.BadRequest("author pid must be an author id")
+			return httpapi.BadRequest("작가 찜에는 작가 ID를 보내 주세요.")
 		}
 		var n int
 		if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM authors WHERE id = $1`, id).Scan(&n); err != nil {
 			return fmt.Errorf("find author: %w", err)
 		}
 		if n == 0 {
-			return httpapi.Errorf(http.StatusNotFound, "unknown author %d", id)
+			return httpapi.Errorf(http.StatusNotFound, "작가를 찾을 수 없습니다.")
 		}
 	}
 	var idx int64
@@ -121,12 +121,12 @@ func parseIdxs(v string) ([]int64, error) {
 		}
 		n, err := strconv.ParseInt(f, 10, 64)
 		if err != nil || n <= 0 {
-			return nil, httpapi.BadRequest("idxs must be dibs ids")
+			return nil, httpapi.BadRequest("찜 번호(idxs)가 올바르지 않습니다.")
 		}
 		out = append(out, n)
 	}
 	if len(out) == 0 || len(out) > 1000 {
-		return nil, httpapi.BadRequest("idxs must hold 1 to 1000 ids")
+		return nil, httpapi.BadRequest("찜 번호(idxs)는 1개부터 1000개까지 보낼 수 있습니다.")
 	}
 	return out, nil
 }
@@ -211,13 +211,13 @@ func (s *Service) zzimList(w http.ResponseWriter, r *http.Request) error {
 	}
 	lvl, err := p.Int("adultLevel", 0)
 	if err != nil || lvl < 0 || lvl > 3 {
-		return httpapi.BadRequest("adultLevel must be 0 to 3")
+		return httpapi.BadRequest("성인 등급(adultLevel)은 0부터 3까지입니다.")
 	}
 	section := ""
 	if v := p["section"]; v != "" && v != "all" && v != "ALL" {
 		sec, ok := sectionOf(v)
 		if !ok {
-			return httpapi.BadRequest("section must be all, 소설, 만화 or 웹툰")
+			return httpapi.BadRequest("분류(section)는 all, 소설, 만화, 웹툰 중 하나여야 합니다.")
 		}
 		section = sec
 	}
@@ -293,7 +293,7 @@ func (s *Service) alarmSet(w http.ResponseWriter, r *http.Request) error {
 	if raw != "" {
 		v, okv := parseBool(raw)
 		if !okv {
-			return httpapi.BadRequest("isAlarm must be Y or N")
+			return httpapi.BadRequest("알림 설정(isAlarm)은 Y 또는 N이어야 합니다.")
 		}
 		on = v
 		_, err = s.pool.Exec(ctx, `INSERT INTO alarms (uid, pid, is_on, updated_at) VALUES ($1, $2, $3, $4)

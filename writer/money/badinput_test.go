@@ -134,14 +134,43 @@ func TestBadInputChangesNothing(t *testing.T) {
 		{"webhook malformed", req{method: "POST", path: "/home/api/v1/charge/webhook", body: `{"eventId":`, ctype: "application/json"}, 401},
 		{"confirm negative", req{method: "POST", path: "/home/api/v1/charge/confirm", uid: uid, key: "k", body: map[string]any{"orderId": order, "paymentKey": "pk", "amount": -1000}}, 400},
 	}
+	// What some refusals tell the reader, word for word.
+	wantMsg := map[string]string{
+		"no session":          "로그인이 필요한 서비스입니다.",
+		"no key":              "요청 키(Idempotency-Key 헤더)가 필요합니다.",
+		"unknown field":       `알 수 없는 항목입니다. ("price")`,
+		"duplicate vol":       "같은 회차(2화)가 두 번 들어 있습니다.",
+		"unknown pid":         "작품을 찾을 수 없습니다.",
+		"unknown vol":         "회차를 찾을 수 없습니다. (99화)",
+		"oversized":           "요청 내용이 너무 큽니다.",
+		"payment off":         "지금은 구매할 수 없는 작품입니다.",
+		"other uid":           "로그인한 회원의 요청이 아닙니다.",
+		"form body":           "요청 형식은 JSON(application/json)이어야 합니다.",
+		"coupon free vol":     "무료 회차입니다. (1화)",
+		"charge odd":          "100원 단위",
+		"jumping not on sale": "지금은 점핑패스를 판매하지 않습니다.",
+	}
 	for _, c := range cases {
 		r := p.do(c.r)
+		if want, ok := wantMsg[c.name]; ok {
+			if got := r.message(t); !strings.Contains(got, want) {
+				t.Errorf("%s: message %q, want %q", c.name, got, want)
+			}
+			delete(wantMsg, c.name)
+		}
 		if r.status != c.status || r.code(t) != c.status {
 			t.Errorf("%s: want %d envelope, got %d %s", c.name, c.status, r.status, r.body)
+		}
+		// Readers see the message (the webhook answers the payment gateway).
+		if !strings.Contains(c.r.path, "/charge/webhook") && !korean(r.message(t)) {
+			t.Errorf("%s: message %q is not Korean", c.name, r.message(t))
 		}
 		if got := p.snapshot(); got != before {
 			t.Fatalf("%s changed the database", c.name)
 		}
+	}
+	if len(wantMsg) > 0 {
+		t.Errorf("no case for %v", wantMsg)
 	}
 	// The fingerprint does see a real change.
 	p.do(req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: "k", body: map[string]any{"pid": "p1", "vols": []int{2}, "buyType": "B"}}).mustOK(t)

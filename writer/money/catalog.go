@@ -87,7 +87,7 @@ type JumpingPassOffer struct {
 }
 
 // ErrNotOnSale: the jumping pass has no price or term set.
-var ErrNotOnSale = &Error{Status: http.StatusNotFound, Msg: "the jumping pass is not on sale"}
+var ErrNotOnSale = &Error{Status: http.StatusNotFound, Msg: "지금은 점핑패스를 판매하지 않습니다."}
 
 // JumpingPass reads the admin's jumping pass document (site_docs 'jumpingpass').
 func (PGCatalog) JumpingPass(ctx context.Context, q Querier) (JumpingPassOffer, error) {

@@ -45,10 +45,10 @@ func newOrderID() string {
 
 func (r *ChargeRequest) validate(maxAmount int64) error {
 	if r.Amount < 1000 || r.Amount > maxAmount || r.Amount%100 != 0 {
-		return invalid("amount must be a multiple of 100 between 1000 and %d", maxAmount)
+		return invalid("충전 금액은 1000원부터 %d원까지 100원 단위로 정할 수 있습니다.", maxAmount)
 	}
 	if len(r.SuccessURL) > 2000 || len(r.FailURL) > 2000 {
-		return invalid("urls are too long")
+		return invalid("결제 후 이동할 주소(URL)가 너무 깁니다.")
 	}
 	return nil
 }
@@ -75,11 +75,11 @@ func (s *Service) RequestCharge(ctx context.Context, uid int64, key string, req 
 			OrderName: fmt.Sprintf("블루머니 %d원 충전", c.Amount), SuccessURL: req.SuccessURL, FailURL: req.FailURL})
 		var ge *GatewayError
 		if errors.As(err, &ge) {
-			return nil, errorf(http.StatusPaymentRequired, "payment refused: %s", ge.Message)
+			return nil, errorf(http.StatusPaymentRequired, "결제가 거절되었습니다: %s", ge.Message)
 		}
 		if err != nil {
 			s.log.Error("payment gateway failed", "op", "create", "err", err)
-			return nil, errorf(http.StatusBadGateway, "payment is temporarily unavailable")
+			return nil, errorf(http.StatusBadGateway, "일시적으로 결제를 이용할 수 없습니다. 잠시 후 다시 시도해 주세요.")
 		}
 		c.PaymentKey, c.CheckoutURL = co.PaymentKey, co.CheckoutURL
 		_, err = tx.Exec(ctx, `INSERT INTO charges (order_id, uid, money, amount, status, payment_key, checkout_url, created_at, updated_at)
@@ -97,7 +97,7 @@ func (s *Service) ownCharge(ctx context.Context, uid int64, orderID string) erro
 	var owner int64
 	err := s.pool.QueryRow(ctx, `SELECT uid FROM charges WHERE order_id = $1`, orderID).Scan(&owner)
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && owner != uid) {
-		return errorf(http.StatusNotFound, "no such charge")
+		return errorf(http.StatusNotFound, "충전 내역을 찾을 수 없습니다.")
 	}
 	if err != nil {
 		return fmt.Errorf("find charge %s: %w", orderID, err)
@@ -115,7 +115,7 @@ func lockCharge(ctx context.Context, tx pgx.Tx, orderID string) (*chargeRow, err
 	err := tx.QueryRow(ctx, `SELECT order_id, uid, money, amount, status, payment_key, bonus FROM charges WHERE order_id = $1 FOR UPDATE`,
 		orderID).Scan(&c.OrderID, &c.UID, &c.Money, &c.Amount, &c.Status, &c.PaymentKey, &c.Bonus)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, errorf(http.StatusNotFound, "no such charge")
+		return nil, errorf(http.StatusNotFound, "충전 내역을 찾을 수 없습니다.")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("lock charge %s: %w", orderID, err)
@@ -174,10 +174,10 @@ type ConfirmRequest struct {
 // state again; the PG is asked only while the charge is requested.
 func (s *Service) ConfirmCharge(ctx context.Context, uid int64, key string, req ConfirmRequest) (Answer, error) {
 	if req.OrderID == "" || len(req.OrderID) > 64 || req.PaymentKey == "" || len(req.PaymentKey) > 200 {
-		return Answer{}, invalid("orderId and paymentKey are required")
+		return Answer{}, invalid("주문 번호(orderId)와 결제 키(paymentKey)가 필요합니다.")
 	}
 	if req.Amount <= 0 {
-		return Answer{}, invalid("amount is required")
+		return Answer{}, invalid("결제 금액(amount)이 필요합니다.")
 	}
 	if s.cfg.Gateway == nil {
 		return Answer{}, ErrNoGateway
@@ -197,10 +197,10 @@ func (s *Service) ConfirmCharge(ctx context.Context, uid int64, key string, req 
 			return nil, err
 		}
 		if c.UID != uid {
-			return nil, errorf(http.StatusNotFound, "no such charge")
+			return nil, errorf(http.StatusNotFound, "충전 내역을 찾을 수 없습니다.")
 		}
 		if c.PaymentKey != req.PaymentKey || c.Amount != req.Amount {
-			return nil, invalid("paymentKey or amount does not match the order")
+			return nil, invalid("결제 정보가 주문과 일치하지 않습니다.")
 		}
 		now := s.now()
 		if c.Status == "requested" {
@@ -246,7 +246,7 @@ func (s *Service) chargeAnswer(ctx context.Context, q Querier, orderID string, w
 // first-charge bonus) back. It needs the charged money to be still unspent.
 func (s *Service) CancelCharge(ctx context.Context, uid int64, key, orderID string) (Answer, error) {
 	if orderID == "" || len(orderID) > 64 {
-		return Answer{}, invalid("orderId is required")
+		return Answer{}, invalid("주문 번호(orderId)가 필요합니다.")
 	}
 	if s.cfg.Gateway == nil {
 		return Answer{}, ErrNoGateway
@@ -266,18 +266,18 @@ func (s *Service) CancelCharge(ctx context.Context, uid int64, key, orderID stri
 			return nil, err
 		}
 		if c.UID != uid {
-			return nil, errorf(http.StatusNotFound, "no such charge")
+			return nil, errorf(http.StatusNotFound, "충전 내역을 찾을 수 없습니다.")
 		}
 		if c.Status != "done" {
-			return nil, errorf(http.StatusConflict, "only a completed charge can be canceled (it is %s)", c.Status)
+			return nil, errorf(http.StatusConflict, "완료된 충전만 취소할 수 있습니다.")
 		}
 		if w.Balance(c.Money) < c.Amount {
-			return nil, errorf(http.StatusConflict, "the charged money was already spent")
+			return nil, errorf(http.StatusConflict, "충전한 금액을 이미 사용해 취소할 수 없습니다.")
 		}
 		if _, err := s.cfg.Gateway.Cancel(ctx, c.PaymentKey, "고객 요청"); err != nil {
 			var ge *GatewayError
 			if errors.As(err, &ge) {
-				return nil, errorf(http.StatusConflict, "payment gateway refused the cancel: %s", ge.Message)
+				return nil, errorf(http.StatusConflict, "결제사에서 취소를 거절했습니다: %s", ge.Message)
 			}
 			return nil, err
 		}
@@ -400,7 +400,7 @@ func (s *Service) Charges(ctx context.Context, uid int64, limit int) ([]Charge, 
 // GetCharge returns one of the user's charges.
 func (s *Service) GetCharge(ctx context.Context, uid int64, orderID string) (*Charge, error) {
 	if orderID == "" || len(orderID) > 64 {
-		return nil, invalid("orderId is required")
+		return nil, invalid("주문 번호(orderId)가 필요합니다.")
 	}
 	if err := s.ownCharge(ctx, uid, orderID); err != nil {
 		return nil, err

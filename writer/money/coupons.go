@@ -191,13 +191,13 @@ type CouponResult struct {
 
 func (u *CouponUse) validate() error {
 	if !contract.ValidKeyID(u.PID) {
-		return invalid("pid is required")
+		return invalid("작품 ID(pid)가 필요합니다.")
 	}
 	if u.Vol <= 0 || u.Vol > MaxVolNo {
-		return invalid("vol must be 1 to %d", MaxVolNo)
+		return invalid("회차 번호(vol)는 1부터 %d까지입니다.", MaxVolNo)
 	}
 	if _, ok := couponBuyType[u.Kind]; !ok {
-		return invalid("kind must be wff, read, pass or jumping")
+		return invalid("쿠폰 종류(kind)는 wff, read, pass, jumping 중 하나여야 합니다.")
 	}
 	return nil
 }
@@ -237,10 +237,10 @@ func (s *Service) UseCoupon(ctx context.Context, uid int64, key string, u Coupon
 	}
 	v, ok := p.Volume(u.Vol, now)
 	if !ok {
-		return Answer{}, errorf(http.StatusNotFound, "volume %d of %s not found", u.Vol, u.PID)
+		return Answer{}, errorf(http.StatusNotFound, "회차를 찾을 수 없습니다. (%d화)", u.Vol)
 	}
 	if v.IsFree {
-		return Answer{}, invalid("volume %d is free", u.Vol)
+		return Answer{}, invalid("무료 회차입니다. (%d화)", u.Vol)
 	}
 	return s.once(ctx, uid, key, "coupon", u, func(tx pgx.Tx, _ *pgx.Batch, _ *Wallet) (any, error) {
 		// once holds the wallet lock: coupon changes of a user serialise on it.
@@ -381,7 +381,7 @@ type CouponInfo struct {
 // Coupons returns the coupon state of uid for pid.
 func (s *Service) Coupons(ctx context.Context, uid int64, pid string) (*CouponInfo, error) {
 	if !contract.ValidKeyID(pid) {
-		return nil, invalid("pid is required")
+		return nil, invalid("작품 ID(pid)가 필요합니다.")
 	}
 	p, err := s.cfg.Catalog.Product(ctx, s.pool, pid, nil)
 	if err != nil {
@@ -573,7 +573,7 @@ func (s *Service) ClaimEvent(ctx context.Context, uid, eid int64) (*ClaimResult,
 // benefit and heroism pages claim only their own events).
 func (s *Service) claimEvent(ctx context.Context, uid, eid int64, want string) (*ClaimResult, error) {
 	if eid <= 0 {
-		return nil, invalid("eid is required")
+		return nil, invalid("이벤트 ID(eid)가 필요합니다.")
 	}
 	var res *ClaimResult
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -584,7 +584,7 @@ func (s *Service) claimEvent(ctx context.Context, uid, eid int64, want string) (
 		err := tx.QueryRow(ctx, `SELECT kind, pids, coupons, start_at, end_at FROM events WHERE eid = $1`, eid).
 			Scan(&kind, &pids, &coupons, &start, &end)
 		if errors.Is(err, pgx.ErrNoRows) || (err == nil && want != "" && kind != want) {
-			return errorf(http.StatusNotFound, "no such event")
+			return errorf(http.StatusNotFound, "이벤트를 찾을 수 없습니다.")
 		}
 		if err != nil {
 			return fmt.Errorf("load event %d: %w", eid, err)
@@ -632,7 +632,7 @@ func (s *Service) claimEvent(ctx context.Context, uid, eid int64, want string) (
 				res.Gifts++
 			}
 		default:
-			return errorf(http.StatusConflict, "event %d has no coupons", eid)
+			return errorf(http.StatusConflict, "받을 수 있는 쿠폰이 없는 이벤트입니다.")
 		}
 		return s.cfg.Outbox.Enqueue(ctx, tx, contract.TrackedEvent{Type: contract.EvCouponUse, Time: now,
 			UID: uidString(uid), Props: map[string]string{"kind": "claim", "eid": strconv.FormatInt(eid, 10), "event": kind}})

@@ -88,7 +88,7 @@ func (s *Service) handler(user func(*http.Request) (int64, bool), fn func(http.R
 			err = errorf(http.StatusUnauthorized, "로그인이 필요한 서비스입니다.")
 		case r.URL.Query().Has("uid") && r.URL.Query().Get("uid") != uidString(uid):
 			// A uid in the query must be the session's, like one in the body.
-			err = errorf(http.StatusForbidden, "uid is not the session's")
+			err = errorf(http.StatusForbidden, "로그인한 회원의 요청이 아닙니다.")
 		}
 		if err == nil {
 			err = fn(w, r, uid)
@@ -105,9 +105,9 @@ func (s *Service) writeError(w http.ResponseWriter, r *http.Request, err error) 
 	switch {
 	case errors.As(err, &e):
 	case errors.As(err, &mbe):
-		e = errorf(http.StatusRequestEntityTooLarge, "request body too large")
+		e = errorf(http.StatusRequestEntityTooLarge, "요청 내용이 너무 큽니다.")
 	case errors.Is(err, r.Context().Err()) && r.Context().Err() != nil:
-		e = errorf(http.StatusServiceUnavailable, "request canceled")
+		e = errorf(http.StatusServiceUnavailable, "요청이 취소되었습니다.")
 	case httpapi.Unavailable(err):
 		// PostgreSQL down or restarting: the client retries with the same key.
 		s.log.Warn("money request failed: database unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
@@ -148,16 +148,16 @@ func decode(r *http.Request, uid int64, v any) error {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return errorf(http.StatusRequestEntityTooLarge, "request body too large")
+			return errorf(http.StatusRequestEntityTooLarge, "요청 내용이 너무 큽니다.")
 		}
-		return invalid("cannot read body")
+		return invalid("요청 내용을 읽을 수 없습니다.")
 	}
 	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "" && ct != "application/json" {
-		return errorf(http.StatusUnsupportedMediaType, "send application/json")
+		return errorf(http.StatusUnsupportedMediaType, "요청 형식은 JSON(application/json)이어야 합니다.")
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
-		return invalid("malformed JSON: expected an object")
+		return invalid("요청 형식(JSON)이 올바르지 않습니다. (객체여야 합니다)")
 	}
 	if raw, ok := obj["uid"]; ok {
 		if err := checkUID(string(bytes.Trim(raw, `"`)), uid); err != nil {
@@ -165,7 +165,7 @@ func decode(r *http.Request, uid int64, v any) error {
 		}
 		delete(obj, "uid")
 		if body, err = json.Marshal(obj); err != nil {
-			return invalid("malformed JSON")
+			return invalid("요청 형식(JSON)이 올바르지 않습니다.")
 		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -173,12 +173,12 @@ func decode(r *http.Request, uid int64, v any) error {
 	if err := dec.Decode(v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return invalid("field %s has the wrong type", te.Field)
+			return invalid("항목(%s)의 형식이 올바르지 않습니다.", te.Field)
 		}
-		return invalid("malformed JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+		return invalid("%s", httpapi.JSONSyntaxMessage(err))
 	}
 	if dec.More() {
-		return invalid("malformed JSON: trailing data")
+		return invalid("요청 형식(JSON)이 올바르지 않습니다. (JSON 뒤에 남은 데이터가 있습니다)")
 	}
 	return nil
 }
@@ -189,7 +189,7 @@ func checkUID(v string, uid int64) error {
 		return nil
 	}
 	if v != strconv.FormatInt(uid, 10) {
-		return errorf(http.StatusForbidden, "uid is not the session's")
+		return errorf(http.StatusForbidden, "로그인한 회원의 요청이 아닙니다.")
 	}
 	return nil
 }
@@ -205,7 +205,7 @@ func intQuery(r *http.Request, name string, def, lo, hi int64) (int64, error) {
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n < lo || n > hi {
-		return 0, invalid("%s must be an integer between %d and %d", name, lo, hi)
+		return 0, invalid("항목(%s)은 %d부터 %d 사이의 정수여야 합니다.", name, lo, hi)
 	}
 	return n, nil
 }
@@ -217,7 +217,7 @@ func channelOf(r *http.Request) (string, error) {
 	case "", "AO", "AC", "AA", "AW", "IA", "IW":
 		return c, nil
 	}
-	return "", invalid("unknown channel %q", c)
+	return "", invalid("알 수 없는 채널입니다. (%q)", c)
 }
 
 func (s *Service) getWallet(w http.ResponseWriter, r *http.Request, uid int64) error {
@@ -349,7 +349,7 @@ func (s *Service) getCharge(w http.ResponseWriter, r *http.Request, uid int64) e
 func (s *Service) postWebhook(w http.ResponseWriter, r *http.Request, _ int64) error {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		return errorf(http.StatusRequestEntityTooLarge, "request body too large")
+		return errorf(http.StatusRequestEntityTooLarge, "요청 내용이 너무 큽니다.")
 	}
 	applied, err := s.Webhook(r.Context(), body, r.Header)
 	if err != nil {
@@ -382,7 +382,7 @@ func (s *Service) getPurchases(w http.ResponseWriter, r *http.Request, uid int64
 	case "rental":
 		rental = true
 	default:
-		return invalid("type must be buy or rental")
+		return invalid("조회 종류(type)는 buy 또는 rental이어야 합니다.")
 	}
 	before, err := intQuery(r, "before", 0, 0, 1<<62)
 	if err != nil {
@@ -412,7 +412,7 @@ func (s *Service) getStatus(w http.ResponseWriter, r *http.Request, uid int64) e
 func (s *Service) postDownloadAuth(w http.ResponseWriter, r *http.Request, uid int64) error {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		return errorf(http.StatusRequestEntityTooLarge, "request body too large")
+		return errorf(http.StatusRequestEntityTooLarge, "요청 내용이 너무 큽니다.")
 	}
 	vals := url.Values{}
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
@@ -422,7 +422,7 @@ func (s *Service) postDownloadAuth(w http.ResponseWriter, r *http.Request, uid i
 		d := json.NewDecoder(bytes.NewReader(body))
 		d.UseNumber()
 		if err := d.Decode(&m); err != nil {
-			return invalid("malformed JSON")
+			return invalid("요청 형식(JSON)이 올바르지 않습니다.")
 		}
 		for k, v := range m {
 			switch x := v.(type) {
@@ -431,16 +431,16 @@ func (s *Service) postDownloadAuth(w http.ResponseWriter, r *http.Request, uid i
 			case json.Number:
 				vals.Set(k, x.String())
 			default:
-				return invalid("field %s has the wrong type", k)
+				return invalid("항목(%s)의 형식이 올바르지 않습니다.", k)
 			}
 		}
 	case "application/x-www-form-urlencoded", "":
 		vals, err = url.ParseQuery(string(body))
 		if err != nil {
-			return invalid("malformed form")
+			return invalid("요청 형식(form)이 올바르지 않습니다.")
 		}
 	default:
-		return errorf(http.StatusUnsupportedMediaType, "unsupported content type")
+		return errorf(http.StatusUnsupportedMediaType, "지원하지 않는 요청 형식입니다.")
 	}
 	if err := checkUID(vals.Get("uid"), uid); err != nil {
 		return err
@@ -451,7 +451,7 @@ func (s *Service) postDownloadAuth(w http.ResponseWriter, r *http.Request, uid i
 	}
 	vol, err := strconv.Atoi(vs)
 	if err != nil || vol <= 0 || vol > MaxVolNo {
-		return invalid("vol must be an integer from 1 to %d", MaxVolNo)
+		return invalid("회차 번호(vol)는 1부터 %d까지의 정수여야 합니다.", MaxVolNo)
 	}
 	ch, err := channelOf(r)
 	if err != nil {
@@ -500,7 +500,7 @@ func (s *Service) getGifts(w http.ResponseWriter, r *http.Request, uid int64) er
 func pathID(r *http.Request, name string) (int64, error) {
 	n, err := strconv.ParseInt(r.PathValue(name), 10, 64)
 	if err != nil || n <= 0 {
-		return 0, invalid("%s must be a positive integer", name)
+		return 0, invalid("항목(%s)은 양의 정수여야 합니다.", name)
 	}
 	return n, nil
 }
@@ -524,7 +524,7 @@ func (s *Service) getEvents(w http.ResponseWriter, r *http.Request, uid int64) e
 			ok = ok || k == kind
 		}
 		if !ok {
-			return invalid("unknown event kind")
+			return invalid("알 수 없는 이벤트 종류입니다.")
 		}
 	}
 	l, err := s.CouponEvents(r.Context(), uid, kind)
@@ -555,7 +555,7 @@ func (s *Service) postKindClaim(kind string) func(http.ResponseWriter, *http.Req
 			return err
 		}
 		if in.EID <= 0 {
-			return invalid("eid is required")
+			return invalid("이벤트 ID(eid)가 필요합니다.")
 		}
 		res, err := s.claimEvent(r.Context(), uid, in.EID, kind)
 		if err != nil {

@@ -26,14 +26,14 @@ type Answer struct {
 
 func validKey(key string) error {
 	if key == "" {
-		return invalid("Idempotency-Key header is required")
+		return invalid("요청 키(Idempotency-Key 헤더)가 필요합니다.")
 	}
 	if len(key) > 128 {
-		return invalid("Idempotency-Key is longer than 128 characters")
+		return invalid("요청 키(Idempotency-Key)는 128자를 넘을 수 없습니다.")
 	}
 	for i := 0; i < len(key); i++ {
 		if key[i] < 0x21 || key[i] > 0x7e {
-			return invalid("Idempotency-Key must be printable ASCII")
+			return invalid("요청 키(Idempotency-Key)에는 영문, 숫자, 기호만 쓸 수 있습니다.")
 		}
 	}
 	return nil

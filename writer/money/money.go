@@ -178,9 +178,9 @@ func invalid(format string, args ...any) *Error {
 // Errors callers may test with errors.Is / errors.As.
 var (
 	ErrInsufficient = &Error{Status: http.StatusPaymentRequired, Msg: "잔액이 부족합니다."}
-	ErrNoProduct    = &Error{Status: http.StatusNotFound, Msg: "unknown product"}
-	ErrKeyReuse     = &Error{Status: http.StatusConflict, Msg: "Idempotency-Key was used with other parameters"}
-	ErrNoGateway    = &Error{Status: http.StatusServiceUnavailable, Msg: "payment is not available"}
+	ErrNoProduct    = &Error{Status: http.StatusNotFound, Msg: "작품을 찾을 수 없습니다."}
+	ErrKeyReuse     = &Error{Status: http.StatusConflict, Msg: "같은 요청 키(Idempotency-Key)가 다른 내용으로 이미 사용되었습니다."}
+	ErrNoGateway    = &Error{Status: http.StatusServiceUnavailable, Msg: "지금은 결제를 이용할 수 없습니다."}
 	ErrChargeRate   = &Error{Status: http.StatusTooManyRequests, Msg: "충전 요청이 너무 많습니다. 잠시 후 다시 시도해 주세요."}
 )
 

@@ -101,11 +101,16 @@ func FuzzMoneyAPI(f *testing.F) {
 		if status >= 300 {
 			var env struct {
 				Header struct {
-					Code int `json:"code"`
+					Code    int    `json:"code"`
+					Message string `json:"message"`
 				} `json:"header"`
 			}
 			if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil || env.Header.Code != status {
 				t.Fatalf("%d answer is not the envelope of its status: %s", status, rec.Body)
+			}
+			// Readers see the message: it is Korean.
+			if !strings.ContainsFunc(env.Header.Message, func(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 }) {
+				t.Fatalf("%s %s: message %q is not Korean", rt.method, rt.path, env.Header.Message)
 			}
 		}
 		if status < 300 && foreignUID(body, ctype, "41") {

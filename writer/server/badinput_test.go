@@ -308,6 +308,13 @@ func TestEveryRouteRefusesBadInputAndChangesNothing(t *testing.T) {
 		if resp.StatusCode != c.want || writertest.Code(t, body) != c.want {
 			t.Errorf("%s: %d %.200s, want %d", c.name, resp.StatusCode, body, c.want)
 		}
+		// A refusal a member or visitor can meet is shown to readers: Korean
+		// (the admin and the payment gateway's webhook are not readers).
+		if !strings.HasPrefix(c.path, "/admin/") && !strings.Contains(c.path, "/charge/webhook") {
+			if msg := writertest.Message(t, body); !writertest.Korean(msg) {
+				t.Errorf("%s: message %q is not Korean", c.name, msg)
+			}
+		}
 		if after := fingerprint(t, e.Pool); after != before {
 			t.Fatalf("%s changed %v", c.name, diffTables(before, after))
 		}

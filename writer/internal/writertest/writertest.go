@@ -184,6 +184,31 @@ func (c *Client) Req(method, path string, body any) (*http.Response, []byte) {
 // Form is an url-encoded body.
 type Form string
 
+// Message returns header.message of the envelope body.
+func Message(t testing.TB, body []byte) string {
+	t.Helper()
+	var e struct {
+		Header struct {
+			Message string `json:"message"`
+		} `json:"header"`
+	}
+	if err := json.Unmarshal(body, &e); err != nil {
+		t.Fatalf("answer is not an envelope: %s", body)
+	}
+	return e.Header.Message
+}
+
+// Korean reports whether msg is written for the store's readers: it holds
+// Hangul (field names such as pid may stay in Latin letters).
+func Korean(msg string) bool {
+	for _, r := range msg {
+		if r >= 0xAC00 && r <= 0xD7A3 {
+			return true
+		}
+	}
+	return false
+}
+
 // Code reads header.code of an envelope.
 func Code(t testing.TB, body []byte) int {
 	t.Helper()
