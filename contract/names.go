@@ -15,6 +15,11 @@ const (
 	EventsSubjectPrefix = "events."
 	// AnalyticsConsumer is the durable pull consumer shared by every analytics process.
 	AnalyticsConsumer = "analytics"
+	// DefaultNATSURL is the embedded NATS that `storefront up` starts, which
+	// every service run alone connects to unless given NATS_URL. Its port is
+	// below Linux's ephemeral range (32768-60999), where any outgoing
+	// connection could hold it.
+	DefaultNATSURL = "nats://127.0.0.1:24222"
 )
 
 // Catalog KV key prefixes. A key is prefix + id; ids use only [A-Za-z0-9_-].

@@ -27,6 +27,7 @@ import (
 	"storefront/analytics/ingest"
 	"storefront/analytics/rankings"
 	"storefront/analytics/reports"
+	"storefront/contract"
 	"storefront/natsutil"
 	"storefront/svc"
 )
@@ -55,7 +56,7 @@ var analyticsTimeouts = svc.Timeouts{ReadHeader: 10 * time.Second, Read: 60 * ti
 // RegisterFlags registers the flags, each falling back to an environment variable.
 func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Addr, "addr", svc.Env("ANALYTICS_ADDR", ":8082"), "listen address (env ANALYTICS_ADDR)")
-	fs.StringVar(&c.NATSURL, "nats-url", svc.Env("NATS_URL", "nats://127.0.0.1:4222"), "NATS URL (env NATS_URL)")
+	fs.StringVar(&c.NATSURL, "nats-url", svc.Env("NATS_URL", contract.DefaultNATSURL), "NATS URL (env NATS_URL)")
 	fs.StringVar(&c.ClickHouseURL, "clickhouse-url", svc.Env("CLICKHOUSE_URL", "clickhouse://127.0.0.1:9000/default"), "ClickHouse URL (env CLICKHOUSE_URL)")
 	fs.IntVar(&c.Ingest.BatchSize, "batch-size", svc.EnvInt("ANALYTICS_BATCH_SIZE", 20000), "events per ClickHouse insert at most (env ANALYTICS_BATCH_SIZE)")
 	fs.DurationVar(&c.Ingest.FlushInterval, "flush-interval", svc.EnvDuration("ANALYTICS_FLUSH_INTERVAL", 200*time.Millisecond), "age at which a partial batch is inserted (env ANALYTICS_FLUSH_INTERVAL)")
@@ -73,7 +74,7 @@ func (c Config) withDefaults() Config {
 		c.Addr = ":8082"
 	}
 	if c.NATSURL == "" {
-		c.NATSURL = "nats://127.0.0.1:4222"
+		c.NATSURL = contract.DefaultNATSURL
 	}
 	if c.ClickHouseURL == "" {
 		c.ClickHouseURL = "clickhouse://127.0.0.1:9000/default"

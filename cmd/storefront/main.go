@@ -55,10 +55,10 @@ type depFlags struct {
 
 func (f *depFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.data, "data", svc.Env("STOREFRONT_DATA", ".data/dev"), "data folder for PostgreSQL, ClickHouse and NATS (env STOREFRONT_DATA)")
-	fs.IntVar(&f.pgPort, "pg-port", svc.EnvInt("STOREFRONT_PG_PORT", 55432), "port of our PostgreSQL (env STOREFRONT_PG_PORT)")
-	fs.IntVar(&f.chTCP, "ch-port", svc.EnvInt("STOREFRONT_CH_PORT", 59000), "native port of our ClickHouse (env STOREFRONT_CH_PORT)")
-	fs.IntVar(&f.chHTTP, "ch-http-port", svc.EnvInt("STOREFRONT_CH_HTTP_PORT", 58123), "HTTP port of our ClickHouse (env STOREFRONT_CH_HTTP_PORT)")
-	fs.IntVar(&f.natsPort, "nats-port", svc.EnvInt("STOREFRONT_NATS_PORT", 54222), "port of the embedded NATS (env STOREFRONT_NATS_PORT)")
+	fs.IntVar(&f.pgPort, "pg-port", svc.EnvInt("STOREFRONT_PG_PORT", 25432), "port of our PostgreSQL (env STOREFRONT_PG_PORT)")
+	fs.IntVar(&f.chTCP, "ch-port", svc.EnvInt("STOREFRONT_CH_PORT", 29000), "native port of our ClickHouse (env STOREFRONT_CH_PORT)")
+	fs.IntVar(&f.chHTTP, "ch-http-port", svc.EnvInt("STOREFRONT_CH_HTTP_PORT", 28123), "HTTP port of our ClickHouse (env STOREFRONT_CH_HTTP_PORT)")
+	fs.IntVar(&f.natsPort, "nats-port", svc.EnvInt("STOREFRONT_NATS_PORT", 24222), "port of the embedded NATS (env STOREFRONT_NATS_PORT)")
 	fs.StringVar(&f.database, "database", svc.Env("STOREFRONT_DATABASE", "storefront"), "PostgreSQL database name (env STOREFRONT_DATABASE)")
 }
 

@@ -26,6 +26,7 @@ import (
 	"github.com/valyala/fasthttp"
 	"golang.org/x/sync/singleflight"
 
+	"storefront/contract"
 	"storefront/edge/cache"
 	"storefront/edge/catalog"
 	"storefront/edge/frontdoor"
@@ -63,7 +64,7 @@ type Config struct {
 // RegisterFlags registers the edge's flags with environment fallbacks.
 func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Addr, "addr", svc.Env("EDGE_ADDR", ":8080"), "listen address (env EDGE_ADDR)")
-	fs.StringVar(&c.NATSURL, "nats", svc.Env("NATS_URL", "nats://127.0.0.1:54222"), "NATS URL (env NATS_URL)")
+	fs.StringVar(&c.NATSURL, "nats", svc.Env("NATS_URL", contract.DefaultNATSURL), "NATS URL (env NATS_URL)")
 	fs.StringVar(&c.WriterURL, "writer", svc.Env("WRITER_URL", "http://127.0.0.1:8081"), "writer node URLs, comma-separated (env WRITER_URL)")
 	fs.StringVar(&c.AnalyticsURL, "analytics", svc.Env("ANALYTICS_URL", "http://127.0.0.1:8082"), "analytics node URLs serving the reports API, comma-separated (env ANALYTICS_URL)")
 	fs.StringVar(&c.StaticDir, "static", svc.Env("STATIC_DIR", "frontend/build/client"), "built SPA to serve (env STATIC_DIR)")
@@ -95,7 +96,7 @@ func (c *Config) withDefaults() Config {
 		o.Addr = ":8080"
 	}
 	if o.NATSURL == "" {
-		o.NATSURL = "nats://127.0.0.1:54222"
+		o.NATSURL = contract.DefaultNATSURL
 	}
 	if o.AudienceSecret == "" {
 		o.AudienceSecret = "dev-audience-secret"

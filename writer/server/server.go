@@ -89,7 +89,7 @@ type Config struct {
 func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Addr, "addr", svc.Env("WRITER_ADDR", ":8081"), "listen address (env WRITER_ADDR)")
 	fs.StringVar(&c.DatabaseURL, "database-url", svc.Env("DATABASE_URL", ""), "PostgreSQL URL (env DATABASE_URL)")
-	fs.StringVar(&c.NATSURL, "nats-url", svc.Env("NATS_URL", nats.DefaultURL), "NATS URL (env NATS_URL)")
+	fs.StringVar(&c.NATSURL, "nats-url", svc.Env("NATS_URL", contract.DefaultNATSURL), "NATS URL (env NATS_URL)")
 	fs.IntVar(&c.NATSReplicas, "nats-replicas", svc.EnvInt("NATS_REPLICAS", 1), "JetStream replicas of stream and bucket (env NATS_REPLICAS)")
 	fs.StringVar(&c.AdminToken, "admin-token", svc.Env("ADMIN_TOKEN", "dev-admin-token"), "bearer token of the admin API (env ADMIN_TOKEN)")
 	fs.StringVar(&c.AudienceSecret, "audience-secret", svc.Env("AUDIENCE_SECRET", "dev-audience-secret"), "secret of the audience cookie shared with the edge (env AUDIENCE_SECRET)")
@@ -121,7 +121,7 @@ func (c *Config) defaults() {
 		c.Addr = ":8081"
 	}
 	if c.NATSURL == "" {
-		c.NATSURL = nats.DefaultURL
+		c.NATSURL = contract.DefaultNATSURL
 	}
 	if c.AdminToken == "" {
 		c.AdminToken = "dev-admin-token"
