@@ -31,7 +31,8 @@ var fuzzRoutes = []struct{ method, path string }{
 // FuzzMoneyAPI sends arbitrary bodies, content types, idempotency keys and
 // channels to member 41's money routes. Whatever arrives: no 5xx (503 only
 // where no payment gateway is configured), errors in the seed envelope with an
-// agreeing status, a body uid other than the session's never succeeds, member
+// agreeing status, a body uid other than the session's never succeeds (a GET
+// reads no body), member
 // 42's money and entitlements never change, and every balance stays equal to
 // its ledger.
 func FuzzMoneyAPI(f *testing.F) {
@@ -113,7 +114,10 @@ func FuzzMoneyAPI(f *testing.F) {
 				t.Fatalf("%s %s: message %q is not Korean", rt.method, rt.path, env.Header.Message)
 			}
 		}
-		if status < 300 && foreignUID(body, ctype, "41") {
+		// A GET's body is never read (its parameters are in the query, and a
+		// uid there is checked): it answers the session's own data whatever
+		// the body names.
+		if status < 300 && rt.method != "GET" && foreignUID(body, ctype, "41") {
 			t.Fatalf("%s %s with another member's uid succeeded: %q -> %d %s", rt.method, rt.path, body, status, rec.Body)
 		}
 		if got := query(t, otherState); got != before {
