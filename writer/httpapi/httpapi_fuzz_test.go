@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"storefront/writer/httpapi"
+	"storefront/writer/internal/writertest"
 )
 
 // limit is the body limit used in the targets: small, so the fuzzer reaches it.
@@ -40,7 +41,7 @@ func clientError(t *testing.T, err error, allowed ...int) {
 		t.Fatalf("error %v (%T) is not an *httpapi.Error: it would be a 500", err, err)
 	}
 	// Readers see the message: it is Korean (field names may stay Latin).
-	if !strings.ContainsFunc(e.Msg, func(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 }) {
+	if !writertest.Korean(e.Msg) {
 		t.Fatalf("error message %q is not Korean", e.Msg)
 	}
 	for _, c := range allowed {

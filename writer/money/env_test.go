@@ -197,24 +197,6 @@ func (r resp) json(t testing.TB) map[string]any {
 	return m
 }
 
-// message returns header.message of the envelope.
-func (r resp) message(t testing.TB) string {
-	t.Helper()
-	h, _ := r.json(t)["header"].(map[string]any)
-	m, _ := h["message"].(string)
-	return m
-}
-
-// korean reports whether msg holds Hangul: what readers are shown.
-func korean(msg string) bool {
-	for _, c := range msg {
-		if c >= 0xAC00 && c <= 0xD7A3 {
-			return true
-		}
-	}
-	return false
-}
-
 // code returns header.code of the envelope.
 func (r resp) code(t testing.TB) int {
 	t.Helper()

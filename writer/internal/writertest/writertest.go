@@ -201,12 +201,7 @@ func Message(t testing.TB, body []byte) string {
 // Korean reports whether msg is written for the store's readers: it holds
 // Hangul (field names such as pid may stay in Latin letters).
 func Korean(msg string) bool {
-	for _, r := range msg {
-		if r >= 0xAC00 && r <= 0xD7A3 {
-			return true
-		}
-	}
-	return false
+	return strings.ContainsFunc(msg, func(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 })
 }
 
 // Code reads header.code of an envelope.
