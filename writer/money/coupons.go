@@ -133,11 +133,16 @@ func takeCoupon(ctx context.Context, tx pgx.Tx, uid int64, kind, pid string, now
 	return id, nil
 }
 
+// usableTickets selects the ticket grants of user $1 that can rent work $2 of
+// section $3 at $4: the work's own and its section's, received, available,
+// not used up, not expired. What the coupon state counts is what useTickets
+// spends.
+const usableTickets = `uid = $1 AND kind = 'ticket' AND (pid = $2 OR (pid = '' AND section = $3))
+		  AND is_recv AND used_cnt < count AND available_at <= $4 AND expires_at > $4`
+
 // useTickets spends n tickets valid for p (its own or its section's).
 func useTickets(ctx context.Context, tx pgx.Tx, uid int64, p *Product, n int, now time.Time) (int, error) {
-	rows, err := tx.Query(ctx, `SELECT id, count - used_cnt FROM coupon_grants
-		WHERE uid = $1 AND kind = 'ticket' AND (pid = $2 OR (pid = '' AND section = $3))
-		  AND is_recv AND used_cnt < count AND available_at <= $4 AND expires_at > $4
+	rows, err := tx.Query(ctx, `SELECT id, count - used_cnt FROM coupon_grants WHERE `+usableTickets+`
 		ORDER BY expires_at, id`, uid, p.PID, p.Section, now)
 	if err != nil {
 		return 0, fmt.Errorf("load tickets of %d: %w", uid, err)
@@ -460,9 +465,8 @@ func (s *Service) Coupons(ctx context.Context, uid int64, pid string) (*CouponIn
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("load coupons %d/%s: %w", uid, pid, err)
 	}
-	err = s.pool.QueryRow(ctx, `SELECT coalesce(sum(count - used_cnt), 0) FROM coupon_grants
-		WHERE uid = $1 AND kind = 'ticket' AND (pid = $2 OR (pid = '' AND section = $3))
-		  AND is_recv AND used_cnt < count AND available_at <= $4 AND expires_at > $4`, uid, pid, p.Section, now).Scan(&ci.TicketCount)
+	err = s.pool.QueryRow(ctx, `SELECT coalesce(sum(count - used_cnt), 0) FROM coupon_grants WHERE `+usableTickets,
+		uid, pid, p.Section, now).Scan(&ci.TicketCount)
 	if err != nil {
 		return nil, fmt.Errorf("count tickets %d/%s: %w", uid, pid, err)
 	}
