@@ -223,7 +223,7 @@ func io0(r *http.Request) (int64, error) {
 		if err != nil {
 			var mbe *http.MaxBytesError
 			if errors.As(err, &mbe) {
-				return n, httpapi.Errorf(http.StatusRequestEntityTooLarge, "요청 내용이 너무 큽니다.")
+				return n, httpapi.ErrTooLarge
 			}
 			return n, nil
 		}

@@ -52,6 +52,7 @@ var (
 	ErrUnauthorized = &Error{Code: http.StatusUnauthorized, Msg: "로그인이 필요한 서비스입니다."}
 	ErrForbidden    = &Error{Code: http.StatusForbidden, Msg: "접근 권한이 없습니다."}
 	ErrNotFound     = &Error{Code: http.StatusNotFound, Msg: "요청한 정보를 찾을 수 없습니다."}
+	ErrTooLarge     = &Error{Code: http.StatusRequestEntityTooLarge, Msg: "요청 내용이 너무 큽니다."}
 )
 
 // BadRequest is a 400 with msg.
@@ -83,7 +84,7 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	switch {
 	case errors.As(err, &e):
 	case errors.As(err, &mbe):
-		e = Errorf(http.StatusRequestEntityTooLarge, "요청 내용이 너무 큽니다.")
+		e = ErrTooLarge
 	case Unavailable(err):
 		e = &Error{Code: ErrUnavailable.Code, Msg: ErrUnavailable.Msg, Err: err}
 	default:
@@ -149,7 +150,7 @@ func decodeErr(err error) error {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &mbe):
-		return Errorf(http.StatusRequestEntityTooLarge, "요청 내용이 너무 큽니다.")
+		return ErrTooLarge
 	case errors.As(err, &te):
 		return BadRequest("항목(%s)의 형식이 올바르지 않습니다.", te.Field)
 	case errors.Is(err, io.EOF):

@@ -105,7 +105,7 @@ func (s *Service) writeError(w http.ResponseWriter, r *http.Request, err error) 
 	switch {
 	case errors.As(err, &e):
 	case errors.As(err, &mbe):
-		e = errorf(http.StatusRequestEntityTooLarge, "요청 내용이 너무 큽니다.")
+		e = errTooLarge
 	case errors.Is(err, r.Context().Err()) && r.Context().Err() != nil:
 		e = errorf(http.StatusServiceUnavailable, "요청이 취소되었습니다.")
 	case httpapi.Unavailable(err):
@@ -148,7 +148,7 @@ func decode(r *http.Request, uid int64, v any) error {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return errorf(http.StatusRequestEntityTooLarge, "요청 내용이 너무 큽니다.")
+			return errTooLarge
 		}
 		return invalid("요청 내용을 읽을 수 없습니다.")
 	}
@@ -349,7 +349,7 @@ func (s *Service) getCharge(w http.ResponseWriter, r *http.Request, uid int64) e
 func (s *Service) postWebhook(w http.ResponseWriter, r *http.Request, _ int64) error {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		return errorf(http.StatusRequestEntityTooLarge, "요청 내용이 너무 큽니다.")
+		return errTooLarge
 	}
 	applied, err := s.Webhook(r.Context(), body, r.Header)
 	if err != nil {
@@ -412,7 +412,7 @@ func (s *Service) getStatus(w http.ResponseWriter, r *http.Request, uid int64) e
 func (s *Service) postDownloadAuth(w http.ResponseWriter, r *http.Request, uid int64) error {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		return errorf(http.StatusRequestEntityTooLarge, "요청 내용이 너무 큽니다.")
+		return errTooLarge
 	}
 	vals := url.Values{}
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))

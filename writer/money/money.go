@@ -175,6 +175,9 @@ func invalid(format string, args ...any) *Error {
 	return errorf(http.StatusBadRequest, format, args...)
 }
 
+// errTooLarge answers a body over the limit, in the words of every other writer route.
+var errTooLarge = &Error{Status: http.StatusRequestEntityTooLarge, Msg: httpapi.ErrTooLarge.Msg}
+
 // Errors callers may test with errors.Is / errors.As.
 var (
 	ErrInsufficient = &Error{Status: http.StatusPaymentRequired, Msg: "잔액이 부족합니다."}
