@@ -190,12 +190,12 @@ func (s *Server) writeEntry(ctx *fasthttp.RequestCtx, e *cache.Entry) {
 	switch {
 	case e.Brotli != nil && ctx.Request.Header.HasAcceptEncoding("br"):
 		h.Set("Content-Encoding", "br")
-		ctx.Response.SetBodyRaw(e.Brotli)
+		setCachedBody(ctx, e.Brotli)
 	case e.Gzip != nil && ctx.Request.Header.HasAcceptEncoding("gzip"):
 		h.Set("Content-Encoding", "gzip")
-		ctx.Response.SetBodyRaw(e.Gzip)
+		setCachedBody(ctx, e.Gzip)
 	default:
-		ctx.Response.SetBodyRaw(e.Body)
+		setCachedBody(ctx, e.Body)
 	}
 	if len(ctx.Request.Header.Peek(contract.HeaderRequestToken)) == 0 && e.SigNoToken != nil {
 		h.SetBytesV(contract.HeaderSignature, e.SigNoToken)
