@@ -12,6 +12,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -36,6 +37,7 @@ import (
 	"storefront/analytics/server"
 	"storefront/contract"
 	"storefront/devstack"
+	"storefront/edge/frontdoor"
 	"storefront/svc"
 )
 
@@ -43,7 +45,9 @@ func main() {
 	var (
 		total      = flag.Int("events", 500000, "events to publish")
 		rate       = flag.Int("rate", 60000, "target events/s (0: as fast as possible)")
-		publishers = flag.Int("publishers", 4, "concurrent publishers")
+		publishers = flag.Int("publishers", 256, "concurrent tracking calls (each waits for its ack, as a page's call to the edge does)")
+		perCall    = flag.Int("events-per-call", 1, "events in one tracking call")
+		single     = flag.Bool("single", false, "publish one message per event with Nats-Msg-Id (before bundles), not through the edge's Bundler")
 		probeEvery = flag.Duration("probe-every", 20*time.Millisecond, "interval between latency probes")
 		natsURL    = flag.String("nats-url", os.Getenv("NATS_URL"), "NATS to use (default: embedded)")
 		chURL      = flag.String("clickhouse-url", os.Getenv("CLICKHOUSE_URL"), "ClickHouse to use (default: own server)")
@@ -62,14 +66,14 @@ func main() {
 		}
 	}
 	log := svc.NewLogger("text", "warn")
-	if err := run(log, cfg, *total, *rate, *publishers, *probeEvery, *natsURL, *chURL, *prefill); err != nil {
+	if err := run(log, cfg, *total, *rate, *publishers, *perCall, *single, *probeEvery, *natsURL, *chURL, *prefill); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
 
-func run(log *slog.Logger, cfg server.Config, total, rate, publishers int, probeEvery time.Duration, natsURL, chURL string, prefill bool) error {
+func run(log *slog.Logger, cfg server.Config, total, rate, publishers, perCall int, single bool, probeEvery time.Duration, natsURL, chURL string, prefill bool) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	dir, err := os.MkdirTemp("", "sf-bench-")
@@ -129,6 +133,9 @@ func run(log *slog.Logger, cfg server.Config, total, rate, publishers int, probe
 		return err
 	}
 	run := strconv.FormatInt(time.Now().UnixNano(), 36)
+	// The edge's publisher: calls in flight together leave in one message.
+	bundler := frontdoor.NewBundler(js, frontdoor.BundlerOptions{})
+	defer bundler.Close()
 
 	// Probes: published alone at a steady pace; the poller notes when each is queryable.
 	var probeMu sync.Mutex
@@ -155,7 +162,13 @@ func run(log *slog.Logger, cfg server.Config, total, rate, publishers int, probe
 			probeMu.Lock()
 			probeSent[id] = time.Now()
 			probeMu.Unlock()
-			if _, err := js.Publish(ctx, contract.TrackSubject("bench_probe"), b, jetstream.WithMsgID(id)); err != nil {
+			var err error
+			if single {
+				_, err = js.Publish(ctx, contract.TrackSubject("bench_probe"), b, jetstream.WithMsgID(id))
+			} else {
+				err = bundler.Publish(ctx, b)
+			}
+			if err != nil {
 				log.Warn("probe publish", "err", err)
 			}
 		}
@@ -203,6 +216,7 @@ func run(log *slog.Logger, cfg server.Config, total, rate, publishers int, probe
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var call []byte
 			for i := range per {
 				if rate > 0 {
 					due := start.Add(time.Duration(float64(published.Load()) / float64(rate) * float64(time.Second)))
@@ -218,19 +232,37 @@ func run(log *slog.Logger, cfg server.Config, total, rate, publishers int, probe
 				if typ == contract.EvPurchase {
 					ev.Amount, ev.UID = 300, "u"+strconv.Itoa(n%2000)
 				}
-				b, _ := ev.AppendJSON(make([]byte, 0, 512)) // as the edge encodes
-				for {
-					_, err := js.PublishAsync(contract.TrackSubject(typ), b, jetstream.WithMsgID(ev.ID))
-					if err == nil {
-						break
+				if single {
+					b, _ := ev.AppendJSON(make([]byte, 0, 512))
+					for {
+						_, err := js.PublishAsync(contract.TrackSubject(typ), b, jetstream.WithMsgID(ev.ID))
+						if err == nil {
+							break
+						}
+						if !errors.Is(err, jetstream.ErrTooManyStalledMsgs) {
+							return
+						}
+						time.Sleep(time.Millisecond) // the stream is the bottleneck: wait, do not spin
 					}
-					if !errors.Is(err, jetstream.ErrTooManyStalledMsgs) {
-						return
-					}
-					time.Sleep(time.Millisecond) // the stream is the bottleneck: wait, do not spin
-
+					published.Add(1)
+					continue
 				}
-				published.Add(1)
+				// As the edge's Tracker.Publish: the call's events, one per
+				// line, sent when the call is complete; the call waits for its ack.
+				if len(call) > 0 {
+					call = append(call, '\n')
+				}
+				call, _ = ev.AppendJSON(call)
+				if (i+1)%perCall != 0 && i+1 < per {
+					continue
+				}
+				events := int64(bytes.Count(call, []byte{'\n'}) + 1)
+				if err := bundler.Publish(ctx, call); err != nil {
+					log.Warn("publish", "err", err)
+					return
+				}
+				call = call[:0] // the bundle copied it
+				published.Add(events)
 			}
 		}()
 	}

@@ -21,6 +21,8 @@
 package ingest
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -50,6 +52,8 @@ type Config struct {
 	MaxAckPending int           // unacked messages per consumer (100000)
 	ShutdownGrace time.Duration // time in-flight inserts get after stop (10s)
 	InsertTimeout time.Duration // one insert attempt at most (60s)
+	PullBytes     int           // message bytes buffered from the consumer at most (32 MiB)
+	RetryPoll     time.Duration // between looks at the ack floor while retried events wait (100ms)
 	Now           func() time.Time
 }
 
@@ -71,6 +75,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.InsertTimeout <= 0 {
 		c.InsertTimeout = 60 * time.Second
+	}
+	if c.PullBytes <= 0 {
+		c.PullBytes = 32 << 20
+	}
+	if c.RetryPoll <= 0 {
+		c.RetryPoll = 100 * time.Millisecond
 	}
 	if c.ShutdownGrace <= 0 {
 		c.ShutdownGrace = 10 * time.Second
@@ -177,15 +187,21 @@ func (in *Ingester) Run(ctx context.Context) error {
 		return err
 	}
 	msgs := make(chan jetstream.Msg, in.cfg.BatchSize)
+	retries := make(chan jetstream.Msg, 1024)
 	stop := make(chan struct{})
 	cc, err := cons.Consume(func(m jetstream.Msg) {
+		to := msgs
+		if m.Headers().Get(contract.HeaderEventRetry) != "" {
+			to = retries
+		}
 		select {
-		case msgs <- m:
+		case to <- m:
 		case <-stop:
 			_ = m.Nak()
 		}
 	},
-		jetstream.PullMaxMessages(2*in.cfg.BatchSize),
+		// Bytes, not messages: a bundle holds hundreds of events.
+		jetstream.PullMaxBytes(in.cfg.PullBytes),
 		jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
 			if !errors.Is(err, jetstream.ErrNoHeartbeat) {
 				in.log.Warn("consume", "err", err)
@@ -212,34 +228,40 @@ func (in *Ingester) Run(ctx context.Context) error {
 		}()
 	}
 
+	laneDone := make(chan struct{})
+	go func() { defer close(laneDone); in.retryLane(ctx, wctx, cons, retries) }()
+
 	// A batch may leave once it is full or old enough, but only when a worker is
 	// free: while every worker is inserting, the batch keeps growing up to
-	// BatchSize. Under load inserts get bigger and fewer (each insert costs a part
-	// in events and in every rollup); when idle, latency stays at FlushInterval.
+	// BatchSize events. Under load inserts get bigger and fewer (each insert
+	// costs a part in events and in every rollup); when idle, latency stays at
+	// FlushInterval.
 	var pending []jetstream.Msg
+	var pendingEvents int
 	var oldest time.Time
 	tick := time.NewTicker(max(in.cfg.FlushInterval/4, 5*time.Millisecond))
 	defer tick.Stop()
 loop:
 	for {
 		var out chan []jetstream.Msg
-		if len(pending) >= in.cfg.BatchSize || len(pending) > 0 && time.Since(oldest) >= in.cfg.FlushInterval {
+		if pendingEvents >= in.cfg.BatchSize || len(pending) > 0 && time.Since(oldest) >= in.cfg.FlushInterval {
 			out = batches
 		}
 		recv := msgs
-		if len(pending) >= in.cfg.BatchSize {
+		if pendingEvents >= in.cfg.BatchSize {
 			recv = nil // full: wait for a worker
 		}
 		select {
 		case <-ctx.Done():
 			break loop
 		case out <- pending:
-			pending = nil
+			pending, pendingEvents = nil, 0
 		case m := <-recv:
 			if len(pending) == 0 {
 				oldest = time.Now()
 			}
 			pending = append(pending, m)
+			pendingEvents += 1 + bytes.Count(m.Data(), newline)
 		case <-tick.C:
 		}
 	}
@@ -248,9 +270,13 @@ loop:
 	for _, m := range pending {
 		_ = m.Nak()
 	}
+	<-laneDone
 	for {
 		select {
 		case m := <-msgs:
+			_ = m.Nak()
+			continue
+		case m := <-retries:
 			_ = m.Nak()
 			continue
 		default:
@@ -267,6 +293,67 @@ loop:
 		<-done
 	}
 	return nil
+}
+
+var newline = []byte{'\n'}
+
+// retryLane holds the messages marked contract.HeaderEventRetry (events a page
+// sent again) until every earlier message of the stream is done, that is
+// until the consumer's ack floor reaches the message before them, and then
+// processes them with every row checked against the events table. The first
+// copy of a retried event went out earlier, in another message (a bundle),
+// so once the floor passed it, that copy is either stored (and the check
+// finds it) or was never published. Retries are rare: the lane costs one
+// consumer info call per RetryPoll while it holds any.
+func (in *Ingester) retryLane(ctx, wctx context.Context, cons jetstream.Consumer, retries <-chan jetstream.Msg) {
+	var held []jetstream.Msg // by stream sequence
+	seqOf := func(m jetstream.Msg) uint64 {
+		if md, err := m.Metadata(); err == nil {
+			return md.Sequence.Stream
+		}
+		return 0
+	}
+	poll := time.NewTicker(in.cfg.RetryPoll)
+	defer poll.Stop()
+	keep := time.NewTicker(in.cfg.AckWait / 3)
+	defer keep.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			for _, m := range held {
+				_ = m.Nak()
+			}
+			return
+		case m := <-retries:
+			i, _ := slices.BinarySearchFunc(held, seqOf(m), func(h jetstream.Msg, s uint64) int { return cmp.Compare(seqOf(h), s) })
+			held = slices.Insert(held, i, m)
+		case <-keep.C:
+			for _, m := range held {
+				_ = m.InProgress()
+			}
+		case <-poll.C:
+			if len(held) == 0 {
+				continue
+			}
+			info, err := cons.Info(ctx)
+			if err != nil {
+				continue
+			}
+			// Ready: the held messages from the floor on with no gap, so
+			// every message before each of them is acked or in this run.
+			next, n := info.AckFloor.Stream+1, 0
+			for n < len(held) && seqOf(held[n]) <= next {
+				next = max(next, seqOf(held[n])+1)
+				n++
+			}
+			if n == 0 {
+				continue
+			}
+			ready := slices.Clone(held[:n])
+			held = slices.Delete(held, 0, n)
+			in.process(wctx, ready)
+		}
+	}
 }
 
 // process inserts one batch and acks it, retrying until it succeeds or ctx ends.
@@ -394,35 +481,64 @@ type batch struct {
 func (in *Ingester) parse(msgs []jetstream.Msg) *batch {
 	b := &batch{rows: make([]row, 0, len(msgs)), recheck: make([]bool, 0, len(msgs))}
 	seen := make(map[string]struct{}, len(msgs))
+	var good []contract.TrackedEvent
+	var bad [][]byte
+	var errs []error
 	for _, m := range msgs {
 		var seq, delivered uint64
 		if md, err := m.Metadata(); err == nil {
 			seq, delivered = md.Sequence.Stream, md.NumDelivered
 		}
-		var ev contract.TrackedEvent
-		err := contract.DecodeEvent(m.Data(), &ev)
-		if err == nil {
-			err = ev.Validate()
-		}
-		if err != nil {
-			p := m.Data()
-			if len(p) > 64<<10 {
-				p = p[:64<<10]
+		// A message delivered again may have been stored before its ack was
+		// lost; a retried one may be stored under another message.
+		recheck := delivered > 1 || m.Headers().Get(contract.HeaderEventRetry) != ""
+		good, bad, errs = good[:0], bad[:0], errs[:0]
+		contract.EachEventLine(m.Data(), func(line []byte) {
+			var ev contract.TrackedEvent
+			err := contract.DecodeEvent(line, &ev)
+			if err == nil {
+				err = ev.Validate()
 			}
-			b.dead = append(b.dead, deadRow{subject: m.Subject(), seq: seq, deliveries: delivered, err: err.Error(), payload: string(p)})
+			if err != nil {
+				bad, errs = append(bad, line), append(errs, err)
+				return
+			}
+			good = append(good, ev)
+		})
+		if len(good) == 0 {
+			// Nothing usable: the whole message is parked, once.
+			err := errors.New("empty message")
+			if len(errs) > 0 {
+				err = errs[0]
+			}
+			b.dead = append(b.dead, deadRow{subject: m.Subject(), seq: seq, deliveries: delivered, err: err.Error(), payload: clip(m.Data())})
 			b.term = append(b.term, m)
 			continue
 		}
-		b.ack = append(b.ack, m)
-		if _, dup := seen[ev.ID]; dup {
-			b.dups++
-			continue
+		// A bundle with a bad line parks that line and keeps the rest.
+		for i, line := range bad {
+			b.dead = append(b.dead, deadRow{subject: m.Subject(), seq: seq, deliveries: delivered, err: errs[i].Error(), payload: clip(line)})
 		}
-		seen[ev.ID] = struct{}{}
-		b.rows = append(b.rows, row{ev: ev, subject: m.Subject(), seq: seq})
-		b.recheck = append(b.recheck, delivered > 1)
+		b.ack = append(b.ack, m)
+		for _, ev := range good {
+			if _, dup := seen[ev.ID]; dup {
+				b.dups++
+				continue
+			}
+			seen[ev.ID] = struct{}{}
+			b.rows = append(b.rows, row{ev: ev, subject: m.Subject(), seq: seq})
+			b.recheck = append(b.recheck, recheck)
+		}
 	}
 	return b
+}
+
+// clip bounds a dead letter's payload.
+func clip(p []byte) string {
+	if len(p) > 64<<10 {
+		p = p[:64<<10]
+	}
+	return string(p)
 }
 
 // insert writes the dead rows and the events of b. With all set, or for rows

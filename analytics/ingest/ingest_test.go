@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -373,5 +374,111 @@ func TestStoppedBeforeConsumingIsACleanShutdown(t *testing.T) {
 	}
 	if consuming, _ := in.Status(); consuming {
 		t.Fatal("reports consuming after a stop")
+	}
+}
+
+func publishBundle(t *testing.T, js jetstream.JetStream, lines ...string) {
+	t.Helper()
+	m := nats.NewMsg(contract.TrackBundleSubject)
+	m.Data = []byte(strings.Join(lines, "\n"))
+	if _, err := js.PublishMsg(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func eventLine(t *testing.T, ev contract.TrackedEvent) string {
+	t.Helper()
+	b, err := ev.AppendJSON(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func waitDrained(t *testing.T, js jetstream.JetStream) {
+	t.Helper()
+	cons, err := js.Consumer(context.Background(), contract.EventsStream, contract.AnalyticsConsumer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		info, err := cons.Info(context.Background())
+		if err == nil && info.NumAckPending == 0 && info.NumPending == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("consumer not drained: %+v (%v)", info, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// A bundle (the edge's message of many calls' events, one per line) lands
+// event by event; a bad line is parked alone and the rest of its bundle is
+// kept; a message with nothing usable is parked whole, once.
+func TestBundlesLandPerEventAndParkBadLines(t *testing.T) {
+	js, ch := setup(t, testenv.ClickHouseURL(t))
+	now := time.Now()
+	publishBundle(t, js, eventLine(t, event("bundle-a-0123456789", now)), `{"v":1,"id":"no-type"}`,
+		eventLine(t, event("bundle-b-0123456789", now)), eventLine(t, event("bundle-c-0123456789", now)))
+	publishBundle(t, js, "not json", "{}")
+	publishBundle(t, js, eventLine(t, event("bundle-d-0123456789", now)))
+	runIngester(t, New(ch, js, Config{FlushInterval: 20 * time.Millisecond}, testLog(), nil))
+	waitScalar(t, ch, "SELECT count() FROM events", 4, 15*time.Second)
+	waitDrained(t, js)
+	for q, want := range map[string]uint64{
+		"SELECT count() FROM events":                                                     4,
+		"SELECT sum(views) FROM pageviews_hourly":                                        4,
+		"SELECT count() FROM events_dead":                                                2,
+		"SELECT count() FROM events_dead WHERE payload = '{\"v\":1,\"id\":\"no-type\"}'": 1,
+		"SELECT count() FROM events_dead WHERE payload = 'not json\n{}'":                 1,
+	} {
+		if n, err := scalar(t, ch, q); err != nil || n != want {
+			t.Errorf("%s = %d (%v), want %d", q, n, err, want)
+		}
+	}
+}
+
+// A page that never saw the answer sends its events again, marked as a
+// retry. The first copy went out earlier in a bundle, which JetStream's
+// duplicate window cannot match with the retry. Analytics holds the retry
+// until every earlier message is done, then finds the first copy stored: one
+// row, one view. Here the retry is delivered long before the bundle's batch
+// is inserted (FlushInterval), so a retry checked at once would be stored too.
+func TestRetriedEventWaitsForItsFirstCopy(t *testing.T) {
+	js, ch := setup(t, testenv.ClickHouseURL(t))
+	now := time.Now()
+	first := event("retried-0123456789", now)
+	publishBundle(t, js, eventLine(t, first), eventLine(t, event("other-0123456789", now)))
+	m := nats.NewMsg(contract.TrackSubject(first.Type))
+	m.Data = []byte(eventLine(t, first))
+	m.Header.Set(jetstream.MsgIDHeader, first.ID)
+	m.Header.Set(contract.HeaderEventRetry, "1")
+	if _, err := js.PublishMsg(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+	// A retry of an event whose first try never reached the stream is stored.
+	lone := event("retried-lone-0123456789", now)
+	m = nats.NewMsg(contract.TrackSubject(lone.Type))
+	m.Data = []byte(eventLine(t, lone))
+	m.Header.Set(contract.HeaderEventRetry, "1")
+	if _, err := js.PublishMsg(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+	in := New(ch, js, Config{FlushInterval: 700 * time.Millisecond, RetryPoll: 10 * time.Millisecond}, testLog(), nil)
+	runIngester(t, in)
+	waitScalar(t, ch, "SELECT count() FROM events", 3, 15*time.Second)
+	waitDrained(t, js)
+	time.Sleep(200 * time.Millisecond)
+	for q, want := range map[string]uint64{
+		"SELECT count() FROM events":                                      3,
+		"SELECT count() FROM events WHERE id = 'retried-0123456789'":      1,
+		"SELECT sum(views) FROM pageviews_hourly":                         3,
+		"SELECT count() FROM events WHERE id = 'retried-lone-0123456789'": 1,
+	} {
+		if n, err := scalar(t, ch, q); err != nil || n != want {
+			t.Errorf("%s = %d (%v), want %d", q, n, err, want)
+		}
 	}
 }

@@ -95,43 +95,48 @@ func TestEdgeEventsLandOnceThroughResendsAndAClickHouseRestart(t *testing.T) {
 	ch := testenv.StartClickHouse(t)
 	s := startEdgeStack(t, ch.URL)
 	const batches, per = 40, 50
-	batch := func(i int) []map[string]any {
+	batch := func(i int, retry bool) []map[string]any {
 		evs := make([]map[string]any, per)
 		for j := range evs {
 			evs[j] = map[string]any{"id": fmt.Sprintf("page-%03d-%03d-0123456789", i, j), "type": "page_view", "curPageUrl": fmt.Sprintf("/webtoon?b=%d", i)}
+			if retry {
+				evs[j]["retry"] = true
+			}
 		}
 		return evs
 	}
-	send := func(lo, hi int) {
+	send := func(lo, hi int, again bool) {
 		for i := lo; i < hi; i++ {
-			for try := range 2 { // every batch twice: a page that never saw the first answer
-				code, ids := s.post(t, fmt.Sprintf("session-%04d-abcdef", i), batch(i))
+			// Every batch twice: a page that never saw the first answer sends
+			// it again, marked as a retry (frontend/app/shell/tracking.ts).
+			for try := range 2 {
+				code, ids := s.post(t, fmt.Sprintf("session-%04d-abcdef", i), batch(i, again || try > 0))
 				if code != 200 || len(ids) != per || ids[0] != fmt.Sprintf("page-%03d-000-0123456789", i) {
 					t.Errorf("batch %d try %d: %d %v", i, try, code, ids)
 				}
 			}
 		}
 	}
-	send(0, 10)
+	send(0, 10, false)
 	waitCount(t, s.e.ch, "SELECT count() FROM events", 10*per)
 
 	// ClickHouse goes away while pages keep posting: the edge still answers
 	// (JetStream has the events) and analytics keeps them until it is back.
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() { defer wg.Done(); send(10, 25) }()
+	go func() { defer wg.Done(); send(10, 25, false) }()
 	time.Sleep(30 * time.Millisecond)
 	if err := ch.Stop(); err != nil {
 		t.Fatal(err)
 	}
 	wg.Wait()
-	send(25, batches)
+	send(25, batches, false)
 	time.Sleep(time.Second)
 	if err := ch.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	// A page re-sends an early batch after the restart: still once.
-	send(3, 4)
+	send(3, 4, true)
 
 	total := uint64(batches * per)
 	deadline := time.Now().Add(90 * time.Second)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/valyala/fasthttp"
 
@@ -39,6 +40,8 @@ type Tracker struct {
 	Salt           []byte
 	AudienceSecret []byte
 	Timeout        time.Duration
+	// Bundler publishes fresh events.
+	Bundler *Bundler
 }
 
 // ClientEvent is what a browser may say about an event. Identity (uid) is not
@@ -59,6 +62,10 @@ type ClientEvent struct {
 	GenreID    string            `json:"genreId"`
 	Vol        int               `json:"vol"`
 	Props      map[string]string `json:"props"`
+	// Retry says the page sent this event before without seeing the answer
+	// (frontend/app/shell/tracking.ts). It may be stored already: see
+	// Tracker.Publish.
+	Retry bool `json:"retry"`
 }
 
 // BadRequest is an error the client caused; Error is safe to show.
@@ -172,23 +179,46 @@ func Session(ctx *fasthttp.RequestCtx) string {
 	return id
 }
 
-// Publish sends every event and waits for all JetStream acks. The message id
-// is the event id, so a retried call is deduplicated by the stream.
-func (t *Tracker) Publish(ctx context.Context, evs []*contract.TrackedEvent) error {
+// Publish sends the events and returns once JetStream acked all of them.
+// Fresh events (a page's first try) go by the Bundler, with those of other
+// calls. Retried ones (a page sends them again: it never saw the answer, so
+// they may be stored already) go one per message with Nats-Msg-Id = event id,
+// so JetStream drops a second retry, and marked contract.HeaderEventRetry, so
+// analytics checks them against what it stored before inserting.
+func (t *Tracker) Publish(ctx context.Context, fresh, retried []*contract.TrackedEvent) error {
 	ctx, cancel := context.WithTimeout(ctx, t.Timeout)
 	defer cancel()
-	futures := make([]jetstream.PubAckFuture, 0, len(evs))
-	for _, ev := range evs {
+	futures := make([]jetstream.PubAckFuture, 0, len(retried))
+	for _, ev := range retried {
 		// The stream keeps b until JetStream acks it: a fresh slice per event.
 		b, err := ev.AppendJSON(make([]byte, 0, 512))
 		if err != nil {
 			return fmt.Errorf("encode event %s: %w", ev.ID, err)
 		}
-		f, err := t.JS.PublishAsync(contract.TrackSubject(ev.Type), b, jetstream.WithMsgID(ev.ID))
+		m := nats.NewMsg(contract.TrackSubject(ev.Type))
+		m.Data = b
+		m.Header.Set(jetstream.MsgIDHeader, ev.ID)
+		m.Header.Set(contract.HeaderEventRetry, "1")
+		f, err := t.JS.PublishMsgAsync(m)
 		if err != nil {
 			return fmt.Errorf("publish event %s: %w", ev.ID, err)
 		}
 		futures = append(futures, f)
+	}
+	if len(fresh) > 0 {
+		lines := make([]byte, 0, 512*len(fresh))
+		for i, ev := range fresh {
+			if i > 0 {
+				lines = append(lines, '\n')
+			}
+			var err error
+			if lines, err = ev.AppendJSON(lines); err != nil {
+				return fmt.Errorf("encode event %s: %w", ev.ID, err)
+			}
+		}
+		if err := t.Bundler.Publish(ctx, lines); err != nil {
+			return err
+		}
 	}
 	for _, f := range futures {
 		select {

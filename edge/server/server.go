@@ -201,11 +201,13 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		s.nc.Close()
 		return nil, err
 	}
-	s.tracker = &frontdoor.Tracker{JS: s.js, Now: cfg.Now, Salt: []byte(cfg.IPSalt), AudienceSecret: s.audSecret, Timeout: cfg.PublishTimeout}
+	s.tracker = &frontdoor.Tracker{JS: s.js, Now: cfg.Now, Salt: []byte(cfg.IPSalt), AudienceSecret: s.audSecret, Timeout: cfg.PublishTimeout,
+		Bundler: frontdoor.NewBundler(s.js, frontdoor.BundlerOptions{AckWait: cfg.PublishTimeout})}
 	s.reg = svc.NewRegistry()
 	s.m = newMetrics(s)
 	s.ops = opsHandler(s)
 	if s.ln, err = net.Listen("tcp", cfg.Addr); err != nil {
+		s.tracker.Bundler.Close()
 		s.nc.Close()
 		return nil, fmt.Errorf("listen %s: %w", cfg.Addr, err)
 	}
@@ -261,6 +263,7 @@ func (s *Server) close() {
 		// Handlers are done (the server shut down); let their background
 		// compressions finish before the cache goes.
 		s.compressing.Wait()
+		s.tracker.Bundler.Close()
 		s.nc.Close()
 		s.cache.Close()
 	})

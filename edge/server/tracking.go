@@ -46,6 +46,7 @@ func (s *Server) serveTracking(ctx *fasthttp.RequestCtx, rest []byte) bool {
 func (s *Server) track(ctx *fasthttp.RequestCtx, cs []frontdoor.ClientEvent, batch bool) {
 	sid := frontdoor.Session(ctx)
 	evs := make([]*contract.TrackedEvent, 0, len(cs))
+	var fresh, retried []*contract.TrackedEvent
 	for i := range cs {
 		ev, err := s.tracker.Build(ctx, &cs[i], sid)
 		if err != nil {
@@ -58,8 +59,13 @@ func (s *Server) track(ctx *fasthttp.RequestCtx, cs []frontdoor.ClientEvent, bat
 			return
 		}
 		evs = append(evs, ev)
+		if cs[i].Retry {
+			retried = append(retried, ev)
+		} else {
+			fresh = append(fresh, ev)
+		}
 	}
-	if err := s.tracker.Publish(ctx, evs); err != nil {
+	if err := s.tracker.Publish(ctx, fresh, retried); err != nil {
 		s.m.tracked.WithLabelValues("unavailable").Add(float64(len(evs)))
 		s.log.Warn("tracking publish failed", "err", err)
 		s.writeError(ctx, 503, "이벤트를 저장하지 못했습니다. 잠시 후 다시 시도해 주세요.")

@@ -91,3 +91,38 @@ describe("view_content", () => {
     expect(pixels).toEqual(["/"]);
   });
 });
+
+describe("retries", () => {
+  it("mark the events sent again, by fetch and by beacon, and only those", async () => {
+    const sent: TrackEvent[][] = [];
+    let fail = true;
+    const bodies: string[] = [];
+    const t = new Tracker({
+      send: async (e) => {
+        sent.push(e);
+        if (fail) throw new Error("no answer");
+        return { event_ids: e.map((x) => x.id) };
+      },
+      beacon: (_u, d) => (void d.text().then((b) => bodies.push(b)), true),
+      flushMs: 1000,
+    });
+    t.pageView("/webtoon");
+    await vi.advanceTimersByTimeAsync(1000);
+    t.pageView("/comic");
+    fail = false;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(sent).toHaveLength(2);
+    expect(sent[0].map((e) => e.retry)).toEqual([undefined]);
+    expect(sent[1].map((e) => [e.url, e.retry])).toEqual([["/webtoon", true], ["/comic", undefined]]);
+    expect(sent[1][0].id).toBe(sent[0][0].id);
+
+    fail = true;
+    t.pageView("/novel");
+    await vi.advanceTimersByTimeAsync(1000);
+    t.pageView("/best");
+    expect(t.flushBeacon()).toBe(true);
+    await vi.advanceTimersByTimeAsync(0);
+    const beaconed = JSON.parse(bodies[0]).events as TrackEvent[];
+    expect(beaconed.map((e) => [e.url, e.retry])).toEqual([["/novel", true], ["/best", undefined]]);
+  });
+});

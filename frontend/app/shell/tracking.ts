@@ -11,8 +11,8 @@
 // the detail step.
 //
 // Every event carries the page's own id, so a batch sent again (after a failed
-// or unanswered call, or by beacon) is stored once: the edge keeps the id and
-// JetStream and analytics drop copies. The ad pixel gets the event_id the edge
+// or unanswered call, or by beacon) is stored once: the edge keeps the id, the
+// events sent again are marked `retry`, and analytics drops the copies. The ad pixel gets the event_id the edge
 // answered, and is still sent, without it, when the call failed (seed §7).
 
 export const TRACK_EVENTS_PATH = "/home/api/v1/tracking/events";
@@ -21,7 +21,12 @@ export const FLUSH_MS = 5000;
 /** A failed batch is sent again this many times at most (same ids). */
 export const MAX_RETRIES = 2;
 
-export type PageViewEvent = { id: string; type: "page_view"; curPageUrl: string; url: string; referrer?: string; props?: Record<string, string> };
+/**
+ * retry marks an event sent before without an answer: the edge published the
+ * first try with other pages' events, where the stream's duplicate window
+ * cannot match it, so analytics checks retried events against what it stored.
+ */
+export type PageViewEvent = { id: string; type: "page_view"; curPageUrl: string; url: string; referrer?: string; props?: Record<string, string>; retry?: boolean };
 /** A work seen on its detail page (edge: frontdoor.ClientEvent). */
 export type ViewContentEvent = Omit<PageViewEvent, "type"> & { type: "view_content"; pid: string; section: string; genreId?: string; vol?: number };
 export type TrackEvent = PageViewEvent | ViewContentEvent;
@@ -60,6 +65,11 @@ export type TrackerDeps = {
 };
 
 type Queued = { ev: TrackEvent; tries: number; pixelled: boolean };
+
+/** wire is what goes to the edge for a queued event: marked when it was sent before. */
+function wire(q: Queued): TrackEvent {
+  return q.tries > 0 ? { ...q.ev, retry: true } : q.ev;
+}
 
 function answerIds(answer: unknown): string[] {
   const ids = (answer as { event_ids?: unknown } | null | undefined)?.event_ids;
@@ -124,7 +134,7 @@ export class Tracker {
     const batch = this.queue.splice(0, this.deps.maxBatch ?? MAX_BATCH);
     if (batch.length === 0) return;
     try {
-      const ids = answerIds(await this.deps.send(batch.map((q) => q.ev)));
+      const ids = answerIds(await this.deps.send(batch.map(wire)));
       batch.forEach((q, i) => this.pixel(q, ids[i] || undefined));
     } catch {
       // Tracking never disturbs the reader. The pixel goes now, without an
@@ -146,7 +156,7 @@ export class Tracker {
     let ok = true;
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.deps.maxBatch ?? MAX_BATCH);
-      const blob = new Blob([JSON.stringify({ events: batch.map((q) => q.ev) })], { type: "application/json" });
+      const blob = new Blob([JSON.stringify({ events: batch.map(wire) })], { type: "application/json" });
       ok = this.deps.beacon(TRACK_EVENTS_PATH, blob) && ok;
       // A beacon has no answer: the pixel goes without an id.
       batch.forEach((q) => this.pixel(q));

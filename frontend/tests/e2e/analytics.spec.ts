@@ -59,14 +59,16 @@ test.describe("admin screen", () => {
     const before = ao(await report<Rev>(request, `revenue?from=${day}&to=${day}`));
 
     // A release page's views and one detail view, sent twice as a page re-sends
-    // a batch whose answer it never got: counted once.
+    // a batch whose answer it never got (marked retry, as the shell's tracker
+    // does): counted once.
     const events = [
       ...Array.from({ length: 7 }, (_, i) => ({ id: randomUUID(), type: "page_view", curPageUrl: `/webtoon/weekday/mon?e2e=${i}`, pid: tag })),
       { id: randomUUID(), type: "view_content", url: `/webtoon/detail/${tag}`, pid: tag, section: "WT", genreId: "21" },
       { id: randomUUID(), type: "page_view", curPageUrl: `/viewer/?pid=${tag}&no=1`, pid: tag },
     ];
     for (let i = 0; i < 2; i++) {
-      const res = await request.post("/home/api/v1/tracking/events", { data: { events }, headers: { "X-Channel": "AW" } });
+      const sent = i === 0 ? events : events.map((e) => ({ ...e, retry: true }));
+      const res = await request.post("/home/api/v1/tracking/events", { data: { events: sent }, headers: { "X-Channel": "AW" } });
       expect(res.status(), await res.text()).toBe(200);
       expect((await res.json()).event_ids).toEqual(events.map((e) => e.id));
     }

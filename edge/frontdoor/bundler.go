@@ -1,0 +1,187 @@
+package frontdoor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"storefront/contract"
+)
+
+// Bundler publishes tracking events to EVENTS in bundles (contract.TrackBundleSubject):
+// a group commit. While all of its publishes (InFlight) await their acks, the
+// calls that arrive wait and then leave together in one message; each call
+// returns once the message holding its events is acked. An idle edge sends a
+// call's events at once; a busy one sends a few large messages instead of
+// one per event, which is what JetStream's cost is counted in (store,
+// deliver, ack and the tombstone of every message).
+type Bundler struct {
+	js       jetstream.JetStream
+	maxBytes int
+	ackWait  time.Duration
+	in       chan *bundleCall
+	slots    chan struct{}
+	stop     chan struct{}
+	done     chan struct{}
+	once     sync.Once
+}
+
+type bundleCall struct {
+	lines []byte // events' JSON, one per line
+	done  chan error
+}
+
+// BundlerOptions tune a Bundler; zero values get the defaults noted.
+type BundlerOptions struct {
+	InFlight int           // publishes awaiting their ack at once (4)
+	MaxBytes int           // body of one message at most (256 KiB; NATS allows 1 MiB)
+	AckWait  time.Duration // a publish not acked by then fails its calls (5s)
+}
+
+// ErrBundlerClosed is returned for calls made after Close.
+var ErrBundlerClosed = errors.New("tracking publisher closed")
+
+// NewBundler starts a Bundler on js; Close stops it.
+func NewBundler(js jetstream.JetStream, o BundlerOptions) *Bundler {
+	if o.InFlight <= 0 {
+		o.InFlight = 4
+	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = 256 << 10
+	}
+	if o.AckWait <= 0 {
+		o.AckWait = 5 * time.Second
+	}
+	b := &Bundler{js: js, maxBytes: o.MaxBytes, ackWait: o.AckWait,
+		in: make(chan *bundleCall, 4096), slots: make(chan struct{}, o.InFlight),
+		stop: make(chan struct{}), done: make(chan struct{})}
+	go b.run()
+	return b
+}
+
+// Close stops gathering; calls not yet published fail with ErrBundlerClosed.
+func (b *Bundler) Close() {
+	b.once.Do(func() { close(b.stop) })
+	<-b.done
+}
+
+// Publish sends lines (events' JSON, one per line, as contract.EachEventLine
+// reads them) and returns once JetStream acked the message holding them.
+func (b *Bundler) Publish(ctx context.Context, lines []byte) error {
+	if len(lines) > b.maxBytes {
+		return fmt.Errorf("tracking call of %d bytes exceeds a bundle (%d)", len(lines), b.maxBytes)
+	}
+	select {
+	case <-b.stop:
+		return ErrBundlerClosed
+	default:
+	}
+	c := &bundleCall{lines: lines, done: make(chan error, 1)}
+	select {
+	case b.in <- c:
+	case <-b.stop:
+		return ErrBundlerClosed
+	case <-ctx.Done():
+		return fmt.Errorf("queue tracking events: %w", ctx.Err())
+	}
+	select {
+	case err := <-c.done:
+		return err
+	case <-ctx.Done():
+		// The events may still be published; the page sends them again
+		// marked as a retry, and analytics keeps one copy.
+		return fmt.Errorf("publish tracking events: no ack: %w", ctx.Err())
+	}
+}
+
+func (b *Bundler) run() {
+	defer close(b.done)
+	var carry *bundleCall
+	fail := func(calls []*bundleCall, err error) {
+		for _, c := range calls {
+			c.done <- err
+		}
+	}
+	for {
+		first := carry
+		carry = nil
+		if first == nil {
+			select {
+			case first = <-b.in:
+			case <-b.stop:
+				b.drain(nil)
+				return
+			}
+		}
+		// Wait for a free slot: the calls arriving meanwhile join this message.
+		select {
+		case b.slots <- struct{}{}:
+		case <-b.stop:
+			b.drain([]*bundleCall{first})
+			return
+		}
+		calls := []*bundleCall{first}
+		size := len(first.lines)
+	gather:
+		for size < b.maxBytes {
+			select {
+			case c := <-b.in:
+				if size+1+len(c.lines) > b.maxBytes {
+					carry = c
+					break gather
+				}
+				calls = append(calls, c)
+				size += 1 + len(c.lines)
+			default:
+				break gather
+			}
+		}
+		body := make([]byte, 0, size)
+		for i, c := range calls {
+			if i > 0 {
+				body = append(body, '\n')
+			}
+			body = append(body, c.lines...)
+		}
+		f, err := b.js.PublishMsgAsync(&nats.Msg{Subject: contract.TrackBundleSubject, Data: body})
+		if err != nil {
+			<-b.slots
+			fail(calls, fmt.Errorf("publish %d tracking calls: %w", len(calls), err))
+			continue
+		}
+		go func() {
+			var err error
+			t := time.NewTimer(b.ackWait)
+			select {
+			case <-f.Ok():
+			case err = <-f.Err():
+				err = fmt.Errorf("publish %d tracking calls: %w", len(calls), err)
+			case <-t.C:
+				err = fmt.Errorf("publish %d tracking calls: no ack in %s", len(calls), b.ackWait)
+			}
+			t.Stop()
+			<-b.slots
+			fail(calls, err)
+		}()
+	}
+}
+
+// drain fails the given calls and every queued one.
+func (b *Bundler) drain(calls []*bundleCall) {
+	for _, c := range calls {
+		c.done <- ErrBundlerClosed
+	}
+	for {
+		select {
+		case c := <-b.in:
+			c.done <- ErrBundlerClosed
+		default:
+			return
+		}
+	}
+}
