@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -29,6 +30,10 @@ type Bundler struct {
 	stop     chan struct{}
 	done     chan struct{}
 	once     sync.Once
+
+	// Messages and Calls count what was acked: Calls/Messages is the
+	// bundle's mean size (edge metrics).
+	Messages, Calls atomic.Int64
 }
 
 type bundleCall struct {
@@ -166,6 +171,10 @@ func (b *Bundler) run() {
 			}
 			t.Stop()
 			<-b.slots
+			if err == nil {
+				b.Messages.Add(1)
+				b.Calls.Add(int64(len(calls)))
+			}
 			fail(calls, err)
 		}()
 	}

@@ -103,6 +103,9 @@ func TestBundlerGathersCallsWhilePublishesAwaitAcks(t *testing.T) {
 	if len(got) != 1 {
 		t.Fatalf("%d messages, want the 50 calls in one", len(got))
 	}
+	if b.Messages.Load() != 1 || b.Calls.Load() != 50 {
+		t.Fatalf("counted %d messages of %d calls, want 1 of 50", b.Messages.Load(), b.Calls.Load())
+	}
 	var lines []string
 	contract.EachEventLine(got[0], func(l []byte) { lines = append(lines, string(l)) })
 	if len(lines) != 100 {

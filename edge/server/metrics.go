@@ -30,6 +30,10 @@ func newMetrics(s *Server) *metrics {
 			[]string{"outcome"}),
 	}
 	s.reg.MustRegister(m.applied, m.requests, m.forwarded, m.tracked,
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_tracking_bundles_total", Help: "Messages of tracking events acked by JetStream (bundles of calls)."},
+			func() float64 { return float64(s.tracker.Bundler.Messages.Load()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_tracking_bundled_calls_total", Help: "Tracking calls those bundles held: divided by edge_tracking_bundles_total, the mean bundle."},
+			func() float64 { return float64(s.tracker.Bundler.Calls.Load()) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_cache_hits_total", Help: "Rendered bodies served from the cache."},
 			func() float64 { return float64(s.cache.Hits.Load()) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_cache_misses_total", Help: "Bodies rendered because none was cached."},
