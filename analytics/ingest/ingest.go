@@ -99,6 +99,8 @@ type metrics struct {
 	errors     prometheus.Counter
 	insertSecs prometheus.Histogram
 	lagSecs    prometheus.Histogram
+	retried    prometheus.Counter
+	retryHeld  prometheus.Gauge
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -111,8 +113,10 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		insertSecs: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "analytics_insert_seconds", Help: "Duration of a successful batch insert.", Buckets: prometheus.ExponentialBuckets(0.005, 2, 12)}),
 		lagSecs:    prometheus.NewHistogram(prometheus.HistogramOpts{Name: "analytics_event_lag_seconds", Help: "Event time to insert, per batch (oldest event).", Buckets: prometheus.ExponentialBuckets(0.01, 2, 14)}),
 	}
+	m.retried = prometheus.NewCounter(prometheus.CounterOpts{Name: "analytics_retried_messages_total", Help: "Messages of events a page sent again, checked against the table after every earlier message was done."})
+	m.retryHeld = prometheus.NewGauge(prometheus.GaugeOpts{Name: "analytics_retried_messages_waiting", Help: "Messages of retried events waiting for the consumer's ack floor."})
 	if reg != nil {
-		reg.MustRegister(m.inserted, m.duplicates, m.dead, m.batches, m.errors, m.insertSecs, m.lagSecs)
+		reg.MustRegister(m.inserted, m.duplicates, m.dead, m.batches, m.errors, m.insertSecs, m.lagSecs, m.retried, m.retryHeld)
 	}
 	return m
 }
@@ -327,6 +331,7 @@ func (in *Ingester) retryLane(ctx, wctx context.Context, cons jetstream.Consumer
 		case m := <-retries:
 			i, _ := slices.BinarySearchFunc(held, seqOf(m), func(h jetstream.Msg, s uint64) int { return cmp.Compare(seqOf(h), s) })
 			held = slices.Insert(held, i, m)
+			in.m.retryHeld.Set(float64(len(held)))
 		case <-keep.C:
 			for _, m := range held {
 				_ = m.InProgress()
@@ -351,7 +356,9 @@ func (in *Ingester) retryLane(ctx, wctx context.Context, cons jetstream.Consumer
 			}
 			ready := slices.Clone(held[:n])
 			held = slices.Delete(held, 0, n)
+			in.m.retryHeld.Set(float64(len(held)))
 			in.process(wctx, ready)
+			in.m.retried.Add(float64(len(ready)))
 		}
 	}
 }

@@ -466,7 +466,8 @@ func TestRetriedEventWaitsForItsFirstCopy(t *testing.T) {
 	if _, err := js.PublishMsg(context.Background(), m); err != nil {
 		t.Fatal(err)
 	}
-	in := New(ch, js, Config{FlushInterval: 700 * time.Millisecond, RetryPoll: 10 * time.Millisecond}, testLog(), nil)
+	reg := prometheus.NewRegistry()
+	in := New(ch, js, Config{FlushInterval: 700 * time.Millisecond, RetryPoll: 10 * time.Millisecond}, testLog(), reg)
 	runIngester(t, in)
 	waitScalar(t, ch, "SELECT count() FROM events", 3, 15*time.Second)
 	waitDrained(t, js)
@@ -480,5 +481,8 @@ func TestRetriedEventWaitsForItsFirstCopy(t *testing.T) {
 		if n, err := scalar(t, ch, q); err != nil || n != want {
 			t.Errorf("%s = %d (%v), want %d", q, n, err, want)
 		}
+	}
+	if n := counter(t, in.m.retried); n != 2 {
+		t.Errorf("analytics_retried_messages_total = %v, want 2", n)
 	}
 }
