@@ -37,8 +37,20 @@ type Bundler struct {
 }
 
 type bundleCall struct {
+	ctx   context.Context
 	lines []byte // events' JSON, one per line
 	done  chan error
+}
+
+// gaveUp reports whether the caller stopped waiting (its request timed out):
+// such a call is not published, since the page will send its events again
+// and a late first try could then land after its retry.
+func (c *bundleCall) gaveUp() bool {
+	if err := c.ctx.Err(); err != nil {
+		c.done <- err
+		return true
+	}
+	return false
 }
 
 // BundlerOptions tune a Bundler; zero values get the defaults noted.
@@ -86,7 +98,7 @@ func (b *Bundler) Publish(ctx context.Context, lines []byte) error {
 		return ErrBundlerClosed
 	default:
 	}
-	c := &bundleCall{lines: lines, done: make(chan error, 1)}
+	c := &bundleCall{ctx: ctx, lines: lines, done: make(chan error, 1)}
 	select {
 	case b.in <- c:
 	case <-b.stop:
@@ -130,12 +142,22 @@ func (b *Bundler) run() {
 			b.drain([]*bundleCall{first})
 			return
 		}
-		calls := []*bundleCall{first}
-		size := len(first.lines)
+		var calls []*bundleCall
+		size := -1
+		if !first.gaveUp() {
+			calls, size = append(calls, first), len(first.lines)
+		}
 	gather:
 		for size < b.maxBytes {
 			select {
 			case c := <-b.in:
+				if c.gaveUp() {
+					continue
+				}
+				if len(calls) == 0 {
+					calls, size = append(calls, c), len(c.lines)
+					continue
+				}
 				if size+1+len(c.lines) > b.maxBytes {
 					carry = c
 					break gather
@@ -145,6 +167,10 @@ func (b *Bundler) run() {
 			default:
 				break gather
 			}
+		}
+		if len(calls) == 0 {
+			<-b.slots
+			continue
 		}
 		body := make([]byte, 0, size)
 		for i, c := range calls {

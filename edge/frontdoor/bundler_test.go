@@ -169,3 +169,32 @@ func TestBundlerFailsCallsWithoutAck(t *testing.T) {
 		t.Fatal("publish after Close succeeded")
 	}
 }
+
+// A call whose caller stopped waiting (its request timed out, so the page
+// will send the events again, marked as a retry) is not published later: a
+// late first try could otherwise land after its retry.
+func TestBundlerDropsCallsWhoseCallerGaveUp(t *testing.T) {
+	js, st := eventsJS(t, true)
+	b := NewBundler(js, BundlerOptions{InFlight: 1})
+	t.Cleanup(b.Close)
+	b.slots <- struct{}{} // a publish in flight
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := b.Publish(ctx, []byte(`{"v":1,"id":"gave-up-0000"}`)); err == nil {
+		t.Fatal("a call that timed out reported success")
+	}
+	done := make(chan error, 1)
+	go func() { done <- b.Publish(context.Background(), []byte(`{"v":1,"id":"waited-0000"}`)) }()
+	for deadline := time.Now().Add(5 * time.Second); len(b.in) == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("second call never queued")
+		}
+	}
+	<-b.slots
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := bodies(t, st); len(got) != 1 || string(got[0]) != `{"v":1,"id":"waited-0000"}` {
+		t.Fatalf("stream holds %q, want only the call that waited", got)
+	}
+}
