@@ -384,6 +384,57 @@ func TestSocialLogin(t *testing.T) {
 	}
 }
 
+// A provider failing on its side (5xx from its token or profile endpoint,
+// or gone) is a bad gateway for the member, in Korean; the provider refusing
+// the code or the token (4xx) is a failed login to retry (401). Nobody is
+// logged in either way.
+func TestSocialLoginProviderFailures(t *testing.T) {
+	t.Parallel()
+	kakao := newFakeProvider(t, "kakao", "4242")
+	e := start(t, func(c *server.Config) {
+		c.Providers = map[string]auth.Provider{"kakao": kakao.provider()}
+	})
+	callback := func(tokenStatus, profileStatus int, down bool) (int, []byte) {
+		t.Helper()
+		b := e.Browser()
+		resp, _ := b.Req("GET", "/home/api/v1/auth/oauth/kakao/start?url=/novel", nil)
+		r2, err := b.HTTP.Get(resp.Header.Get("Location"))
+		if err != nil || r2.StatusCode != 302 {
+			t.Fatalf("authorize: %v %v", r2, err)
+		}
+		r2.Body.Close()
+		kakao.Fail(tokenStatus, profileStatus)
+		defer kakao.Fail(0, 0)
+		if down {
+			kakao.Close()
+		}
+		cb, _ := url.Parse(r2.Header.Get("Location"))
+		st, body := b.Do("GET", cb.RequestURI(), nil)
+		if m := getMe(t, b); m.AuthInfo != nil {
+			t.Fatalf("logged in after a failed callback: %+v", m.AuthInfo)
+		}
+		return st, body
+	}
+	for _, c := range []struct {
+		name           string
+		token, profile int
+		down           bool
+		want           int
+	}{
+		{"token endpoint 500", 500, 0, false, 502},
+		{"token endpoint 503", 503, 0, false, 502},
+		{"token refused 400", 400, 0, false, 401},
+		{"profile endpoint 500", 0, 500, false, 502},
+		{"profile refused 401", 0, 401, false, 401},
+		{"provider gone", 0, 0, true, 502},
+	} {
+		st, body := callback(c.token, c.profile, c.down)
+		if st != c.want || writertest.Code(t, body) != c.want || !writertest.Korean(writertest.Message(t, body)) {
+			t.Errorf("%s: %d %s, want %d with a Korean message", c.name, st, body, c.want)
+		}
+	}
+}
+
 func TestAdultVerificationAndToggle(t *testing.T) {
 	t.Parallel()
 	e := start(t, nil)

@@ -98,6 +98,15 @@ func (a *Auth) oauthStart(w http.ResponseWriter, r *http.Request) error {
 
 var errUnknownProvider = httpapi.Errorf(404, "지원하지 않는 로그인 방식입니다.")
 
+// providerDown is the answer when the social login provider cannot be
+// reached or fails on its side (5xx, timeout, an answer we cannot read): a
+// bad gateway, as for the payment gateway, not the member's fault (401) nor
+// ours (500).
+func providerDown(name string, err error) error {
+	return &httpapi.Error{Code: http.StatusBadGateway, Msg: "소셜 로그인 서비스에 일시적인 문제가 있습니다. 잠시 후 다시 시도해 주세요.",
+		Err: fmt.Errorf("oauth provider %s: %w", name, err)}
+}
+
 // oauthCallback exchanges the code, reads the profile, finds or creates the
 // member and logs them in.
 func (a *Auth) oauthCallback(w http.ResponseWriter, r *http.Request) error {
@@ -125,15 +134,21 @@ func (a *Auth) oauthCallback(w http.ResponseWriter, r *http.Request) error {
 	cctx := context.WithValue(ctx, oauth2.HTTPClient, a.cfg.HTTPClient)
 	tok, err := a.oauthConfig(r, name, p).Exchange(cctx, code, oauth2.VerifierOption(verifier))
 	if err != nil {
+		// The provider refusing the code (expired, used, forged: a 4xx
+		// answer) is the member's to retry; anything else is the provider's.
 		var re *oauth2.RetrieveError
-		if errors.As(err, &re) {
+		if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode < 500 {
 			return httpapi.Errorf(401, "소셜 로그인에 실패했습니다. 다시 시도해 주세요.")
 		}
-		return fmt.Errorf("exchange %s code: %w", name, err)
+		return providerDown(name, fmt.Errorf("exchange code: %w", err))
 	}
 	id, email, err := a.profile(cctx, p, tok)
 	if err != nil {
-		return err
+		var he *httpapi.Error
+		if errors.As(err, &he) {
+			return err
+		}
+		return providerDown(name, err)
 	}
 	u, err := a.socialUser(ctx, name, id, email)
 	if err != nil {
@@ -163,6 +178,9 @@ func (a *Auth) profile(ctx context.Context, p Provider, tok *oauth2.Token) (stri
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
 		return "", "", fmt.Errorf("profile: %w", err)
+	}
+	if resp.StatusCode >= 500 {
+		return "", "", fmt.Errorf("profile: status %d", resp.StatusCode)
 	}
 	if resp.StatusCode != http.StatusOK {
 		return "", "", httpapi.Errorf(401, "소셜 계정 정보를 가져오지 못했습니다. 다시 시도해 주세요.")

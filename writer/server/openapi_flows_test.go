@@ -131,10 +131,17 @@ func TestWriterFlowsMatchOpenAPI(t *testing.T) {
 	v.refused(400, "", "GET", "/home/api/v1/auth/oauth/kakao/callback?state=forged&code=x", nil)
 	v.refused(404, "provider", "GET", "/home/api/v1/auth/oauth/facebook/start?url=%2F", nil)
 	v.refused(404, "provider", "GET", "/home/api/v1/auth/oauth/facebook/callback?state=x&code=x", nil)
-	// The provider goes down between its authorize page and our callback.
+	// The provider fails on its side (its token endpoint answers 500), then
+	// goes down between its authorize page and our callback: a bad gateway.
+	path, q = authorize(v, "kakao", "/novel")
+	kakao.Fail(500, 0)
+	if ans := v.want(502, "GET", path+"?"+q.Encode(), nil); field[int](t, ans, "header", "code") != 502 {
+		t.Errorf("provider failing: %s", ans)
+	}
+	kakao.Fail(0, 0)
 	path, q = authorize(v, "naver", "/novel")
 	naver.Close()
-	if ans := v.want(503, "GET", path+"?"+q.Encode(), nil); field[int](t, ans, "header", "code") != 503 {
+	if ans := v.want(502, "GET", path+"?"+q.Encode(), nil); field[int](t, ans, "header", "code") != 502 {
 		t.Errorf("provider down: %s", ans)
 	}
 

@@ -29,6 +29,17 @@ type OAuthProvider struct {
 	next   int
 	codes  map[string]codeGrant
 	tokens map[string]string
+	// tokenFail and profileFail, when set, are the statuses /token and /me
+	// answer with (a provider failing on its side).
+	tokenFail, profileFail int
+}
+
+// Fail makes /token answer tokenStatus and /me answer profileStatus from now
+// on (0 = answer normally).
+func (f *OAuthProvider) Fail(tokenStatus, profileStatus int) {
+	f.mu.Lock()
+	f.tokenFail, f.profileFail = tokenStatus, profileStatus
+	f.mu.Unlock()
 }
 
 type codeGrant struct {
@@ -60,6 +71,13 @@ func NewOAuthProvider(t testing.TB, kind, userID string) *OAuthProvider {
 	mux.HandleFunc("POST /token", func(w http.ResponseWriter, r *http.Request) {
 		_ = r.ParseForm()
 		f.mu.Lock()
+		if st := f.tokenFail; st != 0 {
+			f.mu.Unlock()
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(st)
+			_, _ = w.Write([]byte(`{"error":"server_error"}`))
+			return
+		}
 		g, ok := f.codes[r.PostForm.Get("code")]
 		delete(f.codes, r.PostForm.Get("code"))
 		f.mu.Unlock()
@@ -81,7 +99,12 @@ func NewOAuthProvider(t testing.TB, kind, userID string) *OAuthProvider {
 	mux.HandleFunc("GET /me", func(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
 		id, ok := f.tokens[strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")]
+		fail := f.profileFail
 		f.mu.Unlock()
+		if fail != 0 {
+			http.Error(w, "profile failed", fail)
+			return
+		}
 		if !ok {
 			http.Error(w, "unauthorized", 401)
 			return
