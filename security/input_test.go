@@ -240,6 +240,17 @@ func rawRequest(t *testing.T, addr, head string) (string, []byte) {
 	return resp.Status, b.Bytes()
 }
 
+// koreanMessage checks that a refusal's envelope says why in Korean (a
+// Hangul syllable; parameter names may stay Latin): the reader sees it.
+func koreanMessage(t *testing.T, what string, b []byte) {
+	t.Helper()
+	var e contract.Envelope
+	_ = json.Unmarshal(b, &e)
+	if !strings.ContainsFunc(e.Header.Message, func(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 }) {
+		t.Errorf("%s: message %q is not Korean", what, e.Header.Message)
+	}
+}
+
 func statusCode(status string) int {
 	var n int
 	fmt.Sscanf(status, "%d", &n)
@@ -323,15 +334,20 @@ func TestOversizeInput(t *testing.T) {
 		cl := m.with(map[string]string{"Idempotency-Key": "big-" + c.name})
 		st, b := cl.do(c.method, c.path, c.body)
 		envelope(t, c.name, st, b, c.want)
+		if strings.Contains(c.path, "/tracking/") {
+			koreanMessage(t, c.name, b) // the edge's own refusal
+		}
 	}
 	// Over the edge's own limits: a 5 MiB body (announced, the way an
 	// upload starts) and a 64 KiB header. The edge answers before reading on.
 	status, b := rawRequest(t, s.edgeAddr, "POST /home/api/v1/tracking/events HTTP/1.1\r\nHost: store.example\r\n"+
 		"Content-Type: application/json\r\nContent-Length: 5242880\r\n\r\n")
 	envelope(t, "5 MiB body: "+status, statusCode(status), b, 413)
+	koreanMessage(t, "5 MiB body", b)
 	status, b = rawRequest(t, s.edgeAddr, "GET /home/api/v1/home HTTP/1.1\r\nHost: store.example\r\nCookie: sf_x="+
 		strings.Repeat("a", 64<<10)+"\r\n\r\n")
 	envelope(t, "64 KiB header: "+status, statusCode(status), b, 431)
+	koreanMessage(t, "64 KiB header", b)
 	if after := s.fingerprint(); after != before {
 		t.Error("oversize calls changed the database")
 	}

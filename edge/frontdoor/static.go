@@ -19,6 +19,8 @@ import (
 	"strings"
 
 	"github.com/valyala/fasthttp"
+
+	"storefront/contract"
 )
 
 type file struct {
@@ -122,6 +124,10 @@ func LoadStatic(dir string, log *slog.Logger) (*Static, error) {
 	return s, nil
 }
 
+// notFoundBody answers a missing file in the seed's envelope, like every
+// other refusal of the edge.
+var notFoundBody = contract.ErrorBody(fasthttp.StatusNotFound, "요청한 파일을 찾을 수 없습니다.")
+
 // Serve answers a GET or HEAD for a non-API path.
 func (s *Static) Serve(ctx *fasthttp.RequestCtx) {
 	p := string(ctx.Path())
@@ -133,7 +139,10 @@ func (s *Static) Serve(ctx *fasthttp.RequestCtx) {
 		if strings.HasPrefix(p, "/assets/") || ext != "" && ext != ".asp" && p != "/index.html" {
 			// A missing hashed asset must not turn into index.html: the
 			// browser would cache HTML as a script.
-			ctx.Error("not found", fasthttp.StatusNotFound)
+			ctx.SetStatusCode(fasthttp.StatusNotFound)
+			ctx.SetContentType("application/json; charset=utf-8")
+			ctx.Response.Header.Set("Cache-Control", "no-store")
+			ctx.Response.SetBodyRaw(notFoundBody)
 			return
 		}
 		f = s.index

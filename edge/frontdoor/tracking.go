@@ -68,7 +68,8 @@ type ClientEvent struct {
 	Retry bool `json:"retry"`
 }
 
-// BadRequest is an error the client caused; Error is safe to show.
+// BadRequest is an error the client caused; Msg is shown to the reader as it
+// is: a short Korean sentence without anything the request carried.
 type BadRequest struct{ Msg string }
 
 func (e *BadRequest) Error() string { return e.Msg }
@@ -81,28 +82,28 @@ var browserTypes = map[string]bool{contract.EvPageView: true, contract.EvViewCon
 // Build validates c and enriches it into a TrackedEvent from the request.
 func (t *Tracker) Build(ctx *fasthttp.RequestCtx, c *ClientEvent, sessionID string) (*contract.TrackedEvent, error) {
 	if !browserTypes[c.Type] {
-		return nil, &BadRequest{Msg: fmt.Sprintf("event type %q is not accepted from browsers", c.Type)}
+		return nil, &BadRequest{Msg: "브라우저에서 보낼 수 없는 이벤트 유형입니다."}
 	}
 	u := c.URL
 	if u == "" {
 		u = c.CurPageURL
 	}
 	if c.Type == contract.EvPageView && u == "" {
-		return nil, &BadRequest{Msg: "curPageUrl is required"}
+		return nil, &BadRequest{Msg: "필수 항목(curPageUrl)이 없습니다."}
 	}
 	if len(u) > 2048 || len(c.Referrer) > 2048 || len(c.Route) > 2048 || len(c.PID) > 128 || len(c.Section) > 32 ||
 		len(c.GenreID) > 32 || len(c.Props) > 64 {
-		return nil, &BadRequest{Msg: "event field too long"}
+		return nil, &BadRequest{Msg: "이벤트 항목이 너무 깁니다."}
 	}
 	// Every field is bounded, props too: one event stays far below the
 	// stream's message limit and the analysts' rows stay rows.
 	for k, v := range c.Props {
 		if len(k) > MaxPropKey || len(v) > MaxPropValue {
-			return nil, &BadRequest{Msg: "event prop too long"}
+			return nil, &BadRequest{Msg: "이벤트 속성(props)이 너무 깁니다."}
 		}
 	}
 	if c.PID != "" && !contract.ValidKeyID(c.PID) {
-		return nil, &BadRequest{Msg: "bad pid"}
+		return nil, &BadRequest{Msg: "항목(pid)의 형식이 올바르지 않습니다."}
 	}
 	id := c.ID
 	if id == "" {
@@ -112,7 +113,7 @@ func (t *Tracker) Build(ctx *fasthttp.RequestCtx, c *ClientEvent, sessionID stri
 		}
 		id = u.String()
 	} else if !ValidClientID(id) {
-		return nil, &BadRequest{Msg: "event id must be 16 to 64 letters, digits, - or _"}
+		return nil, &BadRequest{Msg: "이벤트 ID는 16~64자의 영문, 숫자, -, _로 보내 주세요."}
 	}
 	// The writer enriches its business events with the same function from
 	// the same headers, cookie and address (the last X-Forwarded-For entry
@@ -139,7 +140,8 @@ func (t *Tracker) Build(ctx *fasthttp.RequestCtx, c *ClientEvent, sessionID stri
 		}
 	}
 	if err := ev.Validate(); err != nil {
-		return nil, &BadRequest{Msg: err.Error()}
+		// err names the field in Go's words: the browser gets a sentence.
+		return nil, &BadRequest{Msg: "이벤트 형식이 올바르지 않습니다."}
 	}
 	return ev, nil
 }

@@ -49,7 +49,7 @@ func (q *query) oneOf(name, def string, allowed ...string) string {
 		}
 	}
 	if q.err == "" {
-		q.err = name + " must be one of " + strings.Join(allowed, ", ")
+		q.err = "항목(" + name + ")의 값은 " + strings.Join(allowed, ", ") + " 중 하나로 입력해 주세요."
 	}
 	return def
 }
@@ -63,7 +63,7 @@ func (q *query) intIn(name string, def, lo, hi int) int {
 	n, err := strconv.Atoi(string(v))
 	if err != nil || n < lo || n > hi {
 		if q.err == "" {
-			q.err = name + " must be an integer from " + strconv.Itoa(lo) + " to " + strconv.Itoa(hi)
+			q.err = "항목(" + name + ")의 값은 " + strconv.Itoa(lo) + "~" + strconv.Itoa(hi) + " 사이의 숫자로 입력해 주세요."
 		}
 		return def
 	}

@@ -80,7 +80,7 @@ func (s *Server) routeMore(seg []string, q *query) (renderFunc, bool) {
 		}
 		kw := q.str("q", q.str("keyword", ""))
 		if kw == "" || len([]rune(kw)) > 50 {
-			return bad("q must be 1 to 50 characters"), true
+			return bad("검색어는 1~50자로 입력해 주세요."), true
 		}
 		sec := sectionParam[q.oneOf("section", "all", "all", "wt", "cm", "eb")]
 		return func(v *catalog.View) (int, any) { return render.SearchPage(v, kw, sec, page, size) }, true
@@ -168,7 +168,7 @@ func (s *Server) routeCS(seg []string, q *query, page, size int) (renderFunc, bo
 			cid = c
 		}
 		if cid != "" && !slices.Contains([]string{"01000", "02000", "03100", "03300", "etc"}, cid) {
-			return bad("cid must be one of 01000, 02000, 03100, 03300, etc"), true
+			return bad("항목(cid)의 값은 01000, 02000, 03100, 03300, etc 중 하나로 입력해 주세요."), true
 		}
 		kw := q.str("keyword", "")
 		return func(v *catalog.View) (int, any) { return render.FAQPage(v, cid, kw, page, size) }, true
@@ -200,7 +200,7 @@ func (s *Server) routeArea(area, sec string, seg []string, q *query) (renderFunc
 		}
 		if g := q.str("genre", ""); g != "" {
 			if !render.ValidGenre(g) {
-				return bad("unknown genre"), true
+				return bad("장르(genre)를 찾을 수 없습니다."), true
 			}
 			f.GenreID = g
 		}
@@ -256,7 +256,7 @@ func (s *Server) routeArea(area, sec string, seg []string, q *query) (renderFunc
 		}
 		wd, ok := render.WeekdayOf(day)
 		if day != "today" && !ok {
-			return bad("weekday must be sun..sat or 0..6"), true
+			return bad("요일은 sun~sat 또는 0~6으로 입력해 주세요."), true
 		}
 		order := q.oneOf("sort", catalog.SortPopular, sorts...)
 		f.End = "N"

@@ -21,7 +21,7 @@ import (
 // A volume not released yet by the edge's clock does not exist.
 func (s *Server) serveArt(ctx *fasthttp.RequestCtx) {
 	if !ctx.IsGet() && !ctx.IsHead() {
-		s.writeError(ctx, fasthttp.StatusMethodNotAllowed, "method not allowed")
+		s.writeError(ctx, fasthttp.StatusMethodNotAllowed, msgMethodNotAllowed)
 		return
 	}
 	s.m.requests.WithLabelValues("art").Inc()
@@ -53,7 +53,8 @@ func (s *Server) serveArt(ctx *fasthttp.RequestCtx) {
 		s.cache.Set(key, e)
 	}
 	if e.Status != 200 {
-		ctx.Error(string(e.Body), e.Status)
+		// The body of a refusal is its message, sent in the envelope.
+		s.writeError(ctx, e.Status, string(e.Body))
 		return
 	}
 	cc, vary := "public, max-age=86400", "Accept-Encoding"
@@ -102,10 +103,21 @@ func contentVolume(p string) (pid string, no int, ok bool) {
 	return parts[0], no, err == nil
 }
 
+// Messages of the art refusals (the body of their cache entry).
+const (
+	msgNoImage    = "이미지를 찾을 수 없습니다."
+	msgNoContent  = "회차 내용을 찾을 수 없습니다."
+	msgCannotDraw = "일시적인 오류입니다."
+)
+
 // drawArt renders the file at path p; private reports that a content token is needed.
 func (s *Server) drawArt(v *catalog.View, p string) (status int, body []byte, ctype string, private bool) {
 	var b bytes.Buffer
-	notFound := func() (int, []byte, string, bool) { return 404, []byte("not found"), "text/plain", false }
+	missing := msgNoImage
+	if strings.HasPrefix(p, contract.ContentPrefix) {
+		missing = msgNoContent
+	}
+	notFound := func() (int, []byte, string, bool) { return 404, []byte(missing), "text/plain", false }
 	if strings.HasPrefix(p, contract.ContentPrefix) {
 		pid, no, ok := contentVolume(p)
 		name := p[strings.LastIndexByte(p, '/')+1:]
@@ -136,7 +148,7 @@ func (s *Server) drawArt(v *catalog.View, p string) (status int, body []byte, ct
 			ctype = ctSVG
 		}
 		if err != nil {
-			return 500, []byte("cannot draw"), "text/plain", false
+			return 500, []byte(msgCannotDraw), "text/plain", false
 		}
 		return 200, b.Bytes(), ctype, n > vol.PreviewPages
 	}
@@ -171,7 +183,7 @@ func (s *Server) drawArt(v *catalog.View, p string) (status int, body []byte, ct
 		return notFound()
 	}
 	if err != nil {
-		return 500, []byte("cannot draw"), "text/plain", false
+		return 500, []byte(msgCannotDraw), "text/plain", false
 	}
 	return 200, b.Bytes(), ctSVG, false
 }

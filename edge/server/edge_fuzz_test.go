@@ -185,8 +185,9 @@ func fuzzAudiences() []string {
 
 // FuzzEdgeRead: any GET or HEAD. Properties:
 //   - only 200, 400, 403, 404, 405 or 502 (no writer behind this edge);
-//   - every API answer is signed over status, request token and body, and an
-//     API error is the seed envelope with the same code;
+//   - every API answer is signed over status, request token and body;
+//   - every refusal (API, picture, content page or static file) is the seed
+//     envelope with the same code and a Korean message;
 //   - no raw '<' in API JSON (encoding/json escapes it), so stored markup can
 //     never be sniffed as HTML;
 //   - the teen version (decided here from the cookie and channel) never sees
@@ -254,15 +255,18 @@ func FuzzEdgeRead(f *testing.F) {
 			ch := string(ctx.Request.Header.Peek(contract.HeaderChannel))
 			adult = err == nil && a.AdultLevel == 2 && ch != "AA" && ch != "IA" && ch != "aa" && ch != "ia"
 		}
+		if status != 200 && !head {
+			var env contract.Envelope
+			if err := json.Unmarshal(body, &env); err != nil || env.Header.Code != status {
+				t.Fatalf("%q: %d is not its envelope: %.200s", uri, status, body)
+			}
+			if !hangul(env.Header.Message) {
+				t.Fatalf("%q: %d message %q is not Korean", uri, status, env.Header.Message)
+			}
+		}
 		if strings.HasPrefix(path, APIPrefix) && !head {
 			if bytes.IndexByte(body, '<') >= 0 {
 				t.Fatalf("%q: raw '<' in a JSON answer: %.300s", uri, body)
-			}
-			if status != 200 {
-				var env contract.Envelope
-				if err := json.Unmarshal(body, &env); err != nil || env.Header.Code != status {
-					t.Fatalf("%q: %d is not its envelope: %.200s", uri, status, body)
-				}
 			}
 			tok := string(ctx.Request.Header.Peek(contract.HeaderRequestToken))
 			if got, want := string(ctx.Response.Header.Peek(contract.HeaderSignature)), contract.Signature(status, tok, body); got != want {
@@ -289,10 +293,17 @@ func FuzzEdgeRead(f *testing.F) {
 	})
 }
 
+// hangul reports whether a refusal's message is Korean (holds a Hangul
+// syllable; parameter names may stay Latin).
+func hangul(msg string) bool {
+	return strings.ContainsFunc(msg, func(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 })
+}
+
 // FuzzEdgeTracking: any body to the two tracking endpoints. Properties: 200
 // only with every event published (one per returned id, nothing else) and
 // each published event valid, of a browser type, without a uid, stamped with
-// the edge's time; anything else is a 4xx envelope and publishes nothing.
+// the edge's time; anything else is a 400 envelope with a Korean message and
+// publishes nothing.
 func FuzzEdgeTracking(f *testing.F) {
 	e := startFuzzEdge(f)
 	var mu sync.Mutex
@@ -364,7 +375,7 @@ func FuzzEdgeTracking(f *testing.F) {
 			t.Fatalf("answer %d is not its envelope: %s", status, ctx.Response.Body())
 		}
 		if status != 200 {
-			if status != 400 {
+			if status != 400 || !hangul(ans.Header.Message) {
 				t.Fatalf("%q: status %d %s", body, status, ctx.Response.Body())
 			}
 			time.Sleep(time.Millisecond)

@@ -80,7 +80,7 @@ func (s *Server) dispatch(ctx *fasthttp.RequestCtx) {
 		}
 	}
 	if !ctx.IsGet() && !ctx.IsHead() {
-		s.writeError(ctx, fasthttp.StatusMethodNotAllowed, "method not allowed")
+		s.writeError(ctx, fasthttp.StatusMethodNotAllowed, msgMethodNotAllowed)
 		return
 	}
 	s.m.requests.WithLabelValues("static").Inc()
@@ -204,6 +204,9 @@ func (s *Server) writeEntry(ctx *fasthttp.RequestCtx, e *cache.Entry) {
 	s.sign(ctx, e.Status, e.Body)
 }
 
+// msgMethodNotAllowed refuses a method the path does not take (405).
+const msgMethodNotAllowed = "허용되지 않는 요청 방식입니다."
+
 // writeError writes the envelope of an error with the same HTTP status, signed.
 func (s *Server) writeError(ctx *fasthttp.RequestCtx, code int, msg string) {
 	b := contract.ErrorBody(code, msg)
@@ -220,16 +223,16 @@ func (s *Server) writeError(ctx *fasthttp.RequestCtx, code int, msg string) {
 // a malformed request) in the seed's envelope like every other refusal; its
 // own answers are plain text, and a too-large body was a 400.
 func (s *Server) transportError(ctx *fasthttp.RequestCtx, err error) {
-	code, msg := fasthttp.StatusBadRequest, "malformed request"
+	code, msg := fasthttp.StatusBadRequest, "잘못된 요청입니다."
 	var small *fasthttp.ErrSmallBuffer
 	var ne net.Error
 	switch {
 	case errors.Is(err, fasthttp.ErrBodyTooLarge):
-		code, msg = fasthttp.StatusRequestEntityTooLarge, "request body too large"
+		code, msg = fasthttp.StatusRequestEntityTooLarge, "요청 본문이 너무 큽니다."
 	case errors.As(err, &small):
-		code, msg = fasthttp.StatusRequestHeaderFieldsTooLarge, "request headers too large"
+		code, msg = fasthttp.StatusRequestHeaderFieldsTooLarge, "요청 헤더가 너무 큽니다."
 	case errors.As(err, &ne) && ne.Timeout():
-		code, msg = fasthttp.StatusRequestTimeout, "request timeout"
+		code, msg = fasthttp.StatusRequestTimeout, "요청 시간이 초과되었습니다. 다시 시도해 주세요."
 	}
 	s.writeError(ctx, code, msg)
 }

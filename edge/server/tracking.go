@@ -2,12 +2,18 @@ package server
 
 import (
 	"encoding/json"
+	"strconv"
 
 	"github.com/valyala/fasthttp"
 
 	"storefront/contract"
 	"storefront/edge/frontdoor"
 )
+
+// Refusals of a tracking call's body (Korean, like every refusal a browser gets).
+const msgBadJSON = "요청 형식(JSON)이 올바르지 않습니다."
+
+var msgBatchSize = "이벤트는 한 번에 1~" + strconv.Itoa(frontdoor.MaxBatch) + "개까지 보낼 수 있습니다."
 
 // serveTracking handles POST tracking/page-view and tracking/events; false for
 // other POSTs (they go to a writer).
@@ -17,7 +23,7 @@ func (s *Server) serveTracking(ctx *fasthttp.RequestCtx, rest []byte) bool {
 		var c frontdoor.ClientEvent
 		if err := json.Unmarshal(ctx.PostBody(), &c); err != nil {
 			s.m.tracked.WithLabelValues("bad").Inc()
-			s.writeError(ctx, 400, "body must be JSON with curPageUrl")
+			s.writeError(ctx, 400, msgBadJSON)
 			return true
 		}
 		c.Type = contract.EvPageView
@@ -28,12 +34,12 @@ func (s *Server) serveTracking(ctx *fasthttp.RequestCtx, rest []byte) bool {
 		}
 		if err := json.Unmarshal(ctx.PostBody(), &body); err != nil {
 			s.m.tracked.WithLabelValues("bad").Inc()
-			s.writeError(ctx, 400, "body must be JSON: {\"events\":[...]}")
+			s.writeError(ctx, 400, msgBadJSON)
 			return true
 		}
 		if len(body.Events) == 0 || len(body.Events) > frontdoor.MaxBatch {
 			s.m.tracked.WithLabelValues("bad").Inc()
-			s.writeError(ctx, 400, "events must hold 1 to 100 events")
+			s.writeError(ctx, 400, msgBatchSize)
 			return true
 		}
 		s.track(ctx, body.Events, true)
