@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"storefront/devstack"
 )
@@ -194,4 +196,21 @@ func NATS(t testing.TB) *devstack.NATS {
 	}
 	t.Cleanup(n.Stop)
 	return n
+}
+
+// JetStream starts a private NATS (as NATS does) and returns a JetStream
+// client on it; the connection closes when the test ends.
+func JetStream(t testing.TB) jetstream.JetStream {
+	t.Helper()
+	n := NATS(t)
+	nc, err := nats.Connect(n.URL)
+	if err != nil {
+		t.Fatalf("connect nats: %v", err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatalf("jetstream: %v", err)
+	}
+	return js
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"storefront/contract"
@@ -18,16 +17,7 @@ import (
 
 func eventsJS(t *testing.T, ensure bool) (jetstream.JetStream, jetstream.Stream) {
 	t.Helper()
-	n := testenv.NATS(t)
-	nc, err := nats.Connect(n.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	js := testenv.JetStream(t)
 	if !ensure {
 		return js, nil
 	}

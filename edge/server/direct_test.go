@@ -72,43 +72,34 @@ func TestDirectBodySendsCacheBytesWithoutCopy(t *testing.T) {
 // buffered before this header, or a header larger than the buffer, makes
 // WriteTo write through the buffer, keeping every byte and its order.
 func TestDirectBodyFallsBackWhenBufferHoldsMore(t *testing.T) {
-	t.Run("pipelined answer buffered", func(t *testing.T) {
-		resp, body := cachedAnswer(t, 9000)
-		conn := &recConn{}
-		bw := bufio.NewWriterSize(conn, 4096)
-		prev := []byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")
-		bw.Write(prev)
-		if err := resp.Header.Write(bw); err != nil {
-			t.Fatal(err)
-		}
-		hdr := append([]byte(nil), resp.Header.Header()...)
-		d := &directBody{conn: conn, hdr: &resp.Header, body: body}
-		if n, err := d.WriteTo(bw); err != nil || n != int64(len(body)) {
-			t.Fatalf("WriteTo = %d, %v", n, err)
-		}
-		bw.Flush()
-		want := append(append(append([]byte(nil), prev...), hdr...), body...)
-		if !bytes.Equal(conn.wire(), want) {
-			t.Fatal("bytes on the wire differ from previous answer + header + body")
-		}
-	})
-	t.Run("header larger than the buffer", func(t *testing.T) {
-		resp, body := cachedAnswer(t, 9000, "X-Long: "+strings.Repeat("x", 5000))
-		conn := &recConn{}
-		bw := bufio.NewWriterSize(conn, 4096)
-		if err := resp.Header.Write(bw); err != nil {
-			t.Fatal(err)
-		}
-		hdr := append([]byte(nil), resp.Header.Header()...)
-		d := &directBody{conn: conn, hdr: &resp.Header, body: body}
-		if n, err := d.WriteTo(bw); err != nil || n != int64(len(body)) {
-			t.Fatalf("WriteTo = %d, %v", n, err)
-		}
-		bw.Flush()
-		if !bytes.Equal(conn.wire(), append(hdr, body...)) {
-			t.Fatal("bytes on the wire differ from header + body")
-		}
-	})
+	for _, c := range []struct {
+		name  string
+		prev  string   // an answer still buffered before this one
+		extra []string // header fields of this answer
+	}{
+		{"pipelined answer buffered", "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}", nil},
+		{"header larger than the buffer", "", []string{"X-Long: " + strings.Repeat("x", 5000)}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			resp, body := cachedAnswer(t, 9000, c.extra...)
+			conn := &recConn{}
+			bw := bufio.NewWriterSize(conn, 4096)
+			bw.WriteString(c.prev)
+			if err := resp.Header.Write(bw); err != nil {
+				t.Fatal(err)
+			}
+			hdr := append([]byte(nil), resp.Header.Header()...)
+			d := &directBody{conn: conn, hdr: &resp.Header, body: body}
+			if n, err := d.WriteTo(bw); err != nil || n != int64(len(body)) {
+				t.Fatalf("WriteTo = %d, %v", n, err)
+			}
+			bw.Flush()
+			want := append(append([]byte(c.prev), hdr...), body...)
+			if !bytes.Equal(conn.wire(), want) {
+				t.Fatal("bytes on the wire differ from previous answer + header + body")
+			}
+		})
+	}
 }
 
 func lens(bs [][]byte) []int {
