@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"storefront/contract"
+	"storefront/devstack/testenv"
 	edgeserver "storefront/edge/server"
 	writerserver "storefront/writer/server"
 )
@@ -246,7 +247,7 @@ func koreanMessage(t *testing.T, what string, b []byte) {
 	t.Helper()
 	var e contract.Envelope
 	_ = json.Unmarshal(b, &e)
-	if !strings.ContainsFunc(e.Header.Message, func(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 }) {
+	if !testenv.Korean(e.Header.Message) {
 		t.Errorf("%s: message %q is not Korean", what, e.Header.Message)
 	}
 }

@@ -214,3 +214,10 @@ func JetStream(t testing.TB) jetstream.JetStream {
 	}
 	return js
 }
+
+// Korean reports whether msg is written for the store's readers: it holds a
+// Hangul syllable (parameter and field names such as q or pid may stay in
+// Latin letters). Every refusal a reader can get is checked with it.
+func Korean(msg string) bool {
+	return strings.ContainsFunc(msg, func(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 })
+}

@@ -260,7 +260,7 @@ func FuzzEdgeRead(f *testing.F) {
 			if err := json.Unmarshal(body, &env); err != nil || env.Header.Code != status {
 				t.Fatalf("%q: %d is not its envelope: %.200s", uri, status, body)
 			}
-			if !hangul(env.Header.Message) {
+			if !testenv.Korean(env.Header.Message) {
 				t.Fatalf("%q: %d message %q is not Korean", uri, status, env.Header.Message)
 			}
 		}
@@ -291,12 +291,6 @@ func FuzzEdgeRead(f *testing.F) {
 			}
 		}
 	})
-}
-
-// hangul reports whether a refusal's message is Korean (holds a Hangul
-// syllable; parameter names may stay Latin).
-func hangul(msg string) bool {
-	return strings.ContainsFunc(msg, func(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 })
 }
 
 // FuzzEdgeTracking: any body to the two tracking endpoints. Properties: 200
@@ -375,7 +369,7 @@ func FuzzEdgeTracking(f *testing.F) {
 			t.Fatalf("answer %d is not its envelope: %s", status, ctx.Response.Body())
 		}
 		if status != 200 {
-			if status != 400 || !hangul(ans.Header.Message) {
+			if status != 400 || !testenv.Korean(ans.Header.Message) {
 				t.Fatalf("%q: status %d %s", body, status, ctx.Response.Body())
 			}
 			time.Sleep(time.Millisecond)

@@ -11,15 +11,10 @@ import (
 	"time"
 
 	"storefront/contract"
+	"storefront/devstack/testenv"
 	"storefront/edge/server"
 	"storefront/svc"
 )
-
-// korean reports whether msg holds a Hangul syllable: a reader sees it, so it
-// is a Korean sentence (parameter names like q or pid may stay Latin).
-func korean(msg string) bool {
-	return strings.ContainsFunc(msg, func(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 })
-}
 
 // refusal checks that an answer is the seed's envelope of want with a Korean
 // message that repeats nothing of what the request carried (leak).
@@ -30,7 +25,7 @@ func refusal(t *testing.T, what string, status int, body []byte, want int, leak 
 		t.Errorf("%s: %d %.300s, want a %d envelope", what, status, body, want)
 		return
 	}
-	if !korean(env.Header.Message) {
+	if !testenv.Korean(env.Header.Message) {
 		t.Errorf("%s: message %q is not Korean", what, env.Header.Message)
 	}
 	for _, l := range leak {

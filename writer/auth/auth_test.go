@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"storefront/contract"
+	"storefront/devstack/testenv"
 	"storefront/writer/auth"
 	"storefront/writer/internal/writertest"
 	"storefront/writer/server"
@@ -204,7 +205,7 @@ func TestSignupBadInput(t *testing.T) {
 			"duplicate":      "이미 가입된 이메일입니다.",
 			"oversized":      "요청 내용이 너무 큽니다.",
 		}[name]
-		if msg := writertest.Message(t, resp); !writertest.Korean(msg) || !strings.Contains(msg, want) {
+		if msg := writertest.Message(t, resp); !testenv.Korean(msg) || !strings.Contains(msg, want) {
 			t.Errorf("%s: message %q, want Korean holding %q", name, msg, want)
 		}
 	}
@@ -429,7 +430,7 @@ func TestSocialLoginProviderFailures(t *testing.T) {
 		{"provider gone", 0, 0, true, 502},
 	} {
 		st, body := callback(c.token, c.profile, c.down)
-		if st != c.want || writertest.Code(t, body) != c.want || !writertest.Korean(writertest.Message(t, body)) {
+		if st != c.want || writertest.Code(t, body) != c.want || !testenv.Korean(writertest.Message(t, body)) {
 			t.Errorf("%s: %d %s, want %d with a Korean message", c.name, st, body, c.want)
 		}
 	}

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"storefront/devstack/testenv"
 	"storefront/writer/httpapi"
-	"storefront/writer/internal/writertest"
 )
 
 // limit is the body limit used in the targets: small, so the fuzzer reaches it.
@@ -41,7 +41,7 @@ func clientError(t *testing.T, err error, allowed ...int) {
 		t.Fatalf("error %v (%T) is not an *httpapi.Error: it would be a 500", err, err)
 	}
 	// Readers see the message: it is Korean (field names may stay Latin).
-	if !writertest.Korean(e.Msg) {
+	if !testenv.Korean(e.Msg) {
 		t.Fatalf("error message %q is not Korean", e.Msg)
 	}
 	for _, c := range allowed {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"storefront/devstack/testenv"
 	"storefront/writer/internal/writertest"
 )
 
@@ -122,7 +123,7 @@ func FuzzMemberAPI(f *testing.F) {
 				t.Fatalf("%d answer is not the envelope of its status: %s", status, rec.Body)
 			}
 			// Readers see the message: it is Korean.
-			if !writertest.Korean(env.Header.Message) {
+			if !testenv.Korean(env.Header.Message) {
 				t.Fatalf("%s %s: message %q is not Korean", rt.method, rt.path, env.Header.Message)
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"storefront/contract"
+	"storefront/devstack/testenv"
 	"storefront/writer/internal/writertest"
 )
 
@@ -647,7 +648,7 @@ func TestBuyerReview(t *testing.T) {
 // wantMessage checks the envelope's message is Korean and holds want.
 func wantMessage(t *testing.T, name string, body []byte, want string) {
 	t.Helper()
-	if msg := writertest.Message(t, body); !writertest.Korean(msg) || !strings.Contains(msg, want) {
+	if msg := writertest.Message(t, body); !testenv.Korean(msg) || !strings.Contains(msg, want) {
 		t.Errorf("%s: message %q, want Korean holding %q", name, msg, want)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"storefront/devstack/testenv"
 	"storefront/writer/internal/writertest"
 )
 
@@ -165,7 +166,7 @@ func TestBadInputChangesNothing(t *testing.T) {
 			t.Errorf("%s: want %d envelope, got %d %s", c.name, c.status, r.status, r.body)
 		}
 		// Readers see the message (the webhook answers the payment gateway).
-		if !strings.Contains(c.r.path, "/charge/webhook") && !writertest.Korean(msg) {
+		if !strings.Contains(c.r.path, "/charge/webhook") && !testenv.Korean(msg) {
 			t.Errorf("%s: message %q is not Korean", c.name, msg)
 		}
 		if got := p.snapshot(); got != before {

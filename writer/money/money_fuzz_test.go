@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"storefront/writer/internal/writertest"
+	"storefront/devstack/testenv"
 	"storefront/writer/money"
 )
 
@@ -111,7 +111,7 @@ func FuzzMoneyAPI(f *testing.F) {
 				t.Fatalf("%d answer is not the envelope of its status: %s", status, rec.Body)
 			}
 			// Readers see the message: it is Korean.
-			if !writertest.Korean(env.Header.Message) {
+			if !testenv.Korean(env.Header.Message) {
 				t.Fatalf("%s %s: message %q is not Korean", rt.method, rt.path, env.Header.Message)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"storefront/devstack/testenv"
 	"storefront/writer/internal/writertest"
 	"storefront/writer/server"
 )
@@ -311,7 +312,7 @@ func TestEveryRouteRefusesBadInputAndChangesNothing(t *testing.T) {
 		// A refusal a member or visitor can meet is shown to readers: Korean
 		// (the admin and the payment gateway's webhook are not readers).
 		if !strings.HasPrefix(c.path, "/admin/") && !strings.Contains(c.path, "/charge/webhook") {
-			if msg := writertest.Message(t, body); !writertest.Korean(msg) {
+			if msg := writertest.Message(t, body); !testenv.Korean(msg) {
 				t.Errorf("%s: message %q is not Korean", c.name, msg)
 			}
 		}

@@ -198,12 +198,6 @@ func Message(t testing.TB, body []byte) string {
 	return e.Header.Message
 }
 
-// Korean reports whether msg is written for the store's readers: it holds
-// Hangul (field names such as pid may stay in Latin letters).
-func Korean(msg string) bool {
-	return strings.ContainsFunc(msg, func(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 })
-}
-
 // Code reads header.code of an envelope.
 func Code(t testing.TB, body []byte) int {
 	t.Helper()
