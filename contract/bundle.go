@@ -20,6 +20,14 @@ const (
 	HeaderEventRetry = "Sf-Retry"
 )
 
+// AppendEventLine appends ev to a bundle body dst as its next line.
+func AppendEventLine(dst []byte, ev *TrackedEvent) ([]byte, error) {
+	if len(dst) > 0 {
+		dst = append(dst, '\n')
+	}
+	return ev.AppendJSON(dst)
+}
+
 // EachEventLine calls f with every line of a message body that is not empty.
 func EachEventLine(body []byte, f func(line []byte)) {
 	for len(body) > 0 {

@@ -249,10 +249,7 @@ func run(log *slog.Logger, cfg server.Config, total, rate, publishers, perCall i
 				}
 				// As the edge's Tracker.Publish: the call's events, one per
 				// line, sent when the call is complete; the call waits for its ack.
-				if len(call) > 0 {
-					call = append(call, '\n')
-				}
-				call, _ = ev.AppendJSON(call)
+				call, _ = contract.AppendEventLine(call, &ev)
 				if (i+1)%perCall != 0 && i+1 < per {
 					continue
 				}

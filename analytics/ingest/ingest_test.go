@@ -386,6 +386,19 @@ func publishBundle(t *testing.T, js jetstream.JetStream, lines ...string) {
 	}
 }
 
+// publishRetry publishes ev as the edge does an event a page sent again:
+// alone, with its id as Nats-Msg-Id, marked contract.HeaderEventRetry.
+func publishRetry(t *testing.T, js jetstream.JetStream, ev contract.TrackedEvent) {
+	t.Helper()
+	m := nats.NewMsg(contract.TrackSubject(ev.Type))
+	m.Data = []byte(eventLine(t, ev))
+	m.Header.Set(jetstream.MsgIDHeader, ev.ID)
+	m.Header.Set(contract.HeaderEventRetry, "1")
+	if _, err := js.PublishMsg(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func eventLine(t *testing.T, ev contract.TrackedEvent) string {
 	t.Helper()
 	b, err := ev.AppendJSON(nil)
@@ -451,21 +464,9 @@ func TestRetriedEventWaitsForItsFirstCopy(t *testing.T) {
 	now := time.Now()
 	first := event("retried-0123456789", now)
 	publishBundle(t, js, eventLine(t, first), eventLine(t, event("other-0123456789", now)))
-	m := nats.NewMsg(contract.TrackSubject(first.Type))
-	m.Data = []byte(eventLine(t, first))
-	m.Header.Set(jetstream.MsgIDHeader, first.ID)
-	m.Header.Set(contract.HeaderEventRetry, "1")
-	if _, err := js.PublishMsg(context.Background(), m); err != nil {
-		t.Fatal(err)
-	}
+	publishRetry(t, js, first)
 	// A retry of an event whose first try never reached the stream is stored.
-	lone := event("retried-lone-0123456789", now)
-	m = nats.NewMsg(contract.TrackSubject(lone.Type))
-	m.Data = []byte(eventLine(t, lone))
-	m.Header.Set(contract.HeaderEventRetry, "1")
-	if _, err := js.PublishMsg(context.Background(), m); err != nil {
-		t.Fatal(err)
-	}
+	publishRetry(t, js, event("retried-lone-0123456789", now))
 	reg := prometheus.NewRegistry()
 	in := New(ch, js, Config{FlushInterval: 700 * time.Millisecond, RetryPoll: 10 * time.Millisecond}, testLog(), reg)
 	runIngester(t, in)

@@ -119,7 +119,7 @@ func (b *Bundler) Publish(ctx context.Context, lines []byte) error {
 func (b *Bundler) run() {
 	defer close(b.done)
 	var carry *bundleCall
-	fail := func(calls []*bundleCall, err error) {
+	reply := func(calls []*bundleCall, err error) {
 		for _, c := range calls {
 			c.done <- err
 		}
@@ -182,7 +182,7 @@ func (b *Bundler) run() {
 		f, err := b.js.PublishMsgAsync(&nats.Msg{Subject: contract.TrackBundleSubject, Data: body})
 		if err != nil {
 			<-b.slots
-			fail(calls, fmt.Errorf("publish %d tracking calls: %w", len(calls), err))
+			reply(calls, fmt.Errorf("publish %d tracking calls: %w", len(calls), err))
 			continue
 		}
 		go func() {
@@ -201,7 +201,7 @@ func (b *Bundler) run() {
 				b.Messages.Add(1)
 				b.Calls.Add(int64(len(calls)))
 			}
-			fail(calls, err)
+			reply(calls, err)
 		}()
 	}
 }

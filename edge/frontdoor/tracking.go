@@ -209,12 +209,9 @@ func (t *Tracker) Publish(ctx context.Context, fresh, retried []*contract.Tracke
 	}
 	if len(fresh) > 0 {
 		lines := make([]byte, 0, 512*len(fresh))
-		for i, ev := range fresh {
-			if i > 0 {
-				lines = append(lines, '\n')
-			}
+		for _, ev := range fresh {
 			var err error
-			if lines, err = ev.AppendJSON(lines); err != nil {
+			if lines, err = contract.AppendEventLine(lines, ev); err != nil {
 				return fmt.Errorf("encode event %s: %w", ev.ID, err)
 			}
 		}
