@@ -30,6 +30,7 @@ func main() {
 	mode := flag.String("mode", "edge", "edge or bare")
 	addr := flag.String("addr", "127.0.0.1:0", "listen address")
 	file := flag.String("file", "", "bare: the body to answer with")
+	encoding := flag.String("encoding", "", "bare: the Content-Encoding of -file (gzip), none by default")
 	works := flag.Int("works", 3000, "edge: demo catalog size")
 	flag.Parse()
 	ctx, cancel := svc.SignalContext()
@@ -38,7 +39,7 @@ func main() {
 	var err error
 	switch *mode {
 	case "bare":
-		err = bare(ctx, *addr, *file)
+		err = bare(ctx, *addr, *file, *encoding)
 	default:
 		err = edge(ctx, *addr, *works, log)
 	}
@@ -48,9 +49,9 @@ func main() {
 	}
 }
 
-// bare answers like the edge does (same body, content type and a signature
-// header of the same length), with nothing else to do.
-func bare(ctx context.Context, addr, file string) error {
+// bare answers like the edge does (same body, content type, encoding and a
+// signature header of the same length), with nothing else to do.
+func bare(ctx context.Context, addr, file, encoding string) error {
 	body, err := os.ReadFile(file)
 	if err != nil {
 		return err
@@ -64,6 +65,9 @@ func bare(ctx context.Context, addr, file string) error {
 		c.Response.Header.SetContentType("application/json; charset=utf-8")
 		c.Response.Header.Set("Cache-Control", "no-store")
 		c.Response.Header.SetBytesV(contract.HeaderSignature, sig)
+		if encoding != "" {
+			c.Response.Header.Set("Content-Encoding", encoding)
+		}
 		c.Response.SetBodyRaw(body)
 	}}
 	fmt.Printf("http://%s\n", ln.Addr())
