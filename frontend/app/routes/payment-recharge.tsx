@@ -3,6 +3,7 @@ import { useNavigate, useSearchParams } from "react-router";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { useShell } from "~/shell/ShellProvider";
 import { http } from "~/utils/api";
+import { app, appHandles } from "~/utils/bridge";
 import { pageTitle } from "~/utils/meta";
 import { API, getEvents, getWallet, idemKey, type EventT, type Wallet } from "~/utils/screens/api";
 import { won } from "~/utils/screens/format";
@@ -34,6 +35,9 @@ export default function Screen() {
   const [done, setDone] = useState<Charge | null>(null);
   const confirmed = useRef(false);
   const ret = safeReturn(sp.get("return"));
+  // Read after mounting: the server-free first render must match the page's.
+  const [freeCoin, setFreeCoin] = useState(false);
+  useEffect(() => setFreeCoin(appHandles("goFreeCoin")), []);
 
   useEffect(() => {
     getEvents("/events/firstcharge").then((e) => setFirstCharge(e.events[0] ?? null), () => {});
@@ -121,6 +125,12 @@ export default function Screen() {
         <button type="button" className={s.button} onClick={charge} disabled={busy}>
           {won(amount)} 충전하기
         </button>
+        {freeCoin && (
+          // The free-coin station (offers, ads) is the app's own screen; the web has none.
+          <button type="button" className={`${p.tab}`} style={{ padding: "12px 0", borderRadius: 10 }} onClick={() => app.goFreeCoin()}>
+            무료 코인 받기
+          </button>
+        )}
         <p style={{ fontSize: 12, color: "gray" }}>충전한 블루머니는 웹툰, 만화, 소설 구매와 대여에 쓸 수 있습니다. 미사용 금액은 결제일로부터 7일 안에 환불할 수 있습니다.</p>
       </div>
     </section>

@@ -95,6 +95,28 @@ describe("global UI", () => {
     expect(window.history.state).toEqual(page);
   });
 
+  it("in the app, the bridge's show modal follows the popups and the dim", async () => {
+    const ua = vi.spyOn(navigator, "userAgent", "get").mockReturnValue("Mozilla/5.0 (Linux; Android 14) SFApp/AA/6.1.0");
+    const got: string[] = [];
+    window.SFAndroid = { showModal: (j) => got.push(j) };
+    try {
+      mount();
+      expect(got).toEqual([]);
+      let a: boolean | undefined;
+      act(() => void shell.confirm({ content: "하나", rightLabel: "확인" }).then((x) => (a = x)));
+      act(() => shell.showDim());
+      expect(got).toEqual(['{"show":true}']);
+      await act(async () => fireEvent.click(screen.getByRole("button", { name: "확인" })));
+      await act(() => vi.waitFor(() => expect(a).toBe(true)));
+      expect(got).toEqual(['{"show":true}']); // the dim is still up
+      act(() => shell.hideDim());
+      expect(got).toEqual(['{"show":true}', '{"show":false}']);
+    } finally {
+      delete window.SFAndroid;
+      ua.mockRestore();
+    }
+  });
+
   it("a route change clears the modal stack, the popups and the dim", () => {
     mount();
     act(() => {

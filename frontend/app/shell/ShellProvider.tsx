@@ -10,7 +10,7 @@ import { currentDevice } from "~/utils/device";
 import { loginUrl, memberCheck } from "~/utils/user";
 import { getUserState, viewOf } from "~/utils/userStore";
 import { LoadingBar, type BarState } from "./loadingBar";
-import { ModalStack, scrollLocker } from "./modalStack";
+import { ModalStack, modalReporter, scrollLocker } from "./modalStack";
 import { SnackQueue, type Snack } from "./snack";
 import { FLOATING_MESSAGE_MS } from "./timing";
 
@@ -105,11 +105,17 @@ export function ShellProvider({ children }: { children: React.ReactNode }) {
     return typeof document === "undefined" ? () => {} : scrollLocker(d.isIOSApp, app.scrollEnable);
   }, []);
 
+  const reportModal = useMemo(() => modalReporter(app.showModal), []);
+
   useEffect(() => () => barCtl.dispose(), [barCtl]);
 
-  // The page scroll is locked while a modal is stacked or the dim is up.
+  // The page scroll is locked, and the app told a modal is up, while a modal
+  // is stacked or the dim is up.
   const locked = stack.length > 0 || dim !== null;
-  useEffect(() => lock(locked), [locked, lock]);
+  useEffect(() => {
+    lock(locked);
+    reportModal(locked);
+  }, [locked, lock, reportModal]);
 
   const goLogin = useCallback(
     (returnUrl?: string, fromAdult?: boolean) => {

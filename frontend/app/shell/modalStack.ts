@@ -50,3 +50,18 @@ export function scrollLocker(isIOSApp: boolean, scrollEnable: (enabled: boolean)
     else doc.body.removeAttribute("data-scroll-lock");
   };
 }
+
+/**
+ * modalReporter tells the native app (the bridge's show modal) when the first
+ * modal or dim opens and when the last one closes, so the app can hold its own
+ * back gesture, pull-to-refresh and tab bar meanwhile. Only the changes are
+ * sent; outside the app the bridge call does nothing.
+ */
+export function modalReporter(showModal: (show: boolean) => boolean): (shown: boolean) => void {
+  let current = false;
+  return (shown) => {
+    if (shown === current) return;
+    current = shown;
+    showModal(shown);
+  };
+}

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { APP_OPEN, IOS_APP_MISSING_PROMPT, openApp } from "./appOpen";
 import { isChunkLoadError, RELOAD_STAMP, reloadOnce } from "./chunkReload";
 import { LoadingBar, type BarState } from "./loadingBar";
-import { ModalStack, scrollLocker } from "./modalStack";
+import { ModalStack, modalReporter, scrollLocker } from "./modalStack";
 import { SnackQueue, type Snack } from "./snack";
 import { APP_VERSION, FLOATING_MESSAGE_MS, LOADER, popupMaxHeight, POPUP, SNACK_SWITCH_MS } from "./timing";
 import { isAdminPage, isProductDetail, MAX_BATCH, MAX_RETRIES, Tracker, TRACK_EVENTS_PATH, type TrackEvent } from "./tracking";
@@ -90,6 +90,16 @@ describe("modal stack", () => {
     ios(false);
     expect(calls).toEqual([false, true]);
     expect(document.body.hasAttribute("data-scroll-lock")).toBe(false);
+  });
+  it("show modal reaches the app on the first open and the last close only", () => {
+    const calls: boolean[] = [];
+    const report = modalReporter((show) => (calls.push(show), true));
+    report(false);
+    report(true);
+    report(true);
+    report(false);
+    report(true);
+    expect(calls).toEqual([true, false, true]);
   });
 });
 

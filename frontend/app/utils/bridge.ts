@@ -51,6 +51,17 @@ export function postToApp<A extends BridgeAction>(
   return true;
 }
 
+/** appHandles tells whether the app this page runs in takes the message (older app versions lack some). */
+export function appHandles(
+  action: BridgeAction,
+  device: Pick<DeviceInfo, "isApp" | "isAndroidApp"> = currentDevice(),
+  win: Window = window,
+): boolean {
+  if (!device.isApp) return false;
+  if (device.isAndroidApp) return typeof win.SFAndroid?.[action] === "function";
+  return typeof win.webkit?.messageHandlers?.[action]?.postMessage === "function";
+}
+
 export const app = {
   login: (returnUrl: string, message?: string) => postToApp("login", message ? { returnUrl, message } : { returnUrl }),
   goPage: (url: string) => postToApp("goPage", { url }),

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { app, postToApp } from "./bridge";
+import { app, appHandles, postToApp } from "./bridge";
 import { cookieString, getCookie } from "./cookies";
 import { describeError, errorContent, NOT_FOUND_TEXT, OFFLINE, PageError, UNKNOWN_500_TEXT } from "./errors";
 import { UNSAFE_ErrorResponseImpl as ErrorResponseImpl } from "react-router";
@@ -131,6 +131,15 @@ describe("native bridge", () => {
     window.SFAndroid = { goPage: fn };
     expect(postToApp("goPage", { url: "/" }, web)).toBe(false);
     expect(fn).not.toHaveBeenCalled();
+  });
+  it("appHandles: whether the app has the message's handler, in either shape", () => {
+    window.SFAndroid = { goFreeCoin: () => {} };
+    expect(appHandles("goFreeCoin", android)).toBe(true);
+    expect(appHandles("showModal", android)).toBe(false);
+    expect(appHandles("goFreeCoin", web)).toBe(false);
+    window.webkit = { messageHandlers: { goFreeCoin: { postMessage: () => {} } } };
+    expect(appHandles("goFreeCoin", ios)).toBe(true);
+    expect(appHandles("login", ios)).toBe(false);
   });
   it("the helpers cover every message of the seed", () => {
     expect(Object.keys(app).sort()).toEqual(

@@ -127,6 +127,25 @@ test.describe("Android app web view", () => {
   });
 });
 
+test("the free-coin station is the app's: the charge page offers it in the app only", async ({ browser }) => {
+  for (const [ua, shape] of [[ANDROID_APP_UA, "android"], [IOS_APP_UA, "ios"]] as const) {
+    const ctx = await browser.newContext({ userAgent: ua });
+    const page = await ctx.newPage();
+    await fakeBridge(page, shape);
+    await page.goto("/payment/recharge.asp");
+    await page.getByRole("button", { name: "무료 코인 받기" }).click();
+    await expect.poll(() => sentOf(page, "goFreeCoin")).toEqual([{}]);
+    await ctx.close();
+  }
+  // On the web there is no such screen, so no button.
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto("/payment/recharge.asp");
+  await expect(page.getByRole("button", { name: /충전하기$/ })).toBeVisible();
+  await expect(page.getByRole("button", { name: "무료 코인 받기" })).toHaveCount(0);
+  await ctx.close();
+});
+
 test.describe("iOS app web view", () => {
   test.use({ userAgent: IOS_APP_UA });
   test.beforeEach(async ({ page }) => fakeBridge(page, "ios"));
