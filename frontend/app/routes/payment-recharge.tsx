@@ -35,9 +35,7 @@ export default function Screen() {
   const [done, setDone] = useState<Charge | null>(null);
   const confirmed = useRef(false);
   const ret = safeReturn(sp.get("return"));
-  // Read after mounting: the server-free first render must match the page's.
-  const [freeCoin, setFreeCoin] = useState(false);
-  useEffect(() => setFreeCoin(appHandles("goFreeCoin")), []);
+  const freeCoin = appHandles("goFreeCoin");
 
   useEffect(() => {
     getEvents("/events/firstcharge").then((e) => setFirstCharge(e.events[0] ?? null), () => {});
@@ -127,7 +125,7 @@ export default function Screen() {
         </button>
         {freeCoin && (
           // The free-coin station (offers, ads) is the app's own screen; the web has none.
-          <button type="button" className={`${p.tab}`} style={{ padding: "12px 0", borderRadius: 10 }} onClick={() => app.goFreeCoin()}>
+          <button type="button" className={p.tab} style={{ padding: "12px 0", borderRadius: 10 }} onClick={() => app.goFreeCoin()}>
             무료 코인 받기
           </button>
         )}

@@ -31,35 +31,36 @@ declare global {
   }
 }
 
+type Device = Pick<DeviceInfo, "isApp" | "isAndroidApp">;
+
+/** sender is the app's handler of one message in either shape, or undefined outside the app or when the app lacks it. */
+function sender<A extends BridgeAction>(action: A, device: Device, win: Window): ((data: BridgeMessages[A]) => void) | undefined {
+  if (!device.isApp) return undefined;
+  if (device.isAndroidApp) {
+    const bridge = win.SFAndroid;
+    const fn = bridge?.[action];
+    return typeof fn === "function" ? (data) => fn.call(bridge, JSON.stringify(data)) : undefined;
+  }
+  const h = win.webkit?.messageHandlers?.[action];
+  return h && typeof h.postMessage === "function" ? (data) => h.postMessage(data) : undefined;
+}
+
 /** postToApp sends one message; false when not in the app or the app lacks the handler. */
 export function postToApp<A extends BridgeAction>(
   action: A,
   data: BridgeMessages[A],
-  device: Pick<DeviceInfo, "isApp" | "isAndroidApp" | "isIOSApp"> = currentDevice(),
+  device: Device = currentDevice(),
   win: Window = window,
 ): boolean {
-  if (!device.isApp) return false;
-  if (device.isAndroidApp) {
-    const fn = win.SFAndroid?.[action];
-    if (typeof fn !== "function") return false;
-    fn.call(win.SFAndroid, JSON.stringify(data));
-    return true;
-  }
-  const h = win.webkit?.messageHandlers?.[action];
-  if (!h || typeof h.postMessage !== "function") return false;
-  h.postMessage(data);
+  const send = sender(action, device, win);
+  if (!send) return false;
+  send(data);
   return true;
 }
 
 /** appHandles tells whether the app this page runs in takes the message (older app versions lack some). */
-export function appHandles(
-  action: BridgeAction,
-  device: Pick<DeviceInfo, "isApp" | "isAndroidApp"> = currentDevice(),
-  win: Window = window,
-): boolean {
-  if (!device.isApp) return false;
-  if (device.isAndroidApp) return typeof win.SFAndroid?.[action] === "function";
-  return typeof win.webkit?.messageHandlers?.[action]?.postMessage === "function";
+export function appHandles(action: BridgeAction, device: Device = currentDevice(), win: Window = window): boolean {
+  return sender(action, device, win) !== undefined;
 }
 
 export const app = {
