@@ -48,9 +48,12 @@ enc=${ENCODING:-}
 body="$work/list.json"
 if [ -n "$enc" ]; then
   [ "$enc" = gzip ] || { echo "ENCODING: only gzip (nginx-light has no brotli)" >&2; exit 2; }
-  curl -fsS -H "Accept-Encoding: gzip" "$edge$path" -o /dev/null # compressed in the background on the first ask
-  sleep 0.5
-  curl -fsS -H "Accept-Encoding: gzip" -D "$work/gz.hdr" "$edge$path" -o "$work/list.json.gz"
+  # The edge compresses a body in the background on its first ask.
+  for _ in $(seq 1 50); do
+    curl -fsS -H "Accept-Encoding: gzip" -D "$work/gz.hdr" "$edge$path" -o "$work/list.json.gz"
+    grep -qi '^content-encoding: gzip' "$work/gz.hdr" && break
+    sleep 0.1
+  done
   grep -qi '^content-encoding: gzip' "$work/gz.hdr" || { echo "the edge answered without gzip" >&2; exit 1; }
   body="$work/list.json.gz"
 fi
