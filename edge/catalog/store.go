@@ -180,80 +180,60 @@ func (s *Store) Stats() (revision uint64, at time.Time, applied uint64, products
 // reading (exact member names, valid UTF-8, no duplicate names) accepts all
 // of them.
 func decode(key string, v []byte) (any, error) {
-	var err error
 	switch {
 	case strings.HasPrefix(key, contract.KeyProduct):
 		var p contract.Product
-		if err = json.Unmarshal(v, &p); err == nil {
-			if p.PID == "" {
-				p.PID = key[len(contract.KeyProduct):]
-			}
-			return derive(&p), nil
+		if err := json.Unmarshal(v, &p); err != nil {
+			return nil, err
 		}
-	case strings.HasPrefix(key, contract.KeyEvent):
-		var d contract.Event
-		if err = json.Unmarshal(v, &d); err == nil {
-			return &d, nil
+		if p.PID == "" {
+			p.PID = key[len(contract.KeyProduct):]
 		}
-	case strings.HasPrefix(key, contract.KeyAward):
-		var d contract.Award
-		if err = json.Unmarshal(v, &d); err == nil {
-			return &d, nil
-		}
-	case strings.HasPrefix(key, contract.KeyFAQ):
-		var d contract.FAQ
-		if err = json.Unmarshal(v, &d); err == nil {
-			return &d, nil
-		}
-	case strings.HasPrefix(key, contract.KeyNotice):
-		var d contract.Notice
-		if err = json.Unmarshal(v, &d); err == nil {
-			return &d, nil
-		}
-	case strings.HasPrefix(key, contract.KeyBanner):
-		var d contract.Banner
-		if err = json.Unmarshal(v, &d); err == nil {
-			return &d, nil
-		}
-	case strings.HasPrefix(key, contract.KeyKeyword):
-		var d contract.Keyword
-		if err = json.Unmarshal(v, &d); err == nil {
-			return &d, nil
-		}
-	case strings.HasPrefix(key, contract.KeyRanking):
-		var d contract.Ranking
-		if err = json.Unmarshal(v, &d); err == nil {
-			return &d, nil
-		}
+		return derive(&p), nil
 	case strings.HasPrefix(key, contract.KeyReviews):
 		var d contract.ReviewList
-		if err = json.Unmarshal(v, &d); err == nil {
-			if d.PID == "" {
-				d.PID = key[len(contract.KeyReviews):]
-			}
-			return &d, nil
+		if err := json.Unmarshal(v, &d); err != nil {
+			return nil, err
 		}
+		if d.PID == "" {
+			d.PID = key[len(contract.KeyReviews):]
+		}
+		return &d, nil
+	case strings.HasPrefix(key, contract.KeyEvent):
+		return decodeAs[contract.Event](v)
+	case strings.HasPrefix(key, contract.KeyAward):
+		return decodeAs[contract.Award](v)
+	case strings.HasPrefix(key, contract.KeyFAQ):
+		return decodeAs[contract.FAQ](v)
+	case strings.HasPrefix(key, contract.KeyNotice):
+		return decodeAs[contract.Notice](v)
+	case strings.HasPrefix(key, contract.KeyBanner):
+		return decodeAs[contract.Banner](v)
+	case strings.HasPrefix(key, contract.KeyKeyword):
+		return decodeAs[contract.Keyword](v)
+	case strings.HasPrefix(key, contract.KeyRanking):
+		return decodeAs[contract.Ranking](v)
 	case key == contract.KeyQuickLinks:
-		var d contract.QuickLinks
-		if err = json.Unmarshal(v, &d); err == nil {
-			return &d, nil
-		}
+		return decodeAs[contract.QuickLinks](v)
 	case key == contract.KeyJumpPass:
-		var d contract.JumpingPass
-		if err = json.Unmarshal(v, &d); err == nil {
-			return &d, nil
-		}
+		return decodeAs[contract.JumpingPass](v)
 	case key == contract.KeySiteConfig:
-		var d contract.SiteConfig
-		if err = json.Unmarshal(v, &d); err == nil {
-			return &d, nil
-		}
+		return decodeAs[contract.SiteConfig](v)
 	default:
 		// Keys of later read models this edge does not know yet are ignored,
 		// so writers can add models before edges serve them.
 		return struct{}{}, nil
 	}
-	return nil, err
+}
+
+// decodeAs reads a document that the store keeps as it is, as a *T; on an
+// error the value is a plain nil, not a nil *T inside the interface.
+func decodeAs[T any](v []byte) (any, error) {
+	d := new(T)
+	if err := json.Unmarshal(v, d); err != nil {
+		return nil, err
+	}
+	return d, nil
 }
 
 func derive(p *contract.Product) *Prod {
