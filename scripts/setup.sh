@@ -22,6 +22,10 @@ command -v curl >/dev/null 2>&1 || need_pkgs+=(curl)
 command -v jq >/dev/null 2>&1 || need_pkgs+=(jq)
 command -v node >/dev/null 2>&1 || need_pkgs+=(nodejs npm)
 command -v gcc >/dev/null 2>&1 || need_pkgs+=(gcc)
+# libvips: media processing (govips links libvips-dev; the vips command rasterizes
+# the demo's drawings). Debian's libheif writes AVIF through libaom.
+have_pkg libvips-dev || need_pkgs+=(libvips-dev)
+command -v vips >/dev/null 2>&1 || need_pkgs+=(libvips-tools)
 
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
@@ -55,6 +59,17 @@ if [ -z "${SETUP_SKIP_FRONTEND:-}" ] && [ -f frontend/package.json ]; then
     (cd frontend && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error)
     touch "$stamp"
   fi
+fi
+# The S3-compatible server of the storage tests and the test command (versitygw,
+# posix backend over a folder), built once into bin/ like k6.
+VERSITYGW_VERSION=$(sed -n 's/^const VersityGWVersion = "\(.*\)"$/\1/p' devstack/s3.go)
+# go install builds it without a version string, so a stamp records which one is there.
+if ! [ -x bin/versitygw ] || [ "$(cat bin/.versitygw-version 2>/dev/null)" != "$VERSITYGW_VERSION" ]; then
+  log "versitygw ${VERSITYGW_VERSION} (about a minute)"
+  mkdir -p bin
+  # Outside the repo so the project's go.mod is neither read nor changed.
+  (root=$PWD; cd / && GOBIN="$root/bin" GOFLAGS=-buildvcs=false go install "github.com/versity/versitygw/cmd/versitygw@${VERSITYGW_VERSION}")
+  echo "$VERSITYGW_VERSION" > bin/.versitygw-version
 fi
 if [ -z "${SETUP_SKIP_K6:-}" ]; then
   # The pinned k6 for the load tests (built once with the Go toolchain, ~2 min).

@@ -1,6 +1,7 @@
 // Package testenv gives tests real PostgreSQL, ClickHouse and NATS JetStream.
 //
-// PostgresURL and ClickHouseURL hand each call a fresh, empty database on a shared
+// S3URL hands each call a fresh bucket on a private versitygw (one per test
+// binary). PostgresURL and ClickHouseURL hand each call a fresh, empty database on a shared
 // server: the one named by DATABASE_URL / CLICKHOUSE_URL when set (the project's
 // test script starts one of each for the whole run), otherwise a private server
 // started once per test binary and killed when it exits. NATS is always a private
@@ -33,6 +34,9 @@ var (
 	chOnce sync.Once
 	chURL  string
 	chErr  error
+	s3Once sync.Once
+	s3Srv  *devstack.S3
+	s3Err  error
 )
 
 func quietLog() *slog.Logger {
@@ -180,6 +184,37 @@ func StartClickHouse(t testing.TB) *devstack.ClickHouse {
 	}
 	t.Cleanup(func() { _ = ch.Stop() })
 	return ch
+}
+
+// S3URL returns the media/store URL (keys included) of a new empty bucket on a
+// real S3-compatible server (versitygw) started once per test binary and
+// killed when it exits.
+func S3URL(t testing.TB) string {
+	t.Helper()
+	s3Once.Do(func() {
+		dir, err := tempDir("sf-s3-")
+		if err != nil {
+			s3Err = err
+			return
+		}
+		port, err := devstack.FreePort()
+		if err != nil {
+			s3Err = err
+			return
+		}
+		s3Srv, s3Err = devstack.StartS3(context.Background(), dir, port, "testaccess", "testsecret-"+randomName(""), quietLog())
+	})
+	if s3Err != nil {
+		t.Fatalf("s3 for tests: %v", s3Err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	// Bucket names are DNS labels: lowercase, no underscore.
+	u, err := s3Srv.CreateBucket(ctx, randomName("t-"))
+	if err != nil {
+		t.Fatalf("create test bucket: %v", err)
+	}
+	return u
 }
 
 // NATS starts a private in-process JetStream server on a free port, stopped
