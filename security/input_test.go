@@ -64,16 +64,16 @@ func TestAdminAPINeedsItsToken(t *testing.T) {
 // member through the edge as well.
 func TestRateLimitsThroughTheEdge(t *testing.T) {
 	s := startStack(t, options{writer: func(c *writerserver.Config) { c.LoginPerMinute, c.ChargePerMinute = 2, 2 }})
-	// Per client: 2 × 5 = 10 attempts a minute over any accounts.
+	// Per client: LOGIN_PER_MINUTE (2) attempts a minute over any accounts.
 	c := s.visitor()
 	var codes []int
-	for i := range 14 {
+	for i := range 4 {
 		h := c.with(map[string]string{"X-Forwarded-For": fmt.Sprintf("198.51.100.%d", i+1), "X-Real-IP": fmt.Sprintf("198.51.100.%d", i+1)})
 		st, _ := h.do("POST", "/home/api/v1/auth/login", map[string]any{"email": fmt.Sprintf("nobody%d@example.com", i), "password": "guess"})
 		codes = append(codes, st)
 	}
-	if codes[0] != 401 || codes[13] != 429 {
-		t.Errorf("login codes over 14 accounts with spoofed addresses: %v, want 401 first and 429 after 10", codes)
+	if fmt.Sprint(codes) != "[401 401 429 429]" {
+		t.Errorf("login codes over 4 accounts with spoofed addresses: %v, want 401 twice, then 429", codes)
 	}
 	// Per account: the third attempt in a minute is refused even with the
 	// right password (a minute later, so the client's allowance is back).

@@ -121,7 +121,10 @@ func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) *Auth {
 		cfg.HTTPClient = &http.Client{Timeout: 10 * time.Second}
 	}
 	a := &Auth{pool: pool, cfg: cfg, log: log, trusted: map[string]bool{},
-		byAcct: httpapi.NewLimiter(cfg.LoginPerMinute), byIP: httpapi.NewLimiter(cfg.LoginPerMinute * 5), Changed: func() {}}
+		// LOGIN_PER_MINUTE is documented as the limit per account and per
+		// client address: both allow exactly that many (the address once
+		// allowed five times as many, which no document said).
+		byAcct: httpapi.NewLimiter(cfg.LoginPerMinute), byIP: httpapi.NewLimiter(cfg.LoginPerMinute), Changed: func() {}}
 	a.dummyHash, _ = HashPassword(randomToken(16))
 	for _, o := range cfg.TrustedOrigins {
 		a.trusted[strings.TrimRight(o, "/")] = true

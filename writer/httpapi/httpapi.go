@@ -235,6 +235,29 @@ func ReadParams(r *http.Request) (Params, error) {
 	return p, nil
 }
 
+// Channel is the request's channel from the X-Channel header (any case, as
+// the edge reads it), "" for a browser without one. The header is the only
+// source: a seed payload's channel (zzim-list, user-get-info) or a query's is
+// never what decides which works a reader sees, as the edge decides every
+// read by the header alone (SECURITY.md). An unknown code is a 400.
+func Channel(r *http.Request) (string, error) {
+	c := strings.ToUpper(r.Header.Get(contract.HeaderChannel))
+	if !KnownChannel(c) {
+		return "", BadRequest("알 수 없는 채널입니다. (X-Channel)")
+	}
+	return c, nil
+}
+
+// KnownChannel reports whether c is one of the seed's channel codes (or
+// empty: a browser).
+func KnownChannel(c string) bool {
+	switch c {
+	case "", "AO", "AC", "AA", "AW", "IA", "IW":
+		return true
+	}
+	return false
+}
+
 // Require returns the trimmed value of a required field.
 func (p Params) Require(name string) (string, error) {
 	v := strings.TrimSpace(p[name])

@@ -71,9 +71,14 @@ func (s *Service) userGetInfo(w http.ResponseWriter, r *http.Request) error {
 	default:
 		return httpapi.BadRequest("연령 설정(nai)은 19 또는 0이어야 합니다.")
 	}
-	channel := p["channel"]
-	if channel == "" {
-		channel = r.Header.Get(contract.HeaderChannel)
+	// The payload's channel is checked for form only; the header decides
+	// which app's money the side info shows.
+	if err := payloadChannel(p); err != nil {
+		return err
+	}
+	channel, err := httpapi.Channel(r)
+	if err != nil {
+		return err
 	}
 	ans := struct {
 		httpapi.Header200
@@ -165,7 +170,11 @@ func (s *Service) trackingProfile(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	tp, err := Profile(r.Context(), s.pool, uid, r.Header.Get(contract.HeaderChannel), s.now())
+	channel, err := httpapi.Channel(r)
+	if err != nil {
+		return err
+	}
+	tp, err := Profile(r.Context(), s.pool, uid, channel, s.now())
 	if err != nil {
 		return err
 	}

@@ -163,4 +163,13 @@ func (s *Service) userLevel(r *http.Request) (int, error) {
 	return u.AdultLevel(s.now()), nil
 }
 
+// payloadChannel checks a seed payload's channel: one of the seed's codes or
+// absent. It is never used (httpapi.Channel: the header decides).
+func payloadChannel(p httpapi.Params) error {
+	if !httpapi.KnownChannel(strings.ToUpper(strings.TrimSpace(p["channel"]))) {
+		return httpapi.BadRequest("알 수 없는 채널입니다. (channel)")
+	}
+	return nil
+}
+
 func ok() httpapi.Header200 { return httpapi.H200() }

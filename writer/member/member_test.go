@@ -652,3 +652,98 @@ func wantMessage(t *testing.T, name string, body []byte, want string) {
 		t.Errorf("%s: message %q, want Korean holding %q", name, msg, want)
 	}
 }
+
+// The X-Channel header decides what a reader sees, never a channel in the
+// payload or the query (issue 24 item 7): a verified adult with the 19 toggle
+// on, reading in the Play Store app (AA, a teen-version channel), who writes
+// channel=AW into zzim-list's payload or recently viewed's query still gets
+// no adult work; on the web (AW header) the same member gets them.
+func TestHeaderChannelRulesOverPayloadChannel(t *testing.T) {
+	t.Parallel()
+	e := writertest.StartWriter(t, nil)
+	addWork(t, e, "W1", "WT", 0)
+	addWork(t, e, "A1", "WT", 19)
+	m := newMember(t, e, "channel@example.com")
+	if st, body := m.Do("POST", "/home/api/v1/auth/adult/verify", map[string]any{"name": "홍길동", "birthDate": "1990-01-02"}); st != 200 {
+		t.Fatalf("verify: %d %s", st, body)
+	}
+	if st, body := m.Do("PUT", "/home/api/v1/auth/adult/toggle", map[string]any{"on": true}); st != 200 {
+		t.Fatalf("toggle: %d %s", st, body)
+	}
+	for _, pid := range []string{"W1", "A1"} {
+		if st, body := m.Do("POST", zz+"zzim-add", form("uid", m.uid, "zzim_type", "prod", "pid", pid)); st != 200 {
+			t.Fatalf("zzim-add %s: %d %s", pid, st, body)
+		}
+		if st, body := m.Do("POST", "/home/api/v1/users/recent", map[string]any{"pid": pid, "vol": 1}); st != 200 {
+			t.Fatalf("recent %s: %d %s", pid, st, body)
+		}
+	}
+	as := func(channel string) {
+		if channel == "" {
+			m.Headers = nil
+			return
+		}
+		m.Headers = map[string]string{"X-Channel": channel}
+	}
+	dibs := func(f writertest.Form) string {
+		t.Helper()
+		st, body := m.Do("POST", zz+"zzim-list", f)
+		if st != 200 {
+			t.Fatalf("zzim-list: %d %s", st, body)
+		}
+		var out []string
+		for _, z := range decode[zzimList](t, body).ZzimList {
+			out = append(out, z.PID)
+		}
+		return strings.Join(out, ",")
+	}
+	recent := func(query string) string {
+		t.Helper()
+		st, body := m.Do("GET", "/home/api/v1/users/recent?page=1"+query, nil)
+		if st != 200 {
+			t.Fatalf("recent: %d %s", st, body)
+		}
+		var out []string
+		for _, it := range decode[struct{ List []struct{ PID string } }](t, body).List {
+			out = append(out, it.PID)
+		}
+		return strings.Join(out, ",")
+	}
+	for _, c := range []struct{ header, payload, want string }{
+		{"AA", "AW", "W1"}, {"aa", "AW", "W1"}, {"IA", "IW", "W1"}, {"AA", "", "W1"},
+		{"AW", "AA", "A1,W1"}, {"", "IA", "A1,W1"}, {"AC", "", "A1,W1"},
+	} {
+		as(c.header)
+		if got := dibs(form("uid", m.uid, "adultLevel", "2", "channel", c.payload, "section", "all")); got != c.want {
+			t.Errorf("zzim-list X-Channel %q, payload channel %q: %s, want %s", c.header, c.payload, got, c.want)
+		}
+		// JSON, as the page sends it.
+		if got := dibs(writertest.Form("")); got != c.want {
+			t.Errorf("zzim-list X-Channel %q without payload: %s, want %s", c.header, got, c.want)
+		}
+		q := ""
+		if c.payload != "" {
+			q = "&channel=" + c.payload
+		}
+		// recent lists newest first: A1 was viewed last.
+		want := map[string]string{"W1": "W1", "A1,W1": "A1,W1"}[c.want]
+		if got := recent(q); got != want {
+			t.Errorf("recent X-Channel %q, query channel %q: %s, want %s", c.header, c.payload, got, want)
+		}
+	}
+	// Unknown channels are refused, in the header or the payload, and list nothing.
+	for _, c := range []struct {
+		header string
+		f      writertest.Form
+	}{{"XX", form("uid", m.uid)}, {"AA", form("uid", m.uid, "channel", "ZZ")}} {
+		as(c.header)
+		if st, body := m.Do("POST", zz+"zzim-list", c.f); st != 400 || writertest.Code(t, body) != 400 {
+			t.Errorf("zzim-list X-Channel %q %s: %d %s", c.header, c.f, st, body)
+		}
+	}
+	as("AA")
+	if st, body := m.Do("GET", "/home/api/v1/users/recent?channel=QQ", nil); st != 400 {
+		t.Errorf("recent with an unknown query channel: %d %s", st, body)
+	}
+	as("")
+}

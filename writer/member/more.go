@@ -71,9 +71,13 @@ func (s *Service) recentList(w http.ResponseWriter, r *http.Request) error {
 	}
 	// Like the dibs list: a member in the teen version (toggle off, store
 	// app) keeps adult works viewed earlier, but they are not shown.
-	channel := r.URL.Query().Get("channel")
-	if channel == "" {
-		channel = r.Header.Get(contract.HeaderChannel)
+	// The header alone decides, never a query's channel (as at the edge).
+	if err := payloadChannel(httpapi.Params{"channel": r.URL.Query().Get("channel")}); err != nil {
+		return err
+	}
+	channel, err := httpapi.Channel(r)
+	if err != nil {
+		return err
 	}
 	level, err := s.userLevel(r)
 	if err != nil {

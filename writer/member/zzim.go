@@ -221,11 +221,17 @@ func (s *Service) zzimList(w http.ResponseWriter, r *http.Request) error {
 		}
 		section = sec
 	}
-	channel := p["channel"]
-	if channel == "" {
-		channel = r.Header.Get(contract.HeaderChannel)
+	// The seed's payload names a channel and a level: both are checked for
+	// form and ignored. What is shown is decided by the session's level and
+	// the X-Channel header alone, as at the edge (an app reader writing
+	// channel=AW must not see adult works).
+	if err := payloadChannel(p); err != nil {
+		return err
 	}
-	// The level shown is the session's, whatever the payload claims.
+	channel, err := httpapi.Channel(r)
+	if err != nil {
+		return err
+	}
 	level, err := s.userLevel(r)
 	if err != nil {
 		return err
