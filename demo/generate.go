@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -261,24 +260,6 @@ var NovelSubGenres = []SubGenre{
 	{"light-novel", "라이트노벨", "others"},
 }
 
-func subGenresOf(category string) []SubGenre {
-	var out []SubGenre
-	for _, s := range NovelSubGenres {
-		if s.Category == category {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-var subGenresByCategory = map[string][]SubGenre{
-	"romance": subGenresOf("romance"),
-	"fanmu":   subGenresOf("fanmu"),
-	"bl":      subGenresOf("bl"),
-	"series":  subGenresOf("series"),
-	"others":  subGenresOf("others"),
-}
-
 var sections = []string{contract.SectionWebtoon, contract.SectionComic, contract.SectionNovel}
 
 func pidPrefix(section string) string {
@@ -332,16 +313,17 @@ func (g *gen) work(i int) {
 		p.Age = []int{0, 12, 15}[weighted(r, []int{35, 30, 35})]
 		p.GenreID = contract.Genres[weighted(r, genreWeights[p.Section])].ID
 	}
+	if i < len(curatedTitles) {
+		p.GenreID = genreByKey(curatedTitles[i].genre).ID
+	}
 	genre := genreByID(p.GenreID)
+	words := wordsOf(genre.Key)
 	p.Category1 = category1Of(genre.Key)
 	p.Category2 = genre.Name
-	if p.Section == contract.SectionNovel {
-		subs := subGenresByCategory[p.Category1]
-		if len(subs) > 0 {
-			s := pick(r, subs)
-			p.SubGenre = s.Key
-			p.Category2 = s.Name
-		}
+	if p.Section == contract.SectionNovel && len(words.subGenres) > 0 {
+		s := subGenreByKey(pick(r, words.subGenres))
+		p.SubGenre = s.Key
+		p.Category2 = s.Name
 	}
 
 	switch p.Section {
@@ -367,13 +349,12 @@ func (g *gen) work(i int) {
 	m.rawVols = rawVolumes(r, p.Section, m.kind, p.FlagEnd)
 
 	g.authors(r, p, m)
-	g.title(r, i, p)
-	p.Summary = summary(r, p.Category1)
+	g.title(r, i, p, words)
+	p.Summary = summaryOf(r, words)
 	p.Provider = pick(r, providers)
-	p.Keywords = keywords(r)
+	p.Keywords = keywordsOf(r, words)
 	g.schedule(r, p, m)
 	g.commerce(r, p, m)
-	g.metrics(r, p)
 
 	if r.IntN(100) < 8 {
 		p.Trailers = []contract.Trailer{{Title: p.Title + " 티저", ImageURL: p.ThumbWideURL}}
@@ -398,6 +379,24 @@ func genreByID(id string) contract.Genre {
 		}
 	}
 	return contract.Genre{}
+}
+
+func genreByKey(key string) contract.Genre {
+	for _, g := range contract.Genres {
+		if g.Key == key {
+			return g
+		}
+	}
+	return contract.Genre{}
+}
+
+func subGenreByKey(key string) SubGenre {
+	for _, s := range NovelSubGenres {
+		if s.Key == key {
+			return s
+		}
+	}
+	return SubGenre{}
 }
 
 // rawVolumes draws a volume count before scaling to Options.VolumesPerWork.
@@ -452,14 +451,14 @@ func (g *gen) authors(r *rand.Rand, p *contract.Product, m *meta) {
 	}
 }
 
-func (g *gen) title(r *rand.Rand, i int, p *contract.Product) {
+func (g *gen) title(r *rand.Rand, i int, p *contract.Product, w *genreWords) {
 	if i < len(curatedTitles) {
-		p.Title = curatedTitles[i]
+		p.Title = curatedTitles[i].title
 		g.seen[p.Title] = struct{}{}
 		return
 	}
 	for try := 0; ; try++ {
-		t := composeTitle(r)
+		t := composeTitle(r, w)
 		if try > 4 {
 			t += " " + pick(r, subTitles)
 		}
@@ -474,54 +473,8 @@ func (g *gen) title(r *rand.Rand, i int, p *contract.Product) {
 	}
 }
 
-func composeTitle(r *rand.Rand) string {
-	switch r.IntN(11) {
-	case 0:
-		return pick(r, adjectives) + " " + pick(r, roleNouns)
-	case 1:
-		return pick(r, roleNouns) + "의 " + pick(r, abstractNouns)
-	case 2:
-		if r.IntN(3) == 0 {
-			return "나 혼자만 " + pick(r, soloTails)
-		}
-		return "나 혼자만 " + pick(r, soloTails) + " " + pick(r, roleNouns)
-	case 3:
-		return pick(r, ranks) + " " + pick(r, roleNouns)
-	case 4:
-		role := pick(r, roleNouns)
-		return josa(role, "은", "는") + " " + pick(r, verbTails)
-	case 5:
-		return pick(r, placeNouns) + "의 " + pick(r, roleNouns)
-	case 6:
-		return "회귀한 " + pick(r, roleNouns) + "의 " + pick(r, abstractNouns)
-	case 7:
-		return pick(r, roleNouns) + " " + pick(r, chronicleNouns)
-	case 8:
-		return pick(r, placeNouns) + pick(r, chronicleNouns)
-	case 9:
-		role := pick(r, roleNouns)
-		return "내 " + josa(role, "과", "와") + " " + pick(r, []string{"결혼해줘", "계약해줘", "이혼해줘", "도망쳐줘", "헤어지는 법"})
-	}
-	adj := pick(r, adjectives)
-	if strings.HasSuffix(adj, "의") { // no "최강의 탑의 ..."
-		return adj + " " + pick(r, roleNouns)
-	}
-	return adj + " " + pick(r, placeNouns) + "의 " + pick(r, abstractNouns)
-}
-
 func characterName(r *rand.Rand) string {
 	return pick(r, givenSyllables) + pick(r, givenSyllables)
-}
-
-func summary(r *rand.Rand, category string) string {
-	a, b := characterName(r), characterName(r)
-	open := pick(r, summaryOpen[category])
-	s := formatNames(open, a, b)
-	s += " " + pick(r, summaryTurn)
-	if hook := pick(r, summaryHook); hook != "" {
-		s += " " + formatNames(hook, a, "")
-	}
-	return s
 }
 
 // formatNames replaces the first two %s of tmpl with names and fixes the
@@ -560,18 +513,6 @@ func formatNames(tmpl, a, b string) string {
 		out = append(out, tmpl[i])
 	}
 	return string(out)
-}
-
-func keywords(r *rand.Rand) []string {
-	n := 2 + r.IntN(4)
-	out := make([]string, 0, n)
-	for len(out) < n {
-		k := pick(r, keywordPool)
-		if !slices.Contains(out, k) {
-			out = append(out, k)
-		}
-	}
-	return out
 }
 
 var weekdayNames = []string{"일", "월", "화", "수", "목", "금", "토"}
@@ -716,19 +657,39 @@ func (g *gen) commerce(r *rand.Rand, p *contract.Product, m *meta) {
 	}
 }
 
-func (g *gen) metrics(r *rand.Rand, p *contract.Product) {
-	// Log-normal views: a median work has tens of thousands, the top a few
-	// hundred million, like a real long tail.
-	v := math.Exp(10 + 2.1*r.NormFloat64())
+// Readers plausible for a work: a median work has a few thousand, a hit a
+// few hundred thousand to a couple of million. Caps tie them to what the work
+// could have gathered: per released volume (a 3-volume comic is no
+// million-reader hit) and per day since its first volume.
+const (
+	maxReaders          = 2_000_000
+	maxReadersPerVolume = 60_000
+	maxReadersPerDay    = 20_000
+	maxViewsPerDay      = 1_000_000
+)
+
+var medianReaders = map[string]float64{contract.SectionWebtoon: 5000, contract.SectionComic: 1500, contract.SectionNovel: 2500}
+
+// metrics sets views, reviews, points and zzims from the work's audience,
+// its released volumes and its age, so they agree with each other: every
+// review and zzim comes from a reader, every reader views at least once and
+// reads part of the volumes.
+func (g *gen) metrics(r *rand.Rand, p *contract.Product, released int) {
+	ageDays := max(0, (g.now-p.RegisteredAt.Unix())/secondsPerDay)
+	readers := medianReaders[p.Section] * math.Exp(1.4*r.NormFloat64())
 	if p.IsOriginal {
-		v *= 3
+		readers *= 2.5
 	}
-	p.ViewCnt = int64(min(v, 9e10)) + 1
-	p.ReviewCount = int(p.ViewCnt / int64(300+r.IntN(2700)))
+	readers = min(readers, maxReaders, float64(maxReadersPerVolume*released), float64(maxReadersPerDay*(ageDays+1)))
+	n := max(1, int64(readers))
+	// Readers drop off: on average a reader reads 20-60% of a long work.
+	depth := max(1, float64(released)*(0.2+0.4*r.Float64()))
+	p.ViewCnt = min(int64(float64(n)*depth), maxViewsPerDay*(ageDays+1))
+	p.ReviewCount = int(float64(n) * (0.002 + 0.028*r.Float64()))
 	// Review points are 1..5; a work's average lies between 3.2 and 5.
 	avg := 3.2 + 1.8*r.Float64()
 	p.PointSum = int64(float64(p.ReviewCount) * avg)
-	p.ZzimCount = p.ViewCnt / int64(20+r.IntN(60))
+	p.ZzimCount = int64(float64(n) * (0.05 + 0.25*r.Float64()))
 }
 
 // pickMain chooses the finished comic or novel a set or package bundles.
@@ -772,6 +733,4 @@ func (g *gen) setOf(r *rand.Rand, i, j int) {
 		p.DiscountRate = pick(r, []int{30, 40, 50})
 	}
 	m.rent = 0
-	g.metrics(r, p)
-	p.ViewCnt /= 10
 }

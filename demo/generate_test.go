@@ -242,6 +242,12 @@ func checkCatalog(t *testing.T, cat *demo.Catalog, now time.Time) counts {
 			}
 		}
 		checkVolumes(t, p, now, &c)
+		//checkCoherence(t, p)
+		var main *contract.Product
+		if p.IsSpecialPriceSet || p.IsPackage {
+			main = pids[p.SpecialPriceSetMainSubdir]
+		}
+		checkPlausible(t, p, main, now)
 	}
 	checkExtras(t, cat, pids, now)
 	return c

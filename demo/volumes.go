@@ -132,6 +132,15 @@ func (g *gen) volumes() {
 		p.UpdatedAt = p.Volumes[past-1].ReleaseAt
 		if m.main >= 0 {
 			p.SpecialPriceSetProdCnt = n
+			// A set sells the main work again: a tenth of its audience.
+			main := &g.cat.Products[m.main]
+			p.ViewCnt, p.ZzimCount = main.ViewCnt/10, main.ZzimCount/10
+			p.ReviewCount = main.ReviewCount / 10
+			if main.ReviewCount > 0 {
+				p.PointSum = main.PointSum * int64(p.ReviewCount) / int64(main.ReviewCount)
+			}
+		} else {
+			g.metrics(r, p, past)
 		}
 		if g.opt.Progress != nil && i%512 == 0 {
 			g.opt.Progress(works/2+i/2, works)
