@@ -35,7 +35,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-export const links = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+export const links = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "manifest", href: "/manifest.webmanifest" },
+];
 export const meta = () => [{ title: PRODUCT_NAME }];
 
 /** The startup user resolution runs once, before the first screen. */

@@ -71,3 +71,20 @@ test.describe("not on iOS web", () => {
     await expect(page.getByTestId("top-banner")).toHaveCount(0);
   });
 });
+
+// The store has a name (issue 24): the tab title, the header's logo, the
+// footer and the installable manifest all say it, never a placeholder.
+test("the brand is 블루페이지 in the title, header, footer and manifest", async ({ page, request }) => {
+  await page.goto("/");
+  await expect(page).toHaveTitle("블루페이지");
+  await expect(page.locator('header[data-header="main"] a[href="/"]').first()).toHaveText("블루페이지");
+  await expect(page.locator("footer")).toContainText("© 블루페이지");
+  const href = await page.locator('link[rel="manifest"]').getAttribute("href");
+  expect(href).toBe("/manifest.webmanifest");
+  const res = await request.get(href!);
+  expect(res.status()).toBe(200);
+  const manifest = await res.json();
+  expect(manifest.name).toBe("블루페이지");
+  expect(manifest.lang).toBe("ko");
+  await expect(page.locator("body")).not.toContainText("스토어프론트");
+});
