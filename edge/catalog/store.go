@@ -80,6 +80,12 @@ type Store struct {
 	jumping    *contract.JumpingPass
 	site       *contract.SiteConfig
 
+	// Media documents (contract/media.go): public images by id, and a
+	// volume's content by pid then number, so a request finds them from the
+	// bytes of its path without building a key.
+	images   map[string]*contract.MediaImage
+	volMedia map[string]map[int]*contract.VolumeMedia
+
 	// revision of the last applied KV entry, and when.
 	revision  uint64
 	updatedAt time.Time
@@ -99,6 +105,8 @@ func New(t *cache.Tags) *Store {
 		keywords: make(map[int64]*contract.Keyword),
 		rankings: make(map[string]*contract.Ranking),
 		reviews:  make(map[string]*contract.ReviewList),
+		images:   make(map[string]*contract.MediaImage),
+		volMedia: make(map[string]map[int]*contract.VolumeMedia),
 	}
 }
 
@@ -219,6 +227,10 @@ func decode(key string, v []byte) (any, error) {
 		return decodeAs[contract.JumpingPass](v)
 	case key == contract.KeySiteConfig:
 		return decodeAs[contract.SiteConfig](v)
+	case strings.HasPrefix(key, contract.MediaImageKeyPrefix):
+		return decodeAs[contract.MediaImage](v)
+	case strings.HasPrefix(key, contract.VolumeMediaKeyPrefix):
+		return decodeAs[contract.VolumeMedia](v)
 	default:
 		// Keys of later read models this edge does not know yet are ignored,
 		// so writers can add models before edges serve them.
@@ -330,6 +342,10 @@ func (s *Store) apply(u Update, doc any) {
 	case key == contract.KeySiteConfig:
 		s.site, _ = doc.(*contract.SiteConfig)
 		s.tags.Bump(TagSite)
+	case strings.HasPrefix(key, contract.MediaImageKeyPrefix):
+		setOrDelete(s.images, key[len(contract.MediaImageKeyPrefix):], doc, u.Delete)
+	case strings.HasPrefix(key, contract.VolumeMediaKeyPrefix):
+		s.applyVolumeMedia(key[len(contract.VolumeMediaKeyPrefix):], doc, u.Delete)
 	}
 }
 

@@ -122,6 +122,12 @@ func (s *Server) routeSegs(seg []string, q *query) (renderFunc, bool) {
 			return func(v *catalog.View) (int, any) {
 				return render.Reviews(v, pid, buyer, sortBy, page, size, version)
 			}, true
+		case len(seg) == 5 && seg[2] == "volumes" && seg[4] == "media":
+			no, err := strconv.Atoi(seg[3])
+			if err != nil || no < 1 {
+				return notFound("회차 내용을 찾을 수 없습니다."), true
+			}
+			return func(v *catalog.View) (int, any) { return render.VolumeMediaOf(v, pid, no) }, true
 		case len(seg) == 3 && seg[2] == "related":
 			code := q.str("code", "")
 			return func(v *catalog.View) (int, any) { return render.RelatedOf(v, pid, code) }, true

@@ -66,6 +66,13 @@ func (s *Server) dispatch(ctx *fasthttp.RequestCtx) {
 	case string(path) == "/healthz" || string(path) == "/readyz" || string(path) == "/metrics":
 		s.ops(ctx)
 		return
+	case bytes.HasPrefix(path, mediaPrefix):
+		s.serveMedia(ctx)
+		return
+	case bytes.HasPrefix(path, contPrefix) && bytes.Count(path, slash) >= 5:
+		// /content/<pid>/<no>/<ver>/<n>...: a processed upload
+		s.serveContent(ctx)
+		return
 	case bytes.HasPrefix(path, imgPrefix) || bytes.HasPrefix(path, contPrefix):
 		s.serveArt(ctx)
 		return

@@ -59,6 +59,13 @@ type Config struct {
 	Timeouts svc.Timeouts
 	// Now is the edge's clock (releases flip by it). nil = time.Now.
 	Now func() time.Time
+	// Objects is the content store media objects are read from (nil: media
+	// documents are known but no bytes can be served, 503).
+	Objects ObjectSource
+	// MediaCacheBytes bounds the media object cache (EDGE_MEDIA_CACHE_MB × 1 MiB).
+	MediaCacheBytes int64
+	// MediaTimeout bounds one read of an object from the store.
+	MediaTimeout time.Duration
 }
 
 // RegisterFlags registers the edge's flags with environment fallbacks.
@@ -80,6 +87,16 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 		c.CacheBytes = int64(n) << 20
 		return nil
 	})
+	c.MediaCacheBytes = int64(svc.EnvInt("EDGE_MEDIA_CACHE_MB", 512)) << 20
+	fs.Func("media-cache-mb", "media object cache size in MiB (env EDGE_MEDIA_CACHE_MB, default 512)", func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("media-cache-mb must be a positive integer")
+		}
+		c.MediaCacheBytes = int64(n) << 20
+		return nil
+	})
+	fs.DurationVar(&c.MediaTimeout, "media-timeout", svc.EnvDuration("EDGE_MEDIA_TIMEOUT", 10*time.Second), "timeout of one object read from the content store (env EDGE_MEDIA_TIMEOUT)")
 	fs.IntVar(&c.NATSReplicas, "nats-replicas", svc.EnvInt("NATS_REPLICAS", 1), "replicas of the stream and bucket when creating them (env NATS_REPLICAS)")
 	fs.DurationVar(&c.ForwardTimeout, "forward-timeout", svc.EnvDuration("EDGE_FORWARD_TIMEOUT", 30*time.Second), "timeout of a call forwarded to a writer (env EDGE_FORWARD_TIMEOUT)")
 	fs.DurationVar(&c.PublishTimeout, "publish-timeout", svc.EnvDuration("EDGE_PUBLISH_TIMEOUT", 5*time.Second), "timeout waiting for JetStream to ack tracking events (env EDGE_PUBLISH_TIMEOUT)")
@@ -109,6 +126,12 @@ func (c *Config) withDefaults() Config {
 	}
 	if o.CacheBytes <= 0 {
 		o.CacheBytes = 256 << 20
+	}
+	if o.MediaCacheBytes <= 0 {
+		o.MediaCacheBytes = 512 << 20
+	}
+	if o.MediaTimeout <= 0 {
+		o.MediaTimeout = 10 * time.Second
 	}
 	if o.ForwardTimeout <= 0 {
 		o.ForwardTimeout = 30 * time.Second
@@ -146,6 +169,14 @@ type Server struct {
 	audSecret, contentSecret []byte
 	auds                     audCache
 
+	// Media: objects by key in front of the content store, and the content
+	// tokens already checked.
+	objects   *cache.Objects
+	objectSrc ObjectSource
+	objFlight singleflight.Group
+	tokens    tokenMemo
+	mediaReqs prometheus.Counter
+
 	// synced is set once the initial KV sync finished.
 	synced   atomic.Bool
 	syncedAt time.Time
@@ -173,6 +204,11 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	if s.cache, err = cache.New(cfg.CacheBytes); err != nil {
 		return nil, fmt.Errorf("create body cache: %w", err)
 	}
+	if s.objects, err = cache.NewObjects(cfg.MediaCacheBytes); err != nil {
+		s.cache.Close()
+		return nil, fmt.Errorf("create media object cache: %w", err)
+	}
+	s.objectSrc = cfg.Objects
 	s.store = catalog.New(cache.NewTags())
 	if s.nc, err = natsutil.Connect(cfg.NATSURL, "edge", log); err != nil {
 		return nil, err
@@ -205,6 +241,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		Bundler: frontdoor.NewBundler(s.js, frontdoor.BundlerOptions{AckWait: cfg.PublishTimeout})}
 	s.reg = svc.NewRegistry()
 	s.m = newMetrics(s)
+	s.mediaReqs = s.m.requests.WithLabelValues("media")
 	s.ops = opsHandler(s)
 	if s.ln, err = net.Listen("tcp", cfg.Addr); err != nil {
 		s.tracker.Bundler.Close()
@@ -266,6 +303,7 @@ func (s *Server) close() {
 		s.tracker.Bundler.Close()
 		s.nc.Close()
 		s.cache.Close()
+		s.objects.Close()
 	})
 }
 

@@ -1,0 +1,94 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"storefront/contract"
+	"storefront/demo"
+	"storefront/edge/catalog"
+)
+
+type mapObjects map[string][]byte
+
+func (m mapObjects) Get(_ context.Context, key string) ([]byte, error) {
+	if b, ok := m[key]; ok {
+		return b, nil
+	}
+	return nil, fmt.Errorf("object %s not found", key)
+}
+
+// benchMediaServer is benchServer with processed content for volume 3 of
+// the first webtoon (paid, past the preview from page 3) and a cover: 150 KB
+// objects, the size of a strip segment.
+func benchMediaServer(b *testing.B) (s *Server, page, cover string) {
+	s = benchServer(b, 3000)
+	objs := mapObjects{}
+	mk := func(name string) contract.MediaImage {
+		img := contract.MediaImage{Width: 1080, Height: 1600}
+		for _, w := range []int{360, 720, 1080} {
+			for _, f := range []string{contract.FormatAVIF, contract.FormatWebP, contract.FormatJPEG} {
+				data := make([]byte, 150<<10)
+				copy(data, fmt.Sprintf("%s %d %s", name, w, f))
+				sum := sha256.Sum256(data)
+				k := hex.EncodeToString(sum[:])
+				objs[k] = data
+				img.Variants = append(img.Variants, contract.MediaVariant{Width: w, Height: 1600 * w / 1080, Format: f, Key: k, Size: int64(len(data))})
+			}
+		}
+		sum := sha256.Sum256([]byte(name))
+		img.ID = hex.EncodeToString(sum[:])
+		return img
+	}
+	pid := demo.PID(contract.SectionWebtoon, 1)
+	ver := contract.VolumeMediaVersion{Ver: "00ab12cd", Kind: contract.MediaKindImages}
+	for i := range 6 {
+		ver.Pages = append(ver.Pages, mk(fmt.Sprintf("page %d", i+1)))
+	}
+	vm, _ := json.Marshal(contract.VolumeMedia{PID: pid, No: 3, Current: ver, Version: 1})
+	cv := mk("cover")
+	ci, _ := json.Marshal(cv)
+	if errs := s.store.Apply(benchNow, catalog.Update{Key: contract.VolumeMediaKey(pid, 3), Value: vm},
+		catalog.Update{Key: contract.MediaImageKey(cv.ID), Value: ci}); len(errs) > 0 {
+		b.Fatal(errs[0])
+	}
+	s.objectSrc = objs
+	tok := contract.SignContent(s.contentSecret, pid, 3, benchNow.Add(time.Hour))
+	return s, contract.VolumeMediaBase(pid, 3, ver.Ver) + "/4?w=720&t=" + tok, contract.MediaURL(cv.ID)
+}
+
+func benchMediaHit(b *testing.B, s *Server, uri string, headers ...string) {
+	ctx := benchRequest(uri, headers...)
+	s.handle(ctx)
+	if st := ctx.Response.StatusCode(); st != 200 && st != 206 {
+		b.Fatalf("%s: %d %s", uri, st, ctx.Response.Body())
+	}
+	misses := s.objects.Misses.Load()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		ctx.Response.Reset()
+		s.handle(ctx)
+	}
+	b.StopTimer()
+	if s.objects.Misses.Load() != misses {
+		b.Fatalf("%s: %d object cache misses during the benchmark", uri, s.objects.Misses.Load()-misses)
+	}
+	b.ReportMetric(float64(ctx.Response.Header.ContentLength()), "bytes/answer")
+}
+
+// BenchmarkMediaHit: a cached page past the preview (content token checked,
+// Accept negotiated, ?w= picked) and a cover, through the whole handler.
+func BenchmarkMediaHit(b *testing.B) {
+	s, page, cover := benchMediaServer(b)
+	accept := "image/avif,image/webp,image/apng,image/*,*/*;q=0.8"
+	b.Run("page-token-avif", func(b *testing.B) { benchMediaHit(b, s, page, "Accept", accept) })
+	b.Run("page-range", func(b *testing.B) { benchMediaHit(b, s, page, "Accept", accept, "Range", "bytes=0-65535") })
+	b.Run("cover-webp", func(b *testing.B) { benchMediaHit(b, s, cover+"?w=360", "Accept", "image/webp,*/*") })
+	b.Run("cover-explicit", func(b *testing.B) { benchMediaHit(b, s, cover+"/720.jpg") })
+}
