@@ -21,7 +21,9 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy"
 
 	"storefront/contract"
+	"storefront/devstack/testenv"
 	"storefront/edge/server"
+	"storefront/media/store"
 )
 
 // memObjects is a content store in memory that counts its reads.
@@ -532,5 +534,52 @@ func TestMediaAnswersMatchOpenAPI(t *testing.T) {
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		validate(t, router, req, resp, body)
+	}
+}
+
+// TestMediaFromContentStore: the edge opens CONTENT_STORE_URL itself and
+// serves what processing put there, from a folder and from a real
+// S3-compatible server (versitygw); a document naming an object the store
+// lacks is a 503, not a 200 with nothing.
+func TestMediaFromContentStore(t *testing.T) {
+	for name, storeURL := range map[string]string{"folder": t.TempDir(), "s3": testenv.S3URL(t)} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			st, err := store.Open(ctx, storeURL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			e := newEnv(t)
+			e.putProduct(product("w1", contract.SectionWebtoon, "웹툰"))
+			var vs []contract.MediaVariant
+			for _, f := range []string{contract.FormatWebP, contract.FormatJPEG} {
+				data := bytes.Repeat([]byte(f), 50_000)
+				key, err := st.Put(ctx, data, contract.MediaContentType(f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				vs = append(vs, contract.MediaVariant{Width: 720, Height: 1000, Format: f, Key: key, Size: int64(len(data))})
+			}
+			lost := contract.MediaVariant{Width: 360, Height: 500, Format: contract.FormatJPEG, Key: hexOf("never stored"), Size: 10}
+			page := contract.MediaImage{ID: hexOf("p1"), Width: 720, Height: 1000, Variants: append(vs, lost)}
+			e.put(contract.VolumeMediaKey("w1", 1), contract.VolumeMedia{PID: "w1", No: 1, Version: 1,
+				Current: contract.VolumeMediaVersion{Ver: "00ab", Kind: contract.MediaKindImages, Pages: []contract.MediaImage{page}}})
+			g := startEdge(t, e, func(c *server.Config) { c.ContentStoreURL = storeURL })
+			g.waitReady()
+			base := contract.VolumeMediaBase("w1", 1, "00ab")
+			resp, b := g.get(base+"/1", "Accept: image/webp")
+			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/webp" || !bytes.Equal(b, bytes.Repeat([]byte("webp"), 50_000)) {
+				t.Errorf("webp page: %d %s %d bytes", resp.StatusCode, resp.Header.Get("Content-Type"), len(b))
+			}
+			if resp, b := g.get(base+"/1/720.jpg", "Range: bytes=199996-"); resp.StatusCode != 206 || string(b) != "jpeg" {
+				t.Errorf("jpeg tail: %d %q", resp.StatusCode, b)
+			}
+			resp, b = g.get(base + "/1/360.jpg")
+			if resp.StatusCode != 503 {
+				t.Errorf("object missing from the store: %d", resp.StatusCode)
+			}
+			envelopeMsg(t, "missing object", b, 503)
+		})
 	}
 }

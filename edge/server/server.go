@@ -30,6 +30,7 @@ import (
 	"storefront/edge/cache"
 	"storefront/edge/catalog"
 	"storefront/edge/frontdoor"
+	"storefront/media/store"
 	"storefront/natsutil"
 	"storefront/svc"
 )
@@ -59,8 +60,11 @@ type Config struct {
 	Timeouts svc.Timeouts
 	// Now is the edge's clock (releases flip by it). nil = time.Now.
 	Now func() time.Time
-	// Objects is the content store media objects are read from (nil: media
-	// documents are known but no bytes can be served, 503).
+	// ContentStoreURL (CONTENT_STORE_URL) names the content store media
+	// objects are read from: a folder or s3://... (media/store.Open); empty
+	// = none, media documents are known but no bytes can be served (503).
+	ContentStoreURL string
+	// Objects, when set, is used instead of opening ContentStoreURL (tests).
 	Objects ObjectSource
 	// MediaCacheBytes bounds the media object cache (EDGE_MEDIA_CACHE_MB × 1 MiB).
 	MediaCacheBytes int64
@@ -87,6 +91,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 		c.CacheBytes = int64(n) << 20
 		return nil
 	})
+	fs.StringVar(&c.ContentStoreURL, "content-store", svc.Env("CONTENT_STORE_URL", ""), "content store of media objects: a folder or s3://bucket?... (env CONTENT_STORE_URL)")
 	c.MediaCacheBytes = int64(svc.EnvInt("EDGE_MEDIA_CACHE_MB", 512)) << 20
 	fs.Func("media-cache-mb", "media object cache size in MiB (env EDGE_MEDIA_CACHE_MB, default 512)", func(v string) error {
 		n, err := strconv.Atoi(v)
@@ -173,6 +178,7 @@ type Server struct {
 	// tokens already checked.
 	objects   *cache.Objects
 	objectSrc ObjectSource
+	ownStore  *store.Store // opened by New, closed with the edge
 	objFlight singleflight.Group
 	tokens    tokenMemo
 	mediaReqs prometheus.Counter
@@ -209,6 +215,14 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		return nil, fmt.Errorf("create media object cache: %w", err)
 	}
 	s.objectSrc = cfg.Objects
+	if s.objectSrc == nil && cfg.ContentStoreURL != "" {
+		st, err := store.Open(ctx, cfg.ContentStoreURL)
+		if err != nil {
+			s.cache.Close()
+			return nil, fmt.Errorf("edge: %w", err)
+		}
+		s.objectSrc, s.ownStore = st, st
+	}
 	s.store = catalog.New(cache.NewTags())
 	if s.nc, err = natsutil.Connect(cfg.NATSURL, "edge", log); err != nil {
 		return nil, err
@@ -304,6 +318,9 @@ func (s *Server) close() {
 		s.nc.Close()
 		s.cache.Close()
 		s.objects.Close()
+		if s.ownStore != nil {
+			s.ownStore.Close()
+		}
 	})
 }
 
