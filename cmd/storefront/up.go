@@ -69,14 +69,21 @@ func up(args []string) error {
 	// fallbacks; the launcher hands them the started dependencies that way, so
 	// it runs them exactly as their own binaries would.
 	static, _ := filepath.Abs(f.staticDir)
+	// Uploaded content and what processing makes of it: a folder under the
+	// data folder unless an S3 store is named. Writer and edge share it.
+	contentStore := os.Getenv("CONTENT_STORE_URL")
+	if contentStore == "" {
+		contentStore, _ = filepath.Abs(filepath.Join(f.deps.data, "content"))
+	}
 	setenv := map[string]string{
-		"DATABASE_URL":   d.DatabaseURL,
-		"NATS_URL":       d.NATSURL,
-		"CLICKHOUSE_URL": d.ClickHouseURL,
-		"WRITER_ADDR":    f.writerAddr,
-		"ANALYTICS_ADDR": f.analyticsAddr,
-		"EDGE_ADDR":      f.edgeAddr,
-		"STATIC_DIR":     static,
+		"CONTENT_STORE_URL": contentStore,
+		"DATABASE_URL":      d.DatabaseURL,
+		"NATS_URL":          d.NATSURL,
+		"CLICKHOUSE_URL":    d.ClickHouseURL,
+		"WRITER_ADDR":       f.writerAddr,
+		"ANALYTICS_ADDR":    f.analyticsAddr,
+		"EDGE_ADDR":         f.edgeAddr,
+		"STATIC_DIR":        static,
 	}
 	for k, v := range setenv {
 		os.Setenv(k, v)
