@@ -320,4 +320,3 @@ func validKey(key string) bool {
 
 // IsNotFound reports whether err means the object is missing.
 func IsNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
-
