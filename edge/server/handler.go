@@ -80,6 +80,9 @@ func (s *Server) dispatch(ctx *fasthttp.RequestCtx) {
 		s.forwardTo(ctx, s.analytics)
 		return
 	}
+	if s.serveHelpdesk(ctx) {
+		return
+	}
 	for _, p := range forwardPrefixes {
 		if bytes.HasPrefix(path, p) {
 			s.forward(ctx)

@@ -74,11 +74,16 @@ func TestAnswersMatchOpenAPI(t *testing.T) {
 			validate(t, router, req, resp, body)
 		}
 	}
-	// Tracking answers.
+	// Tracking answers, and the seed's helpdesk POSTs.
 	for _, c := range []struct{ path, body string }{
 		{"/home/api/v1/tracking/page-view", `{"curPageUrl":"/webtoon"}`},
 		{"/home/api/v1/tracking/page-view", `{}`},
 		{"/home/api/v1/tracking/events", `{"events":[{"type":"view_content","pid":"nwt","vol":1}]}`},
+		{"/protocol/appapi/mb/helpdesk/faq_list?cid=02000&page=1&keyword=", ``},
+		{"/protocol/appapi/mb/helpdesk/faq_list", `{"cid":"02000","page":1}`},
+		{"/protocol/appapi/mb/helpdesk/faq_list?cid=1", ``},
+		{"/protocol/appapi/mb/helpdesk/notice_list", `{"page":1}`},
+		{"/protocol/appapi/mb/helpdesk/notice_list", `{"page":`},
 	} {
 		req, _ := http.NewRequest("POST", g.url+c.path, strings.NewReader(c.body))
 		req.Header.Set("Content-Type", "application/json")
