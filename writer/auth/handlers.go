@@ -42,6 +42,31 @@ func (a *Auth) Routes(mux httpapi.Mux) {
 	h("PUT adult/toggle", a.toggle19)
 	h("POST hash", a.hash)
 	mux.Handle("GET "+AutoLoginPath, httpapi.Wrap(a.log, a.autoLogin))
+	mux.Handle("POST "+GetInfoPath, httpapi.Wrap(a.log, a.getInfo))
+}
+
+// GetInfoPath is the seed's getinfo call (§7, payload "not shown").
+const GetInfoPath = "/protocol/appapi/mb/user/info/getinfo"
+
+// getInfo is the seed's getinfo for app builds: who the session is, as the
+// app's screens need it (the auth and adult info of GET me, with the encrypted
+// id the startup check compares). A payload uid must be the session's; a
+// visitor gets authInfo null, as from me.
+func (a *Auth) getInfo(w http.ResponseWriter, r *http.Request) error {
+	p, err := httpapi.ReadParams(r)
+	if err != nil {
+		return err
+	}
+	u, err := a.CurrentUser(r)
+	if err != nil {
+		return err
+	}
+	if p["uid"] != "" {
+		if _, err := a.CheckUID(r, p["uid"]); err != nil {
+			return err
+		}
+	}
+	return a.answerUser(w, r, http.StatusOK, u)
 }
 
 type credentials struct {

@@ -68,6 +68,8 @@ func (s *Service) Routes(mux httpapi.Mux) {
 	h("POST "+UserInfoPrefix+"zzim-list", s.zzimList)
 	h("POST "+UserInfoPrefix+"alarm-set", s.alarmSet)
 	h("POST "+UserInfoPrefix+"user-get-info", s.userGetInfo)
+	h("POST "+TicketInfoPath, s.ticketInfo)
+	h("POST "+ChargeBannerPath, s.chargeBanner)
 	h("POST "+WebVersionPath, s.webVersion)
 	h("GET /iam/v2/user-info", s.trackingProfile)
 

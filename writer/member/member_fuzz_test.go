@@ -22,6 +22,8 @@ var memberFuzzRoutes = []struct{ method, path string }{
 	{"POST", "/protocol/appapi/mb/user/info/zzim-list"},
 	{"POST", "/protocol/appapi/mb/user/info/alarm-set"},
 	{"POST", "/protocol/appapi/mb/user/info/user-get-info"},
+	{"POST", "/protocol/appapi/mb/user/info/ticket-info"},
+	{"POST", "/protocol/api/v-2/charge/charge_banner.asp"},
 	{"POST", "/home/api/v1/products/fz1/reviews"},
 	{"POST", "/home/api/v1/reviews/1/report"},
 	{"POST", "/home/api/v1/users/recent"},
