@@ -6,6 +6,7 @@ import { sectionPath } from "~/utils/layout";
 import { API, downloadAuth, type Detail, type DownloadAuth } from "~/utils/screens/api";
 import { getLocal, LOCAL, quickView, setLocal, setQuickView } from "~/utils/screens/prefs";
 import { useUser } from "~/utils/userStore";
+import { chunkURL, eagerUntil, fallbackWidth, getManifest, pageURL, sanitizeChunk, srcSet, total, type Manifest } from "./media";
 import { spreads, targetVol, visiblePages, type Direction } from "./nav";
 import { loadPlace, placeSync, savePlace, stripPlace, stripY, textOffset, textTarget, type Box, type Place } from "./place";
 import * as s from "./viewer.css";
@@ -13,8 +14,9 @@ import * as s from "./viewer.css";
 export type ViewerProps = { detail: Detail; no: number; place?: Place | null };
 
 const AUTO_SPEEDS = [0, 40, 80, 140, 220]; // px per second
-// Size of one webtoon strip image (the content server's 720 x 2000 strips):
-// reserved before it loads so the strip does not jump and a kept place lands.
+// Size of one generated webtoon strip (720 x 2000) for volumes without
+// processed content: reserved before it loads so the strip does not jump and
+// a kept place lands. Processed pages carry their own sizes (the manifest).
 const STRIP_W = 720;
 const STRIP_H = 2000;
 
@@ -42,6 +44,11 @@ export function Viewer({ detail, no, place }: ViewerProps) {
   // turning the phone keeps the page. count + 1 is the end panel.
   const [at, setAt] = useState(() => (p.section === "CM" && place && place.no === no ? place.page + 1 : 1));
   const [texts, setTexts] = useState<string[]>([]);
+  // The processed content's manifest: undefined while asked, null for a
+  // volume without processed content (the generated pages).
+  const [manifest, setManifest] = useState<Manifest | null | undefined>(undefined);
+  // The page at the top of the screen (from 1): the next few load ahead.
+  const [curPage, setCurPage] = useState(1);
   const [wide, setWide] = useState(false);
   const serviceOff = detail.header.code === 201 || detail.header.code === 203;
 
@@ -65,22 +72,34 @@ export function Viewer({ detail, no, place }: ViewerProps) {
     };
   }, [p.pid, no, user.isLogin, serviceOff]);
 
+  useEffect(() => {
+    let cancel = false;
+    setManifest(undefined);
+    getManifest(p.pid, no).then((m) => !cancel && setManifest(m));
+    return () => {
+      cancel = true;
+    };
+  }, [p.pid, no]);
+
   const full = !!auth?.isAuth && !!auth.token;
-  const count = visiblePages(full, vol.pages, vol.previewPages);
+  const token = full ? auth!.token! : null;
+  const ready = authDone && manifest !== undefined;
+  const count = manifest ? visiblePages(full, total(manifest), manifest.previewPages) : visiblePages(full, vol.pages, vol.previewPages);
   const ext = p.section === "EB" ? "txt" : "svg";
   const src = useCallback((n: number) => `${vol.contentBase}/${n}.${ext}${full ? `?t=${encodeURIComponent(auth!.token!)}` : ""}`, [vol.contentBase, ext, full, auth]);
 
-  // Novel text pages.
+  // Novel text pages: processed chunks (sanitized HTML, cleaned again here) or generated text.
   useEffect(() => {
-    if (p.section !== "EB" || !authDone) return;
+    if (p.section !== "EB" || !ready) return;
     let cancel = false;
-    Promise.all(Array.from({ length: count }, (_, i) => fetch(src(i + 1)).then((r) => (r.ok ? r.text() : ""))))
-      .then((t) => !cancel && setTexts(t))
+    const url = (n: number) => (manifest ? chunkURL(manifest, n, token) : src(n));
+    Promise.all(Array.from({ length: count }, (_, i) => fetch(url(i + 1)).then((r) => (r.ok ? r.text() : ""))))
+      .then((t) => !cancel && setTexts(manifest ? t.map(sanitizeChunk) : t))
       .catch(() => {});
     return () => {
       cancel = true;
     };
-  }, [p.section, authDone, count, src]);
+  }, [p.section, ready, count, src, manifest, token]);
 
   // Wide screens show comic spreads.
   useEffect(() => {
@@ -115,14 +134,14 @@ export function Viewer({ detail, no, place }: ViewerProps) {
   const prevNo = targetVol(nos, no, "P");
   const nextNo = targetVol(nos, no, "N");
 
-  // Preload the next volume's first page once the reader is near the end.
+  // Preload the next volume's first generated page once the reader is near the end.
   useEffect(() => {
-    if (nextNo === null || p.section === "EB") return;
+    if (nextNo === null || p.section === "EB" || manifest !== null) return;
     const nv = detail.volList.find((v) => v.no === nextNo);
     if (!nv) return;
     const img = new Image();
     img.src = `${nv.contentBase}/1.svg`;
-  }, [nextNo, detail.volList, p.section]);
+  }, [nextNo, detail.volList, p.section, manifest]);
 
   // Comic pages: keys and preloading of the next two pages.
   const groups = useMemo(() => spreads(count, wide), [count, wide]);
@@ -142,7 +161,10 @@ export function Viewer({ detail, no, place }: ViewerProps) {
     if (p.section !== "CM") return;
     for (const n of groups.slice(cur + 1, cur + 3).flat()) {
       const img = new Image();
-      img.src = src(n);
+      if (manifest) {
+        img.sizes = wide ? "50vw" : "100vw";
+        img.srcset = srcSet(manifest, n, token);
+      } else img.src = src(n);
     }
     const k = (e: KeyboardEvent) => {
       if (e.key === "ArrowRight") turn(1);
@@ -150,7 +172,7 @@ export function Viewer({ detail, no, place }: ViewerProps) {
     };
     window.addEventListener("keydown", k);
     return () => window.removeEventListener("keydown", k);
-  }, [p.section, groups, cur, src, turn]);
+  }, [p.section, groups, cur, src, turn, manifest, token, wide]);
 
   // The reader's place: measured from the screen, kept on this device and
   // sent to the writer (throttled; by beacon when the page goes away), and
@@ -188,6 +210,7 @@ export function Viewer({ detail, no, place }: ViewerProps) {
   const record = useCallback(() => {
     const pl = measure();
     last.current = pl;
+    setCurPage(pl.page + 1);
     savePlace(p.pid, pl);
     if (user.isLogin) sync.update(pl);
   }, [measure, p.pid, user.isLogin, sync]);
@@ -216,7 +239,7 @@ export function Viewer({ detail, no, place }: ViewerProps) {
     },
     [p.section],
   );
-  const laidOut = authDone && (p.section !== "EB" || texts.length > 0);
+  const laidOut = ready && (p.section !== "EB" || texts.length > 0);
   useEffect(() => {
     if (restored || !laidOut) return;
     const pl = place && place.no === no ? place : null;
@@ -306,7 +329,7 @@ export function Viewer({ detail, no, place }: ViewerProps) {
         <h1 className={s.title}>
           {p.title} · {vol.title}
         </h1>
-        {!full && authDone && <span style={{ fontSize: 11, opacity: 0.8 }}>미리보기</span>}
+        {!full && ready && <span style={{ fontSize: 11, opacity: 0.8 }}>미리보기</span>}
         <button type="button" className={s.btn} onClick={() => setSettings((x) => !x)} aria-expanded={settings} aria-label="보기 설정">
           ⚙
         </button>
@@ -315,20 +338,51 @@ export function Viewer({ detail, no, place }: ViewerProps) {
       <main onClick={() => p.section !== "CM" && setChrome((c) => !c)}>
         {p.section === "WT" && (
           <div className={s.strip} style={{ width: `${width}%`, paddingTop: 48 }} ref={stripRef}>
-            {authDone &&
-              Array.from({ length: count }, (_, i) => (
-                <img key={`${no}-${i}-${full}`} className={s.stripImg} src={src(i + 1)} alt={`${i + 1}쪽`} width={STRIP_W} height={STRIP_H} loading={i < 3 ? "eager" : "lazy"} data-testid="page" />
-              ))}
-            {authDone && endPanel}
+            {ready &&
+              Array.from({ length: count }, (_, i) =>
+                manifest ? (
+                  <img
+                    key={`${no}-${i}-${full}`}
+                    className={s.stripImg}
+                    srcSet={srcSet(manifest, i + 1, token)}
+                    sizes={`${width}vw`}
+                    src={pageURL(manifest, i + 1, fallbackWidth(manifest.pages[i]), token)}
+                    alt={`${i + 1}쪽`}
+                    width={manifest.pages[i].w}
+                    height={manifest.pages[i].h}
+                    loading={i + 1 <= eagerUntil(curPage, count) ? "eager" : "lazy"}
+                    fetchPriority={i === 0 ? "high" : undefined}
+                    data-testid="page"
+                  />
+                ) : (
+                  <img key={`${no}-${i}-${full}`} className={s.stripImg} src={src(i + 1)} alt={`${i + 1}쪽`} width={STRIP_W} height={STRIP_H} loading={i < 3 ? "eager" : "lazy"} data-testid="page" />
+                ),
+              )}
+            {ready && endPanel}
           </div>
         )}
-        {p.section === "CM" && authDone && (
+        {p.section === "CM" && ready && (
           <>
             {cur < groups.length ? (
               <div className={s.pageWrap} data-testid="comic-page" data-page={cur}>
-                {(groups[cur] ?? []).map((n) => (
-                  <img key={n} className={s.pageImg} style={{ maxWidth: groups[cur].length === 2 ? "50%" : "100%" }} src={src(n)} alt={`${n}쪽`} width={720} height={1024} data-testid="page" />
-                ))}
+                {(groups[cur] ?? []).map((n) =>
+                  manifest ? (
+                    <img
+                      key={n}
+                      className={s.pageImg}
+                      style={{ maxWidth: groups[cur].length === 2 ? "50%" : "100%" }}
+                      srcSet={srcSet(manifest, n, token)}
+                      sizes={groups[cur].length === 2 ? "50vw" : "100vw"}
+                      src={pageURL(manifest, n, fallbackWidth(manifest.pages[n - 1]), token)}
+                      alt={`${n}쪽`}
+                      width={manifest.pages[n - 1].w}
+                      height={manifest.pages[n - 1].h}
+                      data-testid="page"
+                    />
+                  ) : (
+                    <img key={n} className={s.pageImg} style={{ maxWidth: groups[cur].length === 2 ? "50%" : "100%" }} src={src(n)} alt={`${n}쪽`} width={720} height={1024} data-testid="page" />
+                  ),
+                )}
                 <button type="button" className={s.tapLeft} aria-label="이전 쪽" onClick={() => turn(-1)} />
                 <button type="button" className={s.tapRight} aria-label="다음 쪽" onClick={() => turn(1)} />
                 <button type="button" style={{ position: "absolute", left: "30%", right: "30%", top: 0, bottom: 0, border: 0, background: "transparent" }} aria-label="메뉴" onClick={() => setChrome((c) => !c)} />
@@ -340,12 +394,17 @@ export function Viewer({ detail, no, place }: ViewerProps) {
         )}
         {p.section === "EB" && (
           <div className={s.text} style={{ fontSize: font.size, lineHeight: font.line }} data-testid="novel-text" ref={textRef}>
-            {texts.map((t, i) => (
-              <p key={i} style={{ marginBottom: "1.2em" }}>
-                {t}
-              </p>
-            ))}
-            {authDone && texts.length > 0 && endPanel}
+            {texts.map((t, i) =>
+              manifest ? (
+                // sanitized twice: by the writer (bluemonday) and by sanitizeChunk here
+                <div key={i} className={s.chunk} data-testid="chunk" dangerouslySetInnerHTML={{ __html: t }} />
+              ) : (
+                <p key={i} style={{ marginBottom: "1.2em" }}>
+                  {t}
+                </p>
+              ),
+            )}
+            {ready && texts.length > 0 && endPanel}
           </div>
         )}
       </main>

@@ -34,6 +34,10 @@ export const pageImg = style({ maxHeight: "100vh", maxWidth: "100%", objectFit: 
 export const tapLeft = style({ position: "absolute", left: 0, top: 0, bottom: 0, width: "30%", border: 0, background: "transparent", cursor: "w-resize" });
 export const tapRight = style({ position: "absolute", right: 0, top: 0, bottom: 0, width: "30%", border: 0, background: "transparent", cursor: "e-resize" });
 export const text = style({ maxWidth: 680, margin: "0 auto", padding: "64px 20px 120px", wordBreak: "keep-all", whiteSpace: "pre-wrap" });
+// A processed chunk's own paragraphs and pictures (the book's markup, cleaned).
+export const chunk = style({ whiteSpace: "normal" });
+globalStyle(`${chunk} p`, { margin: "0 0 1.2em" });
+globalStyle(`${chunk} img`, { maxWidth: "100%", height: "auto", display: "block", margin: "1em auto" });
 export const end = style({ padding: "28px 16px 140px", textAlign: "center", display: "flex", flexDirection: "column", gap: 10, alignItems: "center" });
 export const endBtn = style({ border: 0, borderRadius: 12, padding: "12px 20px", fontWeight: 800, fontSize: 15, background: "#1f6fff", color: "#fff", cursor: "pointer", minWidth: 200 });
 export const noticeButton = style({ marginLeft: 6, padding: "4px 10px", border: "1px solid rgba(255,255,255,0.6)", borderRadius: 6, background: "transparent", color: "#fff", fontSize: 13, textDecoration: "none", cursor: "pointer" });
