@@ -13,6 +13,10 @@ import (
 // manifest depends on it).
 func TagVolumeMedia(pid string, no int) string { return "vm:" + pid + "." + strconv.Itoa(no) }
 
+// TagProductMedia is the tag of every volume content document of a work (its
+// detail and volume list name each volume's current version).
+func TagProductMedia(pid string) string { return "pm:" + pid }
+
 // applyVolumeMedia stores or removes media.vol.<pid>.<no>. Caller holds s.mu.
 func (s *Store) applyVolumeMedia(rest string, doc any, del bool) {
 	i := strings.LastIndexByte(rest, '.')
@@ -31,6 +35,7 @@ func (s *Store) applyVolumeMedia(rest string, doc any, del bool) {
 			delete(s.volMedia, pid)
 		}
 		s.tags.Bump(TagVolumeMedia(pid, no))
+		s.tags.Bump(TagProductMedia(pid))
 		return
 	}
 	m, ok := doc.(*contract.VolumeMedia)
@@ -46,6 +51,7 @@ func (s *Store) applyVolumeMedia(rest string, doc any, del bool) {
 	}
 	byNo[no] = m
 	s.tags.Bump(TagVolumeMedia(pid, no))
+	s.tags.Bump(TagProductMedia(pid))
 }
 
 // Image returns the public image named id (a path's bytes), or nil. It takes
@@ -131,4 +137,15 @@ func versionOf(m *contract.VolumeMedia, ver []byte, now time.Time) *contract.Vol
 func (v *View) VolumeMedia(p *Prod, no int) *contract.VolumeMedia {
 	v.Depend(TagVolumeMedia(p.PID, no))
 	return v.s.volMedia[p.PID][no]
+}
+
+// MediaBase is the base URL of the current version of volume no of p's
+// processed content, or "" while it has none.
+func (v *View) MediaBase(p *Prod, no int) string {
+	v.Depend(TagProductMedia(p.PID))
+	m := v.s.volMedia[p.PID][no]
+	if m == nil || m.Current.Ver == "" {
+		return ""
+	}
+	return contract.VolumeMediaBase(p.PID, no, m.Current.Ver)
 }

@@ -65,7 +65,11 @@ type Vol struct {
 	Pages        int        `json:"pages"`
 	PreviewPages int        `json:"previewPages"`
 	ContentBase  string     `json:"contentBase"`
-	RentalInfo   RentalInfo `json:"rentalInfo"`
+	// MediaBase is the base of the processed content's current version
+	// (contract.VolumeMediaBase), absent while the volume has none: the
+	// viewer asks the manifest only then.
+	MediaBase  string     `json:"mediaBase,omitempty"`
+	RentalInfo RentalInfo `json:"rentalInfo"`
 	BuyInfo      BuyInfo    `json:"buyInfo"`
 }
 
@@ -196,7 +200,7 @@ func ProductDetail(v *catalog.View, pid string) (int, any) {
 	if p.ServiceCode != 0 {
 		d.Header.Code = p.ServiceCode
 	}
-	d.VolList = volList(vols)
+	d.VolList = volList(v, p, vols)
 	d.SalesInfo = salesInfo(p, vols, v.FreeVolumes(p))
 	avg := 0.0
 	if p.ReviewCount > 0 {
@@ -292,13 +296,13 @@ func prodInfo(v *catalog.View, p *catalog.Prod, vols []contract.Volume) ProdInfo
 	return pi
 }
 
-func volList(vols []contract.Volume) []Vol {
+func volList(v *catalog.View, p *catalog.Prod, vols []contract.Volume) []Vol {
 	out := make([]Vol, 0, len(vols))
 	for _, vol := range vols {
 		out = append(out, Vol{
 			No: vol.No, Title: vol.Title, ReleaseAt: vol.ReleaseAt, IsFree: vol.IsFree,
 			IsPreView: vol.PreviewPages > 0, Pages: vol.Pages, PreviewPages: vol.PreviewPages,
-			ContentBase: vol.ContentBase,
+			ContentBase: vol.ContentBase, MediaBase: v.MediaBase(p, vol.No),
 			RentalInfo:  RentalInfo{Price: vol.RentPrice, PriceOrg: vol.RentPriceOrg},
 			BuyInfo:     BuyInfo{Price: vol.BuyPrice, PriceOrg: vol.BuyPriceOrg},
 		})
@@ -371,7 +375,7 @@ func VolumesOf(v *catalog.View, pid, order string, page, size int) (int, any) {
 	if p.IsSpecialPriceSet {
 		order = OrderOld
 	}
-	vols := volList(v.Volumes(p))
+	vols := volList(v, p, v.Volumes(p))
 	if order == OrderLatest {
 		slices.Reverse(vols)
 	}

@@ -466,12 +466,28 @@ func TestVolumeManifest(t *testing.T) {
 			envelopeMsg(t, tc.path, b, tc.want)
 		}
 	}
-	// a new version is in the manifest at once
+	// The detail and the volume list name the current version of each
+	// volume that has processed content, and only those.
+	var d struct {
+		VolList []struct {
+			No        int     `json:"no"`
+			MediaBase *string `json:"mediaBase"`
+		} `json:"volList"`
+	}
+	for _, path := range []string{"/home/api/v1/products/w1", "/home/api/v1/products/w1/volumes"} {
+		g.getJSON(path, 200, &d)
+		if len(d.VolList) != 3 || d.VolList[0].MediaBase == nil || *d.VolList[0].MediaBase != "/content/w1/1/00ab" || d.VolList[1].MediaBase != nil {
+			t.Errorf("%s: volList media bases %+v", path, d.VolList)
+		}
+	}
+	// a new version is in the manifest, the detail and the list at once
 	e.put(contract.VolumeMediaKey("w1", 1), contract.VolumeMedia{PID: "w1", No: 1, Current: volumeMedia(o, "w1", 1, "00ac", 1), Version: 2})
-	eventually(t, "the new version in the manifest", func() bool {
-		_, b := g.get("/home/api/v1/products/w1/volumes/1/media")
-		return bytes.Contains(b, []byte(`"ver":"00ac"`))
-	})
+	for _, path := range []string{"/home/api/v1/products/w1/volumes/1/media", "/home/api/v1/products/w1", "/home/api/v1/products/w1/volumes"} {
+		eventually(t, "the new version in "+path, func() bool {
+			_, b := g.get(path)
+			return bytes.Contains(b, []byte(`00ac`))
+		})
+	}
 }
 
 // TestMediaAnswersMatchOpenAPI: pictures, pages, chunks, manifests and their

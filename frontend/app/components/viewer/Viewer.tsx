@@ -72,14 +72,16 @@ export function Viewer({ detail, no, place }: ViewerProps) {
     };
   }, [p.pid, no, user.isLogin, serviceOff]);
 
+  // Only a volume the detail names a processed version of has a manifest.
+  const hasMedia = !!vol.mediaBase;
   useEffect(() => {
     let cancel = false;
-    setManifest(undefined);
-    getManifest(p.pid, no).then((m) => !cancel && setManifest(m));
+    setManifest(hasMedia ? undefined : null);
+    if (hasMedia) getManifest(p.pid, no).then((m) => !cancel && setManifest(m));
     return () => {
       cancel = true;
     };
-  }, [p.pid, no]);
+  }, [p.pid, no, hasMedia]);
 
   const full = !!auth?.isAuth && !!auth.token;
   const token = full ? auth!.token! : null;

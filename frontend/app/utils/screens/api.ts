@@ -70,6 +70,8 @@ export type Vol = {
   pages: number;
   previewPages: number;
   contentBase: string;
+  /** base of the processed content's current version; absent while the volume has none */
+  mediaBase?: string;
   rentalInfo: { isAuth: boolean; authEndDate?: string; price: number; price_org: number };
   buyInfo: { isAuth: boolean; price: number; price_org: number };
 };
