@@ -52,6 +52,9 @@ const (
 // the generator fills. The others of the seed's range exist in the real store
 // (theme and view-based recommendations) and stay empty in the demo.
 var RelatedSections = map[string]string{
+	"TC0008": "BL 보기",
+	"TC0009": "성인 보기",
+	"TC0010": "할리퀸 보기",
 	"TC0011": "같은 장르 베스트",
 	"TC0012": "작가의 다른 작품",
 	"TC0013": "이 작품을 본 독자들이 본 작품",
@@ -61,6 +64,9 @@ var RelatedSections = map[string]string{
 
 // Related-list codes used by the generator.
 const (
+	relBLView        = "TC0008" // BL works: the most viewed BL works of every section
+	relAdultView     = "TC0009" // adult works: the most viewed adult works
+	relHarlequinView = "TC0010" // finished romance comics (Harlequin-style)
 	relSameGenreBest = "TC0011"
 	relAuthorWorks   = "TC0012"
 	relAlsoLiked     = "TC0013"

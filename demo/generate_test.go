@@ -72,14 +72,14 @@ type counts struct {
 	wait, gift, jump, original, monopoly, short, set, pkg, discount int
 	cashback, trailers, notices, withEvents, weekdays, subGenre     int
 	sections, tabs                                                  map[string]int
-	initials                                                        map[string]int
+	initials, views                                                 map[string]int
 }
 
 // checkCatalog checks every product and the rest of the catalog against the
 // contract and returns the tallies.
 func checkCatalog(t *testing.T, cat *demo.Catalog, now time.Time) counts {
 	t.Helper()
-	c := counts{sections: map[string]int{}, tabs: map[string]int{}, initials: map[string]int{}}
+	c := counts{sections: map[string]int{}, tabs: map[string]int{}, initials: map[string]int{}, views: map[string]int{}}
 	pids := make(map[string]*contract.Product, len(cat.Products))
 	for i := range cat.Products {
 		p := &cat.Products[i]
@@ -242,7 +242,13 @@ func checkCatalog(t *testing.T, cat *demo.Catalog, now time.Time) counts {
 			}
 		}
 		checkVolumes(t, p, now, &c)
-		//checkCoherence(t, p)
+		checkCoherence(t, p)
+		checkViews(t, p, pids)
+		for _, code := range []string{"TC0008", "TC0009", "TC0010"} {
+			if len(p.Related[code]) > 0 {
+				c.views[code]++
+			}
+		}
 		var main *contract.Product
 		if p.IsSpecialPriceSet || p.IsPackage {
 			main = pids[p.SpecialPriceSetMainSubdir]
@@ -476,6 +482,11 @@ func TestDefaultCatalog(t *testing.T) {
 	} {
 		if n == 0 {
 			t.Errorf("no %s works", name)
+		}
+	}
+	for _, code := range []string{"TC0008", "TC0009", "TC0010"} {
+		if c.views[code] < 10 {
+			t.Errorf("%d works have the %s list", c.views[code], code)
 		}
 	}
 	if c.initials["ㄱㅁ"] < 3 {

@@ -119,3 +119,27 @@ func checkPlausible(t *testing.T, p *contract.Product, main *contract.Product, n
 		fail("a set has more readers than the work it sells")
 	}
 }
+
+// checkViews fails a work whose view lists (TC0008 BL, TC0009 adult, TC0010
+// Harlequin) hold works of another kind, or that has one it is not of.
+func checkViews(t *testing.T, p *contract.Product, pids map[string]*contract.Product) {
+	t.Helper()
+	kinds := map[string]func(q *contract.Product) bool{
+		"TC0008": func(q *contract.Product) bool { return q.GenreID == "22" && !q.IsAdult() },
+		"TC0009": func(q *contract.Product) bool { return q.IsAdult() },
+		"TC0010": func(q *contract.Product) bool {
+			return q.Section == contract.SectionComic && q.GenreID == "21" && q.FlagEnd && !q.IsAdult()
+		},
+	}
+	for code, kind := range kinds {
+		list, has := p.Related[code]
+		if has && !kind(p) {
+			t.Fatalf("%s %q has the %s list but is not of its kind", p.PID, p.Title, code)
+		}
+		for _, pid := range list {
+			if q := pids[pid]; q == nil || !kind(q) {
+				t.Fatalf("%s %q: %s lists %s, not of its kind", p.PID, p.Title, code, pid)
+			}
+		}
+	}
+}

@@ -47,6 +47,39 @@ func (g *gen) related() {
 		newPIDs[k] = g.pids(newest[k], relatedLen)
 	}
 
+	// The view lists (TC0008 BL, TC0009 adult, TC0010 Harlequin: finished
+	// romance comics) rank across sections; only works of the kind get them.
+	var blIdx, adultIdx, harlequinIdx []int32
+	for i := range ps {
+		p := &ps[i]
+		if g.meta[i].main >= 0 {
+			continue
+		}
+		switch {
+		case p.IsAdult():
+			adultIdx = append(adultIdx, int32(i))
+		case p.GenreID == genreByKey("bl").ID:
+			blIdx = append(blIdx, int32(i))
+		}
+		if p.Section == contract.SectionComic && p.GenreID == genreByKey("romance").ID && p.FlagEnd && !p.IsAdult() {
+			harlequinIdx = append(harlequinIdx, int32(i))
+		}
+	}
+	byViews := func(a, b int32) int { return cmp.Or(cmp.Compare(ps[b].ViewCnt, ps[a].ViewCnt), cmp.Compare(a, b)) }
+	views := map[string][]int32{
+		relBLView:        topBy(blIdx, relatedLen+1, byViews),
+		relAdultView:     topBy(adultIdx, relatedLen+1, byViews),
+		relHarlequinView: topBy(harlequinIdx, relatedLen+1, byViews),
+	}
+	kinds := []struct {
+		code string
+		in   []int32
+	}{{relBLView, blIdx}, {relAdultView, adultIdx}, {relHarlequinView, harlequinIdx}}
+	viewPIDs := map[string][]string{}
+	for code, idx := range views {
+		viewPIDs[code] = g.pids(idx, relatedLen)
+	}
+
 	for i := range ps {
 		p := &ps[i]
 		r := g.reseed(streamRelated + uint64(i))
@@ -77,6 +110,13 @@ func (g *gen) related() {
 			rel[relComplete] = []string{ps[m].PID}
 		} else if s := sets[int32(i)]; len(s) > 0 {
 			rel[relComplete] = g.pids(s, relatedLen)
+		}
+		if g.meta[i].main < 0 {
+			for _, k := range kinds {
+				if _, member := slices.BinarySearch(k.in, int32(i)); member {
+					rel[k.code] = g.without(views[k.code], viewPIDs[k.code], int32(i))
+				}
+			}
 		}
 		for code, l := range rel {
 			if len(l) == 0 {

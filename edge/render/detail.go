@@ -53,6 +53,13 @@ type ProdInfo struct {
 	WaitRecycle               int               `json:"waitRecycle"`
 	LastUpdate                time.Time         `json:"lastUpdate"`
 	NextReleaseAt             *time.Time        `json:"nextReleaseAt,omitempty"`
+	// The seed's enumerations (§3) by the seed's names, next to the codes and
+	// booleans above (contract.ContentType and the others define them).
+	ContentType   string `json:"contentType"`   // WEBTOON, COMIC, NOVEL
+	ReleaseTiming string `json:"releaseTiming"` // NONE, IMMEDIATE, TODAY
+	FreeType      string `json:"freeType"`      // NONE, WAIT_FOR_FREE, GIFT, JUMPING_PASS
+	Exclusivity   string `json:"exclusivity"`   // NONE, ORIGINAL, MONOPOLY
+	ViewKind      string `json:"viewKind"`      // CONTENT, BLIND
 }
 
 // Vol is one entry of volList (§3) with the public parts of rentalInfo and buyInfo.
@@ -90,17 +97,22 @@ type BuyInfo struct {
 
 // SalesPart is the buy or rental half of salesInfo.
 type SalesPart struct {
-	Available    bool `json:"available"`
-	PriceMin     int  `json:"priceMin"`
-	PriceMax     int  `json:"priceMax"`
-	TotalPrice   int  `json:"totalPrice"`
-	TotalCount   int  `json:"totalCount"`
-	LeftPrice    int  `json:"leftPrice"`
-	LeftCount    int  `json:"leftCount"`
-	DiscountRate int  `json:"discountRate"`
-	CashbackRate int  `json:"cashbackRate"`
-	Term         int  `json:"term,omitempty"` // rental days
-	FreeVolCnt   int  `json:"freeVolCnt"`
+	// Type is the seed's buy type of the part: B (buy) or R (rental).
+	Type string `json:"type"`
+	// Date is the last day (KST, 2006-01-02) the part's discount or cashback
+	// holds, "" when its prices have no end.
+	Date         string `json:"date"`
+	Available    bool   `json:"available"`
+	PriceMin     int    `json:"priceMin"`
+	PriceMax     int    `json:"priceMax"`
+	TotalPrice   int    `json:"totalPrice"`
+	TotalCount   int    `json:"totalCount"`
+	LeftPrice    int    `json:"leftPrice"`
+	LeftCount    int    `json:"leftCount"`
+	DiscountRate int    `json:"discountRate"`
+	CashbackRate int    `json:"cashbackRate"`
+	Term         int    `json:"term,omitempty"` // rental days
+	FreeVolCnt   int    `json:"freeVolCnt"`
 }
 
 // SalesInfo is the public part of the seed's salesInfo.
@@ -151,6 +163,15 @@ type EventRef struct {
 	EndAt     time.Time `json:"endAt"`
 }
 
+// AuthorZzim is one author a reader can favourite from the detail (seed
+// authorZzims). ZzimID is per member, the writer's (zzim-list of type
+// author); the edge answers it 0.
+type AuthorZzim struct {
+	AuthorID   int64  `json:"authorId"`
+	AuthorName string `json:"authorName"`
+	ZzimID     int64  `json:"zzimId"`
+}
+
 // Detail is the product detail answer.
 type Detail struct {
 	Header Header `json:"header"`
@@ -167,13 +188,19 @@ type Detail struct {
 	Trailers                []contract.Trailer       `json:"trailers"`
 	Related                 []Related                `json:"related"`
 	AuthorWorks             []Item                   `json:"authorWorks"`
+	AuthorZzims             []AuthorZzim             `json:"authorZzims"`
 	Metric                  *Metric                  `json:"metric,omitempty"`
+	// RecentViewVol is what the main button opens for a reader who has not
+	// read the work: the first volume. It is the same for everyone, so the
+	// cached answer holds no member state; a member's "이어보기" comes with
+	// the writer's purchases/status answer, which the detail page asks anyway.
+	RecentViewVol *contract.RecentViewVol `json:"recentViewVol"`
 }
 
 // TCTitles names the related-content section codes we fill.
 var TCTitles = map[string]string{
 	"TC0001": "연재", "TC0002": "단행본", "TC0003": "시리즈", "TC0004": "만화 보기", "TC0005": "소설 보기",
-	"TC0006": "웹툰 보기", "TC0007": "테마", "TC0011": "같은 장르 베스트", "TC0012": "작가의 다른 작품",
+	"TC0006": "웹툰 보기", "TC0007": "테마", "TC0008": "BL 보기", "TC0009": "성인 보기", "TC0010": "할리퀸 보기", "TC0011": "같은 장르 베스트", "TC0012": "작가의 다른 작품",
 	"TC0013": "이 작품을 본 독자가 좋아한 작품", "TC0014": "관련 이벤트", "TC0015": "같은 장르 신작",
 	"TC0016": "완전판", "TC0017": "개정판",
 }
@@ -190,9 +217,10 @@ func ProductDetail(v *catalog.View, pid string) (int, any) {
 		return 200, Detail{
 			Header:                  OK,
 			AdultVerificationNeeded: true,
-			ProdInfo:                ProdInfo{PID: p.PID, Section: p.Section, Age: p.Age, IsAdult: true, UpdateState: "NONE", GenreCode: contract.GenreCodeOf(p.Section), Authors: []contract.Author{}, Weekdays: []int{}},
-			VolList:                 []Vol{}, KeywordTag: []KeywordTag{}, Notices: []contract.ProductNotice{},
-			Events: []EventRef{}, Trailers: []contract.Trailer{}, Related: []Related{}, AuthorWorks: []Item{},
+			ProdInfo: ProdInfo{PID: p.PID, Section: p.Section, Age: p.Age, IsAdult: true, UpdateState: "NONE", GenreCode: contract.GenreCodeOf(p.Section), Authors: []contract.Author{}, Weekdays: []int{},
+				ContentType: contract.ContentType(p.Section), ReleaseTiming: contract.ReleaseNone, FreeType: "NONE", Exclusivity: "NONE", ViewKind: contract.ViewBlind},
+			VolList: []Vol{}, KeywordTag: []KeywordTag{}, Notices: []contract.ProductNotice{},
+			Events: []EventRef{}, Trailers: []contract.Trailer{}, Related: []Related{}, AuthorWorks: []Item{}, AuthorZzims: []AuthorZzim{},
 		}
 	}
 	vols := v.Volumes(p)
@@ -250,8 +278,32 @@ func ProductDetail(v *catalog.View, pid string) (int, any) {
 		}
 	}
 	d.AuthorWorks = Items(v, v.AuthorWorks(p, 12))
+	d.AuthorZzims = make([]AuthorZzim, 0, len(p.Authors))
+	for _, a := range p.Authors {
+		d.AuthorZzims = append(d.AuthorZzims, AuthorZzim{AuthorID: a.AuthorID, AuthorName: a.AuthorName})
+	}
 	d.Metric = &Metric{ViewCnt: p.ViewCnt, ZzimCount: p.ZzimCount, ReviewCount: p.ReviewCount}
+	if len(vols) > 0 {
+		rv := contract.ViewVol(&vols[0], false, false, false)
+		d.RecentViewVol = &rv
+	}
 	return 200, d
+}
+
+// releaseTiming is the seed's release timing of p at the view's time.
+func releaseTiming(v *catalog.View, p *catalog.Prod, next *time.Time) string {
+	if v.UpToday(p) {
+		return contract.ReleaseImmediate
+	}
+	if next != nil {
+		midnight := catalog.NextKSTMidnight(v.Now)
+		if next.Before(midnight) {
+			return contract.ReleaseToday
+		}
+		// Tomorrow's release becomes today's at midnight.
+		v.Until(midnight)
+	}
+	return contract.ReleaseNone
 }
 
 func prodInfo(v *catalog.View, p *catalog.Prod, vols []contract.Volume) ProdInfo {
@@ -293,6 +345,11 @@ func prodInfo(v *catalog.View, p *catalog.Prod, vols []contract.Volume) ProdInfo
 			pi.NextReleaseAt = &t
 		}
 	}
+	pi.ContentType = contract.ContentType(p.Section)
+	pi.ReleaseTiming = releaseTiming(v, p, pi.NextReleaseAt)
+	pi.FreeType = contract.FreeType(&p.Product)
+	pi.Exclusivity = contract.Exclusivity(&p.Product)
+	pi.ViewKind = contract.ViewContent
 	return pi
 }
 
@@ -340,6 +397,11 @@ func salesInfo(p *catalog.Prod, vols []contract.Volume, free int) *SalesInfo {
 		// Per-user: nothing owned from the edge's point of view.
 		part.LeftCount, part.LeftPrice = part.TotalCount, part.TotalPrice
 		part.DiscountRate, part.CashbackRate, part.FreeVolCnt = p.DiscountRate, p.CashbackRate, free
+	}
+	si.Buy.Type, si.Rental.Type = contract.BuyTypeBuy, contract.BuyTypeRental
+	if !p.EventDeadline.IsZero() && (p.DiscountRate > 0 || p.CashbackRate > 0) {
+		si.Buy.Date = p.EventDeadline.In(contract.KST).Format(time.DateOnly)
+		si.Rental.Date = si.Buy.Date
 	}
 	si.Rental.Term = p.RentDays
 	si.IsBuy, si.IsRental = si.Buy.Available, si.Rental.Available
