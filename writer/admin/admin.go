@@ -91,6 +91,10 @@ func (a *API) Routes(mux httpapi.Mux) {
 	site(h, a, "siteconfig", contract.KeySiteConfig, func() *contract.SiteConfig { return &contract.SiteConfig{} })
 }
 
+// Auth puts next behind the admin token, for admin routes other packages
+// serve under Prefix (writer/media).
+func (a *API) Auth(next http.Handler) http.Handler { return a.auth(next) }
+
 func (a *API) auth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")

@@ -22,6 +22,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"storefront/contract"
+	"storefront/media/store"
 	"storefront/natsutil"
 	"storefront/svc"
 	"storefront/writer/admin"
@@ -30,6 +31,7 @@ import (
 	"storefront/writer/devclock"
 	"storefront/writer/enrich"
 	"storefront/writer/httpapi"
+	"storefront/writer/media"
 	"storefront/writer/member"
 	"storefront/writer/migrations"
 	"storefront/writer/money"
@@ -80,6 +82,12 @@ type Config struct {
 	Verifier auth.AdultVerifier
 	// Now is the clock (nil = time.Now).
 	Now func() time.Time
+	// ContentStoreURL is the object store of uploaded content and what
+	// processing makes of it (media/store URL: a folder or s3://...); the
+	// edges read the same store. Empty: the media routes answer 503.
+	ContentStoreURL string
+	// MediaGrace is how long a replaced volume version stays readable.
+	MediaGrace time.Duration
 	// DevClock lets a request move the coupon clock by the cookie
 	// sf_devclock (writer/devclock), for end-to-end tests. Refused in live mode.
 	DevClock bool
@@ -107,6 +115,8 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.PaymentSecretKey, "payment-secret-key", svc.Env("PAYMENT_SECRET_KEY", pgsandbox.DefaultSecretKey), "payment gateway merchant key (env PAYMENT_SECRET_KEY)")
 	fs.StringVar(&c.PaymentWebhookSecret, "payment-webhook-secret", svc.Env("PAYMENT_WEBHOOK_SECRET", pgsandbox.DefaultWebhookSecret), "payment gateway webhook secret (env PAYMENT_WEBHOOK_SECRET)")
 	fs.BoolVar(&c.PaymentSandbox, "payment-sandbox", svc.EnvBool("PAYMENT_SANDBOX", true), "start the local PG sandbox when no payment-url is given (env PAYMENT_SANDBOX)")
+	fs.StringVar(&c.ContentStoreURL, "content-store-url", svc.Env("CONTENT_STORE_URL", ""), "object store of uploaded content: a folder or s3://bucket?endpoint=... (env CONTENT_STORE_URL)")
+	fs.DurationVar(&c.MediaGrace, "media-grace", svc.EnvDuration("WRITER_MEDIA_GRACE", 24*time.Hour), "how long a replaced volume version stays readable before its files are removed (env WRITER_MEDIA_GRACE)")
 	fs.BoolVar(&c.DevClock, "dev-clock", svc.EnvBool("WRITER_DEV_CLOCK", false), "TESTS ONLY: a request's sf_devclock cookie moves the coupon clock by that many seconds; refused with cookie-mode live (env WRITER_DEV_CLOCK)")
 	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", svc.EnvDuration("WRITER_SHUTDOWN_GRACE", 10*time.Second), "graceful shutdown limit (env WRITER_SHUTDOWN_GRACE)")
 	c.Events.RegisterFlags(fs)
@@ -162,6 +172,8 @@ type Server struct {
 	js    jetstream.JetStream
 	relay *outbox.Relay
 	auth  *auth.Auth
+	media *media.Service
+	store *store.Store
 	pgsb  *pgsandbox.Server
 	ln    net.Listener
 	http  *http.Server
@@ -229,6 +241,12 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	if _, err := natsutil.Ensure(ectx, s.js, nopts); err != nil {
 		return nil, err
 	}
+	if cfg.ContentStoreURL != "" {
+		if s.store, err = store.Open(ctx, cfg.ContentStoreURL); err != nil {
+			return nil, err
+		}
+	}
+	s.media = media.New(s.pool, s.store, media.Config{Grace: cfg.MediaGrace, Now: cfg.Now}, log.With("part", "media"))
 	reg := svc.NewRegistry()
 	s.relay = outbox.New(s.pool, s.js, outbox.Route(s.builders()),
 		outbox.Config{Batch: cfg.RelayBatch, Poll: cfg.RelayPoll}, log.With("part", "relay"), reg)
@@ -242,6 +260,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	adm := admin.New(s.pool, cfg.AdminToken, cfg.Now, log.With("part", "admin"))
 	adm.Changed = s.relay.Wake
 	adm.Routes(top)
+	s.media.Changed = s.relay.Wake
+	s.media.Routes(top, admin.Prefix, adm.Auth)
 	providers := cfg.Providers
 	if providers == nil {
 		providers = auth.DefaultProviders()
@@ -289,6 +309,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 func (s *Server) builders() map[string]outbox.Builder {
 	b := catalog.Builders()
 	b[contract.KeyReviews] = member.BuildReviews
+	for k, v := range s.media.Builders() {
+		b[k] = v
+	}
 	return b
 }
 
@@ -347,6 +370,9 @@ func (s *Server) Addr() string {
 	return a.String()
 }
 
+// Media is the writer's media service (tests run its sweeper at a chosen time).
+func (s *Server) Media() *media.Service { return s.media }
+
 // Pool is the writer's PostgreSQL pool (for the launcher and tests).
 func (s *Server) Pool() *pgxpool.Pool { return s.pool }
 
@@ -356,6 +382,10 @@ func (s *Server) Run(ctx context.Context) error {
 	rctx, stopRelay := context.WithCancel(context.WithoutCancel(ctx))
 	relayDone := make(chan error, 1)
 	go func() { relayDone <- s.relay.Run(rctx) }()
+	// Processing jobs stop with the relay; a job cut short is taken up
+	// again when its lease runs out.
+	mediaDone := make(chan error, 1)
+	go func() { mediaDone <- s.media.Run(rctx) }()
 	errc := make(chan error, 1)
 	go func() { errc <- s.http.Serve(s.ln) }()
 	s.ready.Set(true, "")
@@ -376,6 +406,7 @@ func (s *Server) Run(ctx context.Context) error {
 	// published by the next start or another node.
 	stopRelay()
 	<-relayDone
+	<-mediaDone
 	return err
 }
 
@@ -391,6 +422,9 @@ func (s *Server) close() {
 	}
 	if s.pool != nil {
 		s.pool.Close()
+	}
+	if s.store != nil {
+		_ = s.store.Close()
 	}
 	if s.ln != nil {
 		_ = s.ln.Close()
