@@ -570,4 +570,3 @@ func (s *Service) listJobs(w http.ResponseWriter, r *http.Request) error {
 		Jobs []jobView `json:"jobs"`
 	}{httpapi.H200(), jobs})
 }
-
