@@ -510,3 +510,41 @@ func TestBadUploadsAreRefusedAndStoreNothing(t *testing.T) {
 	}
 	_ = st
 }
+
+func TestComicZipAndNovelEPUBBecomeVersions(t *testing.T) {
+	t.Parallel()
+	e := start(t)
+	e.createWork("P7", "CM")
+	e.createWork("P8", "EB")
+	p1, p2 := jpegOf(t, picture(300, 450, 11)), pngOf(t, picture(300, 450, 12))
+	e.runJob(map[string]any{"target": "volume", "pid": "P7", "no": 1,
+		"uploads": []string{e.sendOK(zipOf(t, map[string][]byte{"p10.png": p2, "p9.jpg": p1, "ComicInfo.xml": []byte("<x/>")}))}})
+	comic := e.volumeDoc("P7", 1, func(v contract.VolumeMedia) bool { return len(v.Current.Pages) == 2 })
+	// Comic pages are kept whole (no slicing), at their own width.
+	for _, p := range comic.Current.Pages {
+		if p.Width != 300 || p.Height != 450 || len(p.Variants) != 3 {
+			t.Fatalf("comic page %+v", p)
+		}
+	}
+	e.checkObjects(comic.Current.Pages)
+
+	book := epubWithPicture(t, `<h1 style="x">제1장</h1><p onmouseover="" >첫 문장</p>`, pngOf(t, picture(200, 300, 13)))
+	if _, st, _ := e.send(book, 1<<20); st != http.StatusBadRequest {
+		t.Fatalf("an EPUB with an event handler: %d", st)
+	}
+	book = epubWithPicture(t, `<h1 style="color:red">제1장</h1><p>첫 문장</p><p><img src="a.png" alt="삽화"/></p>`, pngOf(t, picture(200, 300, 13)))
+	j := e.runJob(map[string]any{"target": "volume", "pid": "P8", "no": 1, "uploads": []string{e.sendOK(book)}})
+	novel := e.volumeDoc("P8", 1, func(v contract.VolumeMedia) bool { return v.Current.Kind == contract.MediaKindText })
+	if len(novel.Current.Texts) != 1 || len(novel.Current.Pages) != 1 {
+		t.Fatalf("novel: %d chunks, %d pictures", len(novel.Current.Texts), len(novel.Current.Pages))
+	}
+	chunk, err := e.store.Get(context.Background(), novel.Current.Texts[0].Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<h1>제1장</h1><p>첫 문장</p><p><img src="` + j.URL + `/1" alt="삽화"/></p>`
+	if string(chunk) != want || int64(len(chunk)) != novel.Current.Texts[0].Size {
+		t.Fatalf("chunk:\n%s\nwant:\n%s", chunk, want)
+	}
+	e.checkObjects(novel.Current.Pages)
+}
