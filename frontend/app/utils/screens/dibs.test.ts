@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Http } from "~/utils/http";
-import { addDibs, DIBS_ADDED, DIBS_REMOVED, removeDibs, zzimSection } from "./dibs";
+import { addDibs, DIBS_ADDED, DIBS_REMOVED, listDibs, removeDibs, zzimSection } from "./dibs";
 
 describe("dibs", () => {
   it("keeps the seed's messages", () => {
@@ -27,5 +27,38 @@ describe("dibs", () => {
     }) as unknown as Http;
     expect(await addDibs("7", "prod", "wt1", "WT", h)).toBeNull();
     expect(await removeDibs("7", "prod", 1, h)).toBe(false);
+  });
+  it("zzim-list sends the seed's payload: uid, zzim_type, adultLevel, channel, section", async () => {
+    const calls: unknown[] = [];
+    const h = (async (path: string, o: { json?: unknown }) => {
+      calls.push([path, o.json]);
+      return { zzimList: [{ id: 3, pid: "wt1" }] };
+    }) as unknown as Http;
+    expect(await listDibs("7", "prod", { adultLevel: 2, channel: "AW" }, h)).toEqual(new Map([["wt1", 3]]));
+    expect(calls[0]).toEqual(["/protocol/appapi/mb/user/info/zzim-list", { uid: "7", zzim_type: "prod", adultLevel: 2, channel: "AW", section: "all" }]);
+  });
+  it("a newer call cancels only a call for the same list: the work list and the author list both answer", async () => {
+    // Each call waits until the test answers it or its signal aborts.
+    const pending: { type: string; signal: AbortSignal; answer: (v: unknown) => void }[] = [];
+    const h = ((_: string, o: { json: { zzim_type: string }; signal: AbortSignal }) =>
+      new Promise((resolve, reject) => {
+        o.signal.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
+        pending.push({ type: o.json.zzim_type, signal: o.signal, answer: resolve });
+      })) as unknown as Http;
+    const who = { adultLevel: 0, channel: "AW" };
+    const works = listDibs("7", "prod", who, h);
+    const authors = listDibs("7", "author", who, h);
+    expect(pending.map((p) => p.signal.aborted)).toEqual([false, false]);
+    pending[0].answer({ zzimList: [{ id: 11, pid: "wt1" }] });
+    pending[1].answer({ zzimList: [{ id: 12, pid: "42" }] });
+    expect(await works).toEqual(new Map([["wt1", 11]]));
+    expect(await authors).toEqual(new Map([["42", 12]]));
+
+    const older = listDibs("7", "prod", who, h);
+    const newer = listDibs("7", "prod", who, h);
+    expect(pending[2].signal.aborted).toBe(true);
+    expect(await older).toBeNull();
+    pending[3].answer({ zzimList: [] });
+    expect(await newer).toEqual(new Map());
   });
 });

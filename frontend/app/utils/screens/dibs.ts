@@ -44,21 +44,35 @@ export async function removeDibs(uid: string, type: DibsType, idx: number, h: Ht
   }
 }
 
-let listCtl: AbortController | null = null;
-/** listDibs answers target -> idx; a newer call cancels the one in flight (seed §7). */
-export async function listDibs(uid: string, type: DibsType, h: Http = http): Promise<Map<string, number>> {
-  listCtl?.abort();
+/** Who asks for a dibs list (seed §7 zzim-list payload); the writer decides by the session and the X-Channel header. */
+export type DibsAudience = { adultLevel: number; channel: string };
+
+// One request in flight per list: a newer call for the same list (type and
+// section) cancels the older one (seed §7), while the work list and the
+// author list of one detail page load side by side.
+const inFlight = new Map<string, AbortController>();
+
+/**
+ * listDibs answers target -> idx (empty on a failure, which stays silent);
+ * a newer call for the same list cancels the one in flight (seed §7), which
+ * then answers null: nothing to show, the newer call will answer.
+ */
+export async function listDibs(uid: string, type: DibsType, who: DibsAudience, h: Http = http, section = "all"): Promise<Map<string, number> | null> {
+  const key = `${type}/${section}`;
+  inFlight.get(key)?.abort();
   const ctl = new AbortController();
-  listCtl = ctl;
+  inFlight.set(key, ctl);
   try {
     const a = await h<{ zzimList: { id: number; pid: string }[] }>(`${USER_INFO}zzim-list`, {
       method: "POST",
-      json: { uid, zzim_type: type, section: "all" },
+      json: { uid, zzim_type: type, adultLevel: who.adultLevel, channel: who.channel, section },
       signal: ctl.signal,
     });
     return new Map(a.zzimList.map((z) => [z.pid, z.id]));
   } catch {
-    return new Map();
+    return ctl.signal.aborted ? null : new Map();
+  } finally {
+    if (inFlight.get(key) === ctl) inFlight.delete(key);
   }
 }
 
