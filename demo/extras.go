@@ -87,7 +87,7 @@ func (g *gen) events(r *rand.Rand) {
 		{kind: contract.EventHoneyBenefit, eid: 1022, title: "만화 꿀혜택 : 이번 주 특가", body: "이번 주 만화 특가와 쿠폰 혜택.", section: contract.SectionComic, from: -1, to: 5, pool: comics, n: 20, coupons: 3},
 		{kind: contract.EventTicket, eid: contract.ComicTicketEventID, title: "만화 이용권 이벤트", body: "이벤트 기간 동안 만화 이용권으로 대상 작품을 감상하세요.", section: contract.SectionComic, from: -10, to: 20, pool: comics, n: 30},
 		{kind: contract.EventJoin, eid: 1050, title: "신규 가입 혜택", body: "지금 가입하면 블루머니 1,000원을 드립니다.", from: -365, to: 365},
-		{kind: contract.EventFirstCharge, eid: 1051, title: "첫 충전 보너스", body: "첫 충전 시 충전 금액의 50%를 보너스로 드립니다.", from: -365, to: 365},
+		{kind: contract.EventFirstCharge, eid: 1051, title: "첫 충전 보너스", body: "첫 충전 시 충전 금액의 " + strconv.Itoa(contract.FirstChargeBonusPct) + "%를 보너스로 드립니다.", from: -365, to: 365},
 	}
 	// Heroism: coupon events per comic writer with several works.
 	var writers []int32
@@ -180,7 +180,7 @@ func (g *gen) notices(r *rand.Rand) {
 		{"[안내] 기다리면 무료 이용 방법 변경", "기다리면 무료 작품의 최신화 일부는 기다리면 무료로 감상할 수 없습니다. 작품 상세에서 대상 회차를 확인하세요."},
 		{"[안내] 점핑패스 출시 안내", "점핑패스로 대상 작품을 원하는 회차까지 바로 감상하세요."},
 		{"[안내] 고객센터 운영 시간 변경", "고객센터 운영 시간이 평일 10시부터 18시까지로 변경됩니다."},
-		{"[이벤트] 첫 충전 보너스 이벤트", "첫 충전 시 충전 금액의 50%를 보너스로 드립니다."},
+		{"[이벤트] 첫 충전 보너스 이벤트", "첫 충전 시 충전 금액의 " + strconv.Itoa(contract.FirstChargeBonusPct) + "%를 보너스로 드립니다."},
 		{"[안내] 청소년 보호 정책 안내", "19세 이용가 작품은 성인 인증을 완료한 회원만 이용하실 수 있습니다."},
 	}
 	id := int64(1)

@@ -46,6 +46,13 @@ type SideInfo struct {
 	JoinBonus       Bonus       `json:"join_bonus"`
 	FirstBill       Bonus       `json:"firstbill"`
 	EventBannerInfo EventBanner `json:"eventBannerInfo"`
+	// ShownMoney names the money the request's channel shows and spends
+	// (contract.MoneyFor): the page shows that balance instead of deciding
+	// again. Not in the seed's answer; added so one rule serves both tiers.
+	ShownMoney string `json:"shownMoney"`
+	// FirstChargeBonusPct is the first-charge bonus in percent, for the
+	// page to show the bonus before the member pays (0 for visitors).
+	FirstChargeBonusPct int64 `json:"firstChargeBonusPct"`
 }
 
 // AutoPaymentInfo is the answer's auto_payment_info.
@@ -85,6 +92,7 @@ func (s *Service) userGetInfo(w http.ResponseWriter, r *http.Request) error {
 		Info            SideInfo        `json:"info"`
 		AutoPaymentInfo AutoPaymentInfo `json:"auto_payment_info"`
 	}{Header200: ok(), Info: GuestSideInfo()}
+	ans.Info.ShownMoney = contract.MoneyFor(channel)
 	if _, logged := s.auth.UserID(r); !logged && p["uid"] == "" {
 		return httpapi.JSON(w, http.StatusOK, ans)
 	}
@@ -120,6 +128,7 @@ func (s *Service) userGetInfo(w http.ResponseWriter, r *http.Request) error {
 		NewAlarm: newAlarm, NewGift: len(gifts) > 0,
 		JoinBonus: Bonus(si.JoinBonus), FirstBill: Bonus(si.FirstBill),
 		EventBannerInfo: EventBanner{IsEvent: si.FirstBill.Valid, RetURL: "/payment/recharge.asp", ImgURL: si.FirstBill.ImgURL},
+		ShownMoney:      si.Shown, FirstChargeBonusPct: si.FirstChargeBonusPct,
 	}
 	ans.AutoPaymentInfo = AutoPaymentInfo(si.AutoPayment)
 	return httpapi.JSON(w, http.StatusOK, ans)

@@ -131,7 +131,7 @@ func (s *Service) credit(ctx context.Context, tx pgx.Tx, w *Wallet, c *chargeRow
 	}
 	var bonus int64
 	if w.FirstChargeAt == nil {
-		bonus = c.Amount * s.cfg.FirstChargeBonusPct / 100
+		bonus = contract.FirstChargeBonus(c.Amount, s.cfg.FirstChargeBonusPct)
 		if err := post(ctx, tx, w, Mileage, bonus, "first_charge_bonus", "charge:"+c.OrderID, now); err != nil {
 			return err
 		}

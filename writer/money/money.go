@@ -43,7 +43,9 @@ type Config struct {
 	ContentTTL time.Duration
 	// JoinBonus is the mileage granted once after sign-up (default 3000).
 	JoinBonus int64
-	// FirstChargeBonusPct is the mileage bonus on the first charge, in percent (default 10).
+	// FirstChargeBonusPct is the mileage bonus on the first charge, in percent
+	// (default contract.FirstChargeBonusPct, the number the demo's event text
+	// promises; the wallet answer tells the page the configured one).
 	FirstChargeBonusPct int64
 	// DefaultRentDays is the rental term when the work sets none (default 3).
 	DefaultRentDays int
@@ -84,7 +86,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.PaymentSecretKey, "payment-secret-key", svc.Env("PAYMENT_SECRET_KEY", "test_sk_sandbox"), "payment gateway secret key")
 	fs.StringVar(&c.PaymentWebhookSecret, "payment-webhook-secret", svc.Env("PAYMENT_WEBHOOK_SECRET", "whsec_sandbox"), "payment gateway webhook signing secret")
 	fs.IntVar(&c.ChargePerMinute, "charge-per-minute", svc.EnvInt("CHARGE_PER_MINUTE", 10), "charging calls per member and minute")
-	fs.Int64Var(&c.FirstChargeBonusPct, "first-charge-bonus-pct", int64(svc.EnvInt("MONEY_FIRST_CHARGE_BONUS_PCT", 10)), "mileage bonus on the first charge, percent")
+	fs.Int64Var(&c.FirstChargeBonusPct, "first-charge-bonus-pct", int64(svc.EnvInt("MONEY_FIRST_CHARGE_BONUS_PCT", contract.FirstChargeBonusPct)), "mileage bonus on the first charge, percent")
 }
 
 func (c Config) withDefaults() Config {
@@ -101,7 +103,7 @@ func (c Config) withDefaults() Config {
 		c.JoinBonus = 3000
 	}
 	if c.FirstChargeBonusPct <= 0 {
-		c.FirstChargeBonusPct = 10
+		c.FirstChargeBonusPct = contract.FirstChargeBonusPct
 	}
 	if c.DefaultRentDays <= 0 {
 		c.DefaultRentDays = 3

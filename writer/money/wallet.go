@@ -14,23 +14,15 @@ import (
 
 // The four moneys of a wallet, as named in the ledger and in business events.
 const (
-	Blue    = "blue"
-	Android = "android"
-	IOS     = "ios"
+	Blue    = contract.MoneyBlue
+	Android = contract.MoneyAndroid
+	IOS     = contract.MoneyIOS
 	Mileage = "mileage"
 )
 
-// MoneyFor is the money shown and spent on a channel (seed §6): the iOS app
-// uses iOS money, the Android apps Android money, everything else blue money.
-func MoneyFor(channel string) string {
-	switch channel {
-	case "IA":
-		return IOS
-	case "AA", "AC", "AO":
-		return Android
-	}
-	return Blue
-}
+// MoneyFor is the money shown and spent on a channel: contract.MoneyFor, the
+// rule the frontend is checked against too.
+func MoneyFor(channel string) string { return contract.MoneyFor(channel) }
 
 // Wallet is a user's balances.
 type Wallet struct {
@@ -232,11 +224,14 @@ type Bonus struct {
 type SideInfo struct {
 	Wallet
 	// Shown is the money the channel shows and spends; ShownAmount its balance.
-	Shown       string      `json:"shownMoney"`
-	ShownAmount int64       `json:"shownAmount"`
-	JoinBonus   Bonus       `json:"join_bonus"`
-	FirstBill   Bonus       `json:"firstbill"`
-	AutoPayment AutoPayment `json:"auto_payment_info"`
+	Shown       string `json:"shownMoney"`
+	ShownAmount int64  `json:"shownAmount"`
+	// FirstChargeBonusPct is the bonus a first charge gets, in percent: the
+	// charge page shows the bonus from it before the member pays.
+	FirstChargeBonusPct int64       `json:"firstChargeBonusPct"`
+	JoinBonus           Bonus       `json:"join_bonus"`
+	FirstBill           Bonus       `json:"firstbill"`
+	AutoPayment         AutoPayment `json:"auto_payment_info"`
 	// Tickets left for comics and novels (flag_ticket_comic / flag_ticket_novel).
 	ComicTickets int `json:"comicTickets"`
 	NovelTickets int `json:"novelTickets"`
@@ -253,11 +248,11 @@ func (s *Service) SideInfo(ctx context.Context, uid int64, channel string) (*Sid
 	if err != nil {
 		return nil, err
 	}
-	si := &SideInfo{Wallet: *w, Shown: MoneyFor(channel), AutoPayment: ap}
+	si := &SideInfo{Wallet: *w, Shown: MoneyFor(channel), AutoPayment: ap, FirstChargeBonusPct: s.cfg.FirstChargeBonusPct}
 	si.ShownAmount = w.Balance(si.Shown)
-	ios := channel == "IA"
-	si.JoinBonus = Bonus{Valid: !ios && w.JoinBonusAt == nil, ImgURL: "/img/banner/join-bonus.svg"}
-	si.FirstBill = Bonus{Valid: !ios && w.FirstChargeAt == nil, ImgURL: "/img/banner/first-charge.svg"}
+	banners := contract.BonusBanners(channel)
+	si.JoinBonus = Bonus{Valid: banners && w.JoinBonusAt == nil, ImgURL: "/img/banner/join-bonus.svg"}
+	si.FirstBill = Bonus{Valid: banners && w.FirstChargeAt == nil, ImgURL: "/img/banner/first-charge.svg"}
 	now := s.now()
 	err = s.pool.QueryRow(ctx, `SELECT
 		coalesce(sum(count - used_cnt) FILTER (WHERE section = 'CM'), 0),

@@ -6,7 +6,8 @@ import { useShell } from "~/shell/ShellProvider";
 import { http } from "~/utils/api";
 import { pageTitle } from "~/utils/meta";
 import { API, getEvents, type EventT } from "~/utils/screens/api";
-import { useUser, loadSideInfo } from "~/utils/userStore";
+import { applyWallet, useUser, type WalletBalances } from "~/utils/userStore";
+import { bonusBanners, currentDevice } from "~/utils/device";
 import * as s from "~/components/product/cs.css";
 import * as p from "~/components/product/product.css";
 
@@ -23,14 +24,23 @@ export default function Screen() {
   const claim = async () => {
     if (!shell.requireMember()) return;
     try {
-      await http(`${API}/wallet/join-bonus`, { method: "POST" });
+      const a = await http<{ wallet?: WalletBalances }>(`${API}/wallet/join-bonus`, { method: "POST" });
       setClaimed(true);
-      void loadSideInfo();
+      applyWallet(a.wallet);
       shell.toast("가입 보너스가 지급되었습니다.");
     } catch (e) {
       shell.toast((e as Error).message || "보너스를 받지 못했습니다.");
     }
   };
+  // The join bonus is not offered in the iOS app (seed §6).
+  if (!bonusBanners(currentDevice().channel)) {
+    return (
+      <section aria-label="신규 가입 혜택" className={p.page}>
+        <TitleBar title="신규 가입 혜택" />
+        <p className={p.empty}>이 앱에서는 진행하지 않는 이벤트입니다.</p>
+      </section>
+    );
+  }
   return (
     <section aria-label="신규 가입 혜택" className={p.page}>
       <TitleBar title="신규 가입 혜택" />

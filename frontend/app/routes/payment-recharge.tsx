@@ -5,10 +5,12 @@ import { useShell } from "~/shell/ShellProvider";
 import { http } from "~/utils/api";
 import { app, appHandles } from "~/utils/bridge";
 import { pageTitle } from "~/utils/meta";
-import { API, getEvents, getWallet, idemKey, type EventT, type Wallet } from "~/utils/screens/api";
+import { firstChargeBonus } from "~/components/detail/money";
+import { bonusBanners, currentDevice, shownMoney } from "~/utils/device";
+import { API, getEvents, idemKey, type EventT } from "~/utils/screens/api";
 import { won } from "~/utils/screens/format";
 import { isSafeReturn } from "~/utils/user";
-import { useUser, loadSideInfo } from "~/utils/userStore";
+import { applyWallet, loadSideInfo, useUser, type WalletBalances } from "~/utils/userStore";
 import * as s from "~/components/product/cs.css";
 import * as p from "~/components/product/product.css";
 
@@ -21,14 +23,13 @@ export function safeReturn(v: string | null): string | null {
   return isSafeReturn(v) ? v : null;
 }
 
-type Charge = { orderId: string; amount: number; status: string; checkoutUrl?: string; bonus?: number; wallet?: Wallet };
+type Charge = { orderId: string; amount: number; status: string; checkoutUrl?: string; bonus?: number; wallet?: WalletBalances };
 
 export default function Screen() {
   const shell = useShell();
   const user = useUser();
   const navigate = useNavigate();
   const [sp] = useSearchParams();
-  const [wallet, setWallet] = useState<Wallet | null>(null);
   const [firstCharge, setFirstCharge] = useState<EventT | null>(null);
   const [amount, setAmount] = useState(Number(sp.get("need")) > 0 ? AMOUNTS.find((a) => a >= Number(sp.get("need"))) ?? 50000 : 10000);
   const [busy, setBusy] = useState(false);
@@ -40,9 +41,18 @@ export default function Screen() {
   useEffect(() => {
     getEvents("/events/firstcharge").then((e) => setFirstCharge(e.events[0] ?? null), () => {});
   }, []);
+  // The balance and the bonus come from the one side info every screen shows
+  // (the writer's answer, updated by each money call), never a copy of its own.
   useEffect(() => {
-    if (user.isLogin) getWallet().then(setWallet, () => {});
+    if (user.isLogin) void loadSideInfo();
   }, [user.isLogin]);
+  const channel = currentDevice().channel;
+  const money = shownMoney(channel, user.side);
+  const known = user.isLogin && user.side.shownMoney !== null;
+  // What the writer will grant on this charge, shown before the member pays.
+  const bonus = known && user.side.firstBill.valid ? firstChargeBonus(amount, user.side.firstChargeBonusPct) : 0;
+  // The event's promise shows where the bonus is still to be had (never in the iOS app).
+  const promise = firstCharge && bonusBanners(channel) && (!user.isLogin || !known || user.side.firstBill.valid);
 
   // Back from the payment gateway: confirm the payment once.
   useEffect(() => {
@@ -58,8 +68,7 @@ export default function Screen() {
     http<Charge>(`${API}/charge/confirm`, { method: "POST", json: { orderId, paymentKey, amount: amt }, headers: { "Idempotency-Key": `confirm-${orderId}` } })
       .then((c) => {
         setDone(c);
-        if (c.wallet) setWallet((w) => ({ ...(w ?? ({} as Wallet)), ...c.wallet! }));
-        void loadSideInfo();
+        applyWallet(c.wallet);
         shell.toast(`${won(c.amount)} 충전되었습니다.`);
         if (ret) setTimeout(() => navigate(ret, { replace: true }), 800);
       })
@@ -90,7 +99,7 @@ export default function Screen() {
   return (
     <section aria-label="블루머니 충전" className={p.page}>
       <TitleBar title="블루머니 충전" />
-      {firstCharge && (
+      {promise && firstCharge && (
         <div className={p.eventText}>
           <span className={`${p.chip} ${p.chipAccent}`}>첫 충전 이벤트</span>
           <p className={p.eventBody}>{firstCharge.body}</p>
@@ -98,8 +107,13 @@ export default function Screen() {
       )}
       <div className={s.form}>
         <p style={{ fontSize: 14 }}>
-          보유 블루머니 <strong data-testid="balance">{wallet ? won(wallet.shownAmount ?? wallet.bluemoney) : "-"}</strong>
+          보유 {money.label} <strong data-testid="balance">{known ? won(money.amount) : "-"}</strong>
         </p>
+        {bonus > 0 && (
+          <p style={{ fontSize: 14 }} data-testid="first-charge-bonus">
+            첫 충전 보너스 <strong>+{won(bonus)}</strong> (충전 금액의 {user.side.firstChargeBonusPct}%, 마일리지로 지급)
+          </p>
+        )}
         {done && (
           <p role="status" style={{ fontWeight: 700 }}>
             {won(done.amount)} 충전 완료{done.bonus ? ` (보너스 ${won(done.bonus)})` : ""}

@@ -9,9 +9,16 @@ import {
   isAppMoneyChannel,
   MIN_APP_VERSIONS,
   moneyForChannel,
+  moneyNameFor,
+  MONEY_KIND,
   previewNeedsLogin,
+  shownMoney,
+  bonusBanners,
+  CHANNELS,
+  type Channel,
   supportsFeature,
 } from "./device";
+import { contractCases, type MoneyCases } from "~/test/cases";
 
 const ANDROID_CHROME = "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
 const IPHONE_SAFARI = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
@@ -60,10 +67,21 @@ describe("channel detection", () => {
 
 describe("money by channel", () => {
   const m = { blueMoney: 100, androidMoney: 200, iosMoney: 300 };
-  it("iOS app iOS money, Android app Android money, otherwise blue money", () => {
-    expect(moneyForChannel("IA", m)).toEqual({ kind: "iosMoney", amount: 300 });
-    expect(moneyForChannel("AA", m)).toEqual({ kind: "androidMoney", amount: 200 });
-    for (const ch of ["AO", "AC", "AW", "IW"] as const) expect(moneyForChannel(ch, m)).toEqual({ kind: "blueMoney", amount: 100 });
+  const table = contractCases<MoneyCases>("money-by-channel.json");
+  it("follows contract/cases/money-by-channel.json, the writer's table, on every channel", () => {
+    expect(table.cases.map((c) => c.channel).filter(Boolean).sort()).toEqual([...CHANNELS].sort());
+    for (const c of table.cases) {
+      const ch = c.channel as Channel;
+      expect(moneyNameFor(ch), `channel ${c.channel}`).toBe(c.money);
+      expect(moneyForChannel(ch, m).kind).toBe(MONEY_KIND[c.money]);
+      expect(bonusBanners(ch), `banners on ${c.channel}`).toBe(c.bonusBanners);
+      // Before the writer answered, the rule; after, what the writer named.
+      expect(shownMoney(ch, m).amount).toBe(m[MONEY_KIND[c.money]]);
+    }
+  });
+  it("shows the money the writer's answer names", () => {
+    expect(shownMoney("AW", { ...m, shownMoney: "android" })).toEqual({ kind: "androidMoney", label: "안드로이드 머니", amount: 200 });
+    expect(shownMoney("IA", { ...m, shownMoney: null })).toEqual({ kind: "iosMoney", label: "iOS 머니", amount: 300 });
   });
 });
 

@@ -130,13 +130,39 @@ export function previewNeedsLogin(d: Pick<DeviceInfo, "isApp" | "appVersion">): 
   return d.isApp && compareVersion(d.appVersion, APP_VIEWER_MIN_VERSION) < 0;
 }
 
+export type MoneyName = "blue" | "android" | "ios";
+export type MoneyKind = "blueMoney" | "androidMoney" | "iosMoney";
 export type Money = { blueMoney: number; androidMoney: number; iosMoney: number };
-/** Money shown by channel: iOS app iOS money, Android app Android money, otherwise blue money. */
-export function moneyForChannel(ch: Channel, m: Money): { kind: "blueMoney" | "androidMoney" | "iosMoney"; amount: number } {
-  if (ch === "IA") return { kind: "iosMoney", amount: m.iosMoney };
-  if (ch === "AA") return { kind: "androidMoney", amount: m.androidMoney };
-  return { kind: "blueMoney", amount: m.blueMoney };
+export const MONEY_KIND: Record<MoneyName, MoneyKind> = { blue: "blueMoney", android: "androidMoney", ios: "iosMoney" };
+export const MONEY_LABEL: Record<MoneyKind, string> = { blueMoney: "블루머니", androidMoney: "안드로이드 머니", iosMoney: "iOS 머니" };
+
+/**
+ * Money by channel (seed §6): the iOS app uses iOS money, the Android apps
+ * (AA, AC, AO) Android money, otherwise blue money. The writer's rule
+ * (contract.MoneyFor); both are run against contract/cases/money-by-channel.json.
+ */
+export function moneyNameFor(ch: Channel | ""): MoneyName {
+  if (ch === "IA") return "ios";
+  if (ch === "AA" || ch === "AC" || ch === "AO") return "android";
+  return "blue";
 }
+
+/**
+ * shownMoney is the money a screen shows: the one the writer's answer names
+ * (it spends that one), else the same rule here until the writer answered.
+ */
+export function shownMoney(ch: Channel, m: Money & { shownMoney?: MoneyName | null }): { kind: MoneyKind; label: string; amount: number } {
+  const kind = MONEY_KIND[m.shownMoney ?? moneyNameFor(ch)];
+  return { kind, label: MONEY_LABEL[kind], amount: m[kind] };
+}
+/** Money shown by channel, by the rule alone. */
+export function moneyForChannel(ch: Channel, m: Money): { kind: MoneyKind; amount: number } {
+  const kind = MONEY_KIND[moneyNameFor(ch)];
+  return { kind, amount: m[kind] };
+}
+
+/** The join-bonus and first-charge banners are hidden in the iOS app (seed §6). */
+export const bonusBanners = (ch: Channel | "") => ch !== "IA";
 
 /** Android browsers from version 130 encode URL parameters (seed §5). */
 export function androidBrowserEncodesParams(ua: string): boolean {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { deviceInfo } from "./device";
 import type { Http } from "./http";
 import { STORAGE } from "./user";
-import { getUserState, logout, OfflineError, resetUserStore, setToggle19, startup, viewOf, type MeAnswer } from "./userStore";
+import { applyMe, applyWallet, getUserState, loadSideInfo, logout, OfflineError, resetUserStore, setToggle19, sideInfoOf, startup, USER_GET_INFO, viewOf, type MeAnswer } from "./userStore";
 
 const WEB = deviceInfo("Mozilla/5.0 (Linux; Android 14) Chrome/131.0.0.0 Mobile");
 const ANDROID_APP = deviceInfo("Mozilla/5.0 (Linux; Android 14) Chrome/131.0.0.0 Mobile SFApp/AC/1.5.0");
@@ -125,5 +125,51 @@ describe("cookie mode", () => {
     const { http, calls } = fakeHttp({ "/home/api/v1/auth/me": me("b5") });
     expect(await startup({ http, device: WEB })).toBe("redirect");
     expect(calls).toEqual([]);
+  });
+});
+
+describe("side info", () => {
+  const answer = (blue: number) => ({
+    header: { code: 200, message: "" },
+    info: {
+      bluemoney: blue, appmoney_a: 2, appmoney_i: 3, blueMileage: 4, flag_ticket_novel: true, flag_ticket_comic: false,
+      new_alarm: true, new_gift: false, join_bonus: { valid: true, img_url: "/j.svg" }, firstbill: { valid: false, img_url: "/f.svg" },
+      eventBannerInfo: { isEvent: true, retUrl: "/payment/recharge.asp", imgUrl: "/e.svg" }, shownMoney: "android", firstChargeBonusPct: 10,
+    },
+    auto_payment_info: { is_use: true, type: "bluemoney-auto-payment", money: 10000, trigger_value: 1000 },
+  });
+  it("reads all twelve fields of the seed's side info, and the writer's shown money", () => {
+    expect(sideInfoOf(answer(1))).toEqual({
+      blueMoney: 1, androidMoney: 2, iosMoney: 3, blueMileage: 4, newAlarm: true, newGift: false, flagComicTicket: false, flagNovelTicket: true,
+      eventBannerInfo: { isEvent: true, retUrl: "/payment/recharge.asp", imgUrl: "/e.svg" },
+      joinBonus: { valid: true, imgUrl: "/j.svg" }, firstBill: { valid: false, imgUrl: "/f.svg" },
+      autoPayment: { isUse: true, type: "bluemoney-auto-payment", money: 10000, triggerValue: 1000 },
+      shownMoney: "android", firstChargeBonusPct: 10,
+    });
+  });
+  it("asks user-get-info with the seed's form (uid, channel, nai), and a read started before a money answer never puts the old balance back", async () => {
+    document.cookie = "sf_bid=b5; path=/";
+    applyMe(me("b5"));
+    const sent: unknown[] = [];
+    let answerOld: (v: unknown) => void = () => {};
+    const calls: ((v: unknown) => void)[] = [];
+    const http = ((path: string, o: { form: unknown }) => {
+      sent.push([path, o.form]);
+      return new Promise((resolve) => calls.push(resolve));
+    }) as unknown as Http;
+    const old = loadSideInfo(http, WEB);
+    answerOld = calls[0];
+    expect(sent[0]).toEqual([USER_GET_INFO, { uid: "5", channel: "AW", nai: 19 }]);
+    // The charge answers first: its balance shows at once...
+    applyWallet({ bluemoney: 10000, blueMileage: 1000 }, http);
+    expect(getUserState().side.blueMoney).toBe(10000);
+    // ...and the read started before it, answered now, is dropped.
+    answerOld(answer(0));
+    await old;
+    expect(getUserState().side.blueMoney).toBe(10000);
+    // The read applyWallet started afterwards is applied.
+    calls[1](answer(10000));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(getUserState().side).toMatchObject({ blueMoney: 10000, shownMoney: "android", newAlarm: true });
   });
 });

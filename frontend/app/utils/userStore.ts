@@ -39,6 +39,12 @@ export type MeAnswer = {
   encId?: string;
 };
 
+/** The money a channel shows and spends, as the writer names it (contract.MoneyFor). */
+export type MoneyName = "blue" | "android" | "ios";
+export type Banner = { valid: boolean; imgUrl: string };
+export type AutoPaymentInfo = { isUse: boolean; type: string; money: number; triggerValue: number };
+
+/** Side info (seed §3): the member summary, all twelve fields, from user-get-info. */
 export type SideInfo = {
   blueMoney: number;
   androidMoney: number;
@@ -46,9 +52,35 @@ export type SideInfo = {
   blueMileage: number;
   newAlarm: boolean;
   newGift: boolean;
+  flagComicTicket: boolean;
+  flagNovelTicket: boolean;
+  eventBannerInfo: { isEvent: boolean; retUrl: string; imgUrl: string };
+  joinBonus: Banner;
+  firstBill: Banner;
+  autoPayment: AutoPaymentInfo;
+  /** The money the writer shows and spends on this channel (null until it answered). */
+  shownMoney: MoneyName | null;
+  /** The first-charge bonus the writer grants, in percent (0 until it answered). */
+  firstChargeBonusPct: number;
 };
+const NO_BANNER: Banner = { valid: false, imgUrl: "" };
 /** Guest defaults: numbers 0, newGift true (seed §3). */
-export const GUEST_SIDE_INFO: SideInfo = { blueMoney: 0, androidMoney: 0, iosMoney: 0, blueMileage: 0, newAlarm: false, newGift: true };
+export const GUEST_SIDE_INFO: SideInfo = {
+  blueMoney: 0,
+  androidMoney: 0,
+  iosMoney: 0,
+  blueMileage: 0,
+  newAlarm: false,
+  newGift: true,
+  flagComicTicket: false,
+  flagNovelTicket: false,
+  eventBannerInfo: { isEvent: false, retUrl: "", imgUrl: "" },
+  joinBonus: NO_BANNER,
+  firstBill: NO_BANNER,
+  autoPayment: { isUse: false, type: "", money: 0, triggerValue: 0 },
+  shownMoney: null,
+  firstChargeBonusPct: 0,
+};
 
 export type UserState = {
   ready: boolean;
@@ -286,22 +318,98 @@ export async function verifyAdult(v: VerifyRequest, korea: boolean, http: Http =
   return me;
 }
 
-type WalletAnswer = { bluemoney?: number; appmoney_a?: number; appmoney_i?: number; blueMileage?: number; new_alarm?: boolean; new_gift?: boolean };
-/** loadSideInfo fills the member summary; failures keep the guest defaults. */
-export async function loadSideInfo(http: Http = defaultHttp) {
+/** The writer's user-get-info answer (seed §7), plus shownMoney and firstChargeBonusPct. */
+export type UserGetInfoAnswer = {
+  info: {
+    bluemoney?: number;
+    appmoney_a?: number;
+    appmoney_i?: number;
+    blueMileage?: number;
+    flag_ticket_novel?: boolean;
+    flag_ticket_comic?: boolean;
+    new_alarm?: boolean;
+    new_gift?: boolean;
+    join_bonus?: { valid?: boolean; img_url?: string };
+    firstbill?: { valid?: boolean; img_url?: string };
+    eventBannerInfo?: { isEvent?: boolean; retUrl?: string; imgUrl?: string };
+    shownMoney?: string;
+    firstChargeBonusPct?: number;
+  };
+  auto_payment_info?: { is_use?: boolean; type?: string; money?: number; trigger_value?: number };
+};
+export const USER_GET_INFO = "/protocol/appapi/mb/user/info/user-get-info";
+
+const banner = (b: { valid?: boolean; img_url?: string } | undefined): Banner => ({ valid: !!b?.valid, imgUrl: b?.img_url ?? "" });
+const moneyName = (v: string | undefined): MoneyName | null => (v === "blue" || v === "android" || v === "ios" ? v : null);
+
+/** sideInfoOf reads the writer's answer into the page's side info. */
+export function sideInfoOf(a: UserGetInfoAnswer): SideInfo {
+  const i = a.info ?? {};
+  const ap = a.auto_payment_info ?? {};
+  return {
+    blueMoney: i.bluemoney ?? 0,
+    androidMoney: i.appmoney_a ?? 0,
+    iosMoney: i.appmoney_i ?? 0,
+    blueMileage: i.blueMileage ?? 0,
+    newAlarm: !!i.new_alarm,
+    newGift: i.new_gift ?? false,
+    flagComicTicket: !!i.flag_ticket_comic,
+    flagNovelTicket: !!i.flag_ticket_novel,
+    eventBannerInfo: { isEvent: !!i.eventBannerInfo?.isEvent, retUrl: i.eventBannerInfo?.retUrl ?? "", imgUrl: i.eventBannerInfo?.imgUrl ?? "" },
+    joinBonus: banner(i.join_bonus),
+    firstBill: banner(i.firstbill),
+    autoPayment: { isUse: !!ap.is_use, type: ap.type ?? "", money: ap.money ?? 0, triggerValue: ap.trigger_value ?? 0 },
+    shownMoney: moneyName(i.shownMoney),
+    firstChargeBonusPct: i.firstChargeBonusPct ?? 0,
+  };
+}
+
+// Every read of the side info takes a number; an answer is applied only when
+// no newer read or money answer came after the read started. Without it a
+// read started before a charge and answered after it put the old balance
+// back ("보유 블루머니 0원" right after "10,000원 충전 완료").
+let sideEpoch = 0;
+
+/**
+ * loadSideInfo fills the member summary from the writer's user-get-info (the
+ * seed's call: uid, channel, nai); failures keep what is shown.
+ */
+export async function loadSideInfo(http: Http = defaultHttp, device: Pick<DeviceInfo, "channel" | "isAdultChannel"> = currentDevice()) {
+  const mine = ++sideEpoch;
+  const v = viewOf(state, device);
+  if (!v.isLogin || !v.authInfo) return;
   try {
-    const w = await http<WalletAnswer>("/home/api/v1/wallet");
-    set({
-      side: {
-        blueMoney: w.bluemoney ?? 0,
-        androidMoney: w.appmoney_a ?? 0,
-        iosMoney: w.appmoney_i ?? 0,
-        blueMileage: w.blueMileage ?? 0,
-        newAlarm: !!w.new_alarm,
-        newGift: w.new_gift ?? false,
-      },
+    const a = await http<UserGetInfoAnswer>(USER_GET_INFO, {
+      method: "POST",
+      form: { uid: v.authInfo.uid, channel: device.channel, nai: v.adultLevel === 2 ? 19 : 0 },
     });
+    if (mine !== sideEpoch) return;
+    set({ side: sideInfoOf(a) });
   } catch {
-    /* the sidebar shows guest defaults */
+    /* the sidebar keeps what it shows */
   }
+}
+
+/** The balances a money call answers with (charge confirm, purchase, join bonus, jumping pass). */
+export type WalletBalances = { bluemoney?: number; appmoney_a?: number; appmoney_i?: number; blueMileage?: number };
+
+/**
+ * applyWallet shows the balances a money call just answered, everywhere at
+ * once (charge page, sidebar, unlock sheet), and reads the side info again for
+ * what the call changed besides (the first-charge banner, tickets).
+ */
+export function applyWallet(w: WalletBalances | null | undefined, http: Http = defaultHttp) {
+  if (!w) return;
+  sideEpoch++;
+  const s = state.side;
+  set({
+    side: {
+      ...s,
+      blueMoney: w.bluemoney ?? s.blueMoney,
+      androidMoney: w.appmoney_a ?? s.androidMoney,
+      iosMoney: w.appmoney_i ?? s.iosMoney,
+      blueMileage: w.blueMileage ?? s.blueMileage,
+    },
+  });
+  void loadSideInfo(http);
 }

@@ -64,3 +64,17 @@ export const switchBtn = style({
   },
 });
 export const textButton = style({ border: 0, background: "transparent", color: vars.color.textSubtle, cursor: "pointer", padding: "16px 20px", textAlign: "left", fontSize: 14 });
+export const facts = style({ marginTop: 8, display: "flex", flexWrap: "wrap", gap: 6, fontSize: 12 });
+export const fact = style({ padding: "3px 8px", borderRadius: 999, background: vars.color.bgSubtle, color: vars.color.textSubtle });
+export const badge = style({ padding: "3px 8px", borderRadius: 999, background: vars.color.danger, color: "#fff", fontWeight: 700 });
+export const bonus = style({
+  display: "block",
+  marginTop: 8,
+  padding: "10px 12px",
+  borderRadius: 8,
+  border: `1px solid ${vars.color.accent}`,
+  color: vars.color.text,
+  fontSize: 14,
+  fontWeight: 600,
+  textDecoration: "none",
+});

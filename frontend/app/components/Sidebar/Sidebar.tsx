@@ -2,7 +2,7 @@ import { useEffect, useId, useRef } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { useShell } from "~/shell/ShellProvider";
 import { useTheme } from "~/shell/theme";
-import { currentDevice, moneyForChannel } from "~/utils/device";
+import { bonusBanners, currentDevice, shownMoney } from "~/utils/device";
 import { isHttpError } from "~/utils/http";
 import type { ThemeSetting } from "~/utils/theme";
 import { isAdultLevel } from "~/utils/user";
@@ -14,8 +14,6 @@ const THEMES: { value: ThemeSetting; label: string }[] = [
   { value: "dark", label: "다크" },
   { value: "auto", label: "시스템" },
 ];
-
-const MONEY_LABEL = { blueMoney: "블루머니", androidMoney: "안드로이드 머니", iosMoney: "iOS 머니" } as const;
 
 /** The sidebar (web only): member summary, login/logout, theme, 19 toggle, menu. */
 export function Sidebar({ onClose }: { onClose: () => void }) {
@@ -43,7 +41,11 @@ export function Sidebar({ onClose }: { onClose: () => void }) {
     if (user.isLogin) void loadSideInfo();
   }, [user.isLogin]);
 
-  const money = moneyForChannel(device.channel, user.side);
+  const money = shownMoney(device.channel, user.side);
+  const side = user.side;
+  // The writer hides the bonuses where the channel may not show them; the
+  // page asks the same rule too, so a stale answer cannot show them there.
+  const banners = bonusBanners(device.channel);
   const here = location.pathname + location.search;
 
   const toggle19 = async () => {
@@ -71,14 +73,43 @@ export function Sidebar({ onClose }: { onClose: () => void }) {
               {user.authInfo.displayName || user.authInfo.email || user.authInfo.uid}
             </p>
             <p className={s.money}>
-              <span>{MONEY_LABEL[money.kind]}</span>
+              <span>{money.label}</span>
               <span className={s.moneyAmount} data-testid="money">
                 {money.amount.toLocaleString("ko-KR")}원
               </span>
             </p>
+            <p className={s.money}>
+              <span>마일리지</span>
+              <span className={s.moneyAmount} data-testid="mileage">
+                {side.blueMileage.toLocaleString("ko-KR")}원
+              </span>
+            </p>
+            <ul className={s.facts} aria-label="알림과 보유 혜택" data-testid="side-facts">
+              {side.newAlarm && <li className={s.badge}>새 알림</li>}
+              {side.newGift && <li className={s.badge}>새 선물</li>}
+              {side.flagComicTicket && <li className={s.fact}>만화 이용권 보유</li>}
+              {side.flagNovelTicket && <li className={s.fact}>소설 이용권 보유</li>}
+              {side.autoPayment.isUse && (
+                <li className={s.fact} data-testid="auto-payment">
+                  {side.autoPayment.type === "bluemoney-scheduled-payment"
+                    ? `정기 충전 매월 ${side.autoPayment.triggerValue}일 ${side.autoPayment.money.toLocaleString("ko-KR")}원`
+                    : `자동 충전 ${side.autoPayment.money.toLocaleString("ko-KR")}원`}
+                </li>
+              )}
+            </ul>
             <button type="button" className={s.primary} onClick={() => { onClose(); navigate("/payment/recharge.asp"); }}>
               충전하기
             </button>
+            {banners && side.joinBonus.valid && (
+              <Link className={s.bonus} to="/join/event.asp" onClick={onClose} data-testid="join-bonus-banner">
+                신규 가입 보너스 받기
+              </Link>
+            )}
+            {banners && side.firstBill.valid && side.eventBannerInfo.isEvent && (
+              <Link className={s.bonus} to={side.eventBannerInfo.retUrl || "/payment/recharge.asp"} onClick={onClose} data-testid="first-charge-banner">
+                첫 충전 보너스 {side.firstChargeBonusPct > 0 ? `${side.firstChargeBonusPct}% ` : ""}받기
+              </Link>
+            )}
           </>
         ) : (
           <button type="button" className={s.primary} onClick={() => { onClose(); shell.goLogin(here); }}>

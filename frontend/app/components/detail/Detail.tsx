@@ -23,9 +23,9 @@ import {
 import { addDibs, COPIED, DIBS_ADDED, DIBS_REMOVED, listDibs, removeDibs, setAlarm } from "~/utils/screens/dibs";
 import { benefitLine, countdown, viewCount, won } from "~/utils/screens/format";
 import { quickView, setVolOrder, volOrder, type VolOrder } from "~/utils/screens/prefs";
-import { useUser } from "~/utils/userStore";
+import { applyWallet, loadSideInfo, useUser } from "~/utils/userStore";
 import { previewLoginFirst } from "~/components/viewer/nav";
-import { currentDevice } from "~/utils/device";
+import { currentDevice, shownMoney } from "~/utils/device";
 import { Reviews } from "./Reviews";
 import { ensureMoney as spendMoney } from "./money";
 import { canRead, entitlement, UNDO_MS, unlockOptions, type UnlockOption } from "./unlock";
@@ -75,9 +75,12 @@ export function Detail({ detail }: { detail: DetailT }) {
   useEffect(() => {
     void refresh();
     if (!user.isLogin || !uid) return;
-    listDibs(uid, "prod").then((m) => setDibsIdx(m.get(p.pid) ?? null));
-    listDibs(uid, "author").then(setAuthorDibs);
-  }, [refresh, user.isLogin, uid, p.pid]);
+    // The unlock sheet shows the balance from the one side info.
+    void loadSideInfo();
+    const who = { adultLevel: user.adultLevel, channel: currentDevice().channel };
+    listDibs(uid, "prod", who).then((m) => m && setDibsIdx(m.get(p.pid) ?? null));
+    listDibs(uid, "author", who).then((m) => m && setAuthorDibs(m));
+  }, [refresh, user.isLogin, uid, p.pid, user.adultLevel]);
 
   // The wait-for-free countdown ticks while the coupon is charging.
   const wait = coupons?.WCPInfo?.waitTime ?? 0;
@@ -212,7 +215,7 @@ export function Detail({ detail }: { detail: DetailT }) {
       try {
         if (money || o.kind === "ticket") {
           const bt: BuyType = o.kind === "rent" ? "R" : o.kind === "buy" ? "B" : "T";
-          await purchase(p.pid, bt, [v.no]);
+          applyWallet((await purchase(p.pid, bt, [v.no])).wallet);
         } else {
           await useCoupon(p.pid, v.no, o.kind as CouponKind);
         }
@@ -235,7 +238,7 @@ export function Detail({ detail }: { detail: DetailT }) {
     if (!(await ensureMoney(left, `${cnt}개 회차 전체 ${bt === "B" ? "소장" : "대여"}`))) return;
     await withUndo(`${cnt}개 회차를 ${bt === "B" ? "소장" : "대여"}합니다`, async () => {
       try {
-        await purchase(p.pid, bt, "all");
+        applyWallet((await purchase(p.pid, bt, "all")).wallet);
         await refresh();
         shell.toast(`${cnt}개 회차를 ${bt === "B" ? "소장" : "대여"}했습니다.`);
       } catch (e) {
@@ -472,6 +475,7 @@ export function Detail({ detail }: { detail: DetailT }) {
           vol={sheet}
           title={p.title}
           options={selling ? optionsFor(sheet) : []}
+          balance={user.isLogin ? { ...shownMoney(currentDevice().channel, user.side), mileage: user.side.blueMileage } : null}
           waitLeft={waitLeft}
           onChoose={(o) => choose(sheet, o)}
           onPreview={async () => {
@@ -498,7 +502,9 @@ export function Detail({ detail }: { detail: DetailT }) {
 /** The unlock sheet's id on the modal stack. */
 const UNLOCK_SHEET = "unlock";
 
-function UnlockSheet({ vol, title, options, waitLeft, onChoose, onPreview, onClose }: { vol: Vol; title: string; options: UnlockOption[]; waitLeft: number; onChoose: (o: UnlockOption) => void; onPreview: () => void; onClose: () => void }) {
+type SheetBalance = { label: string; amount: number; mileage: number };
+
+function UnlockSheet({ vol, title, options, balance, waitLeft, onChoose, onPreview, onClose }: { vol: Vol; title: string; options: UnlockOption[]; balance: SheetBalance | null; waitLeft: number; onChoose: (o: UnlockOption) => void; onPreview: () => void; onClose: () => void }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     ref.current?.focus();
@@ -511,6 +517,12 @@ function UnlockSheet({ vol, title, options, waitLeft, onChoose, onPreview, onClo
       <div className={s.sheet} role="dialog" aria-modal="true" aria-label={`${vol.title} 열기`} onClick={(e) => e.stopPropagation()} ref={ref} tabIndex={-1} data-testid="unlock-sheet">
         <p className={s.sheetTitle}>{vol.title}</p>
         <p className={s.sheetSub}>{title} · 이 회차를 여는 방법</p>
+        {balance && (
+          <p className={s.sheetSub} data-testid="sheet-balance">
+            보유 {balance.label} {won(balance.amount)}
+            {balance.mileage > 0 && ` · 마일리지 ${won(balance.mileage)}`}
+          </p>
+        )}
         {options.length === 0 && <p className={s.sheetSub}>지금은 이 회차를 열 수 없습니다.</p>}
         {options.map((o) => (
           <button key={o.kind} type="button" className={s.option} disabled={!o.available} onClick={() => onChoose(o)} data-kind={o.kind}>

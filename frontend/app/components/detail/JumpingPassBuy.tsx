@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from "react-router";
 import { useShell } from "~/shell/ShellProvider";
 import { isHttpError } from "~/utils/http";
 import { won } from "~/utils/screens/format";
-import { loadSideInfo, useUser } from "~/utils/userStore";
+import { applyWallet, useUser } from "~/utils/userStore";
 import { afterPurchase, buyJumpingPass, kstDateTime, loadPasses, type Passes } from "./jumpingPass";
 import { ensureMoney, offerCharge } from "./money";
 import * as d from "./detail.css";
@@ -53,7 +53,7 @@ export function JumpingPassBuy({ price, days, anyPid }: { price: number; days: n
       }
       setPasses((await loadPasses(anyPid)) ?? afterPurchase(passes, answer));
       setBought(true);
-      void loadSideInfo();
+      applyWallet(answer.wallet);
       shell.toast("점핑패스를 구매했습니다.");
     } finally {
       setBusy(false);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ConfirmOptions } from "~/components/ui/ConfirmPopup";
-import { ensureMoney, offerCharge, rechargeHref, spendable } from "./money";
+import { contractCases, type MoneyCases } from "~/test/cases";
+import { ensureMoney, firstChargeBonus, offerCharge, rechargeHref, spendable } from "./money";
 
 /** A shell whose confirm popups answer in turn, recording what they asked. */
 function fake(answers: boolean[], wallet: { shownAmount: number; blueMileage: number } | null) {
@@ -50,5 +51,13 @@ describe("spending money", () => {
     expect(f.asked[0].content).toContain("부족 500원");
     expect(f.went).toEqual([]);
     expect(rechargeHref(500, "/webtoon/detail/wt1?tab=V")).toBe("/payment/recharge.asp?need=500&return=%2Fwebtoon%2Fdetail%2Fwt1%3Ftab%3DV");
+  });
+});
+
+describe("first-charge bonus", () => {
+  it("is the writer's formula, run against contract/cases/money-by-channel.json", () => {
+    const t = contractCases<MoneyCases>("money-by-channel.json").firstChargeBonus;
+    expect(t.length).toBeGreaterThan(0);
+    for (const c of t) expect(firstChargeBonus(c.amount, c.pct), `${c.amount} at ${c.pct}%`).toBe(c.bonus);
   });
 });

@@ -10,6 +10,13 @@ import { balanceShort } from "./unlock";
 /** What can be spent: the writer spends mileage first, then the channel's money (shownAmount). */
 export const spendable = (w: Pick<Wallet, "shownAmount" | "blueMileage"> | null | undefined) => (w?.shownAmount ?? 0) + (w?.blueMileage ?? 0);
 
+/**
+ * The first-charge bonus the writer grants on amount at pct percent (rounded
+ * down to whole won): contract.FirstChargeBonus, run against the same table
+ * (contract/cases/money-by-channel.json).
+ */
+export const firstChargeBonus = (amount: number, pct: number) => Math.floor((amount * pct) / 100);
+
 /** The charge page, asked for the missing amount, coming back to returnTo (a local path). */
 export const rechargeHref = (short: number, returnTo: string) => `/payment/recharge.asp?need=${short}&return=${encodeURIComponent(returnTo)}`;
 
