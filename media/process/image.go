@@ -48,7 +48,7 @@ var allFormats = []string{contract.FormatAVIF, contract.FormatWebP, contract.For
 var ContentOptions = Options{
 	Widths:      []int{360, 720, 1080},
 	Formats:     allFormats,
-	JPEGQuality: 82, WebPQuality: 80, AVIFQuality: 55, AVIFEffort: 2,
+	JPEGQuality: 82, WebPQuality: 78, AVIFQuality: 64, AVIFEffort: 2,
 	Limits: DefaultLimits,
 }
 
@@ -62,7 +62,7 @@ var StripOptions = func() Options { o := ContentOptions; o.SegmentRatio = 2; ret
 var CoverOptions = Options{
 	Widths:      []int{240, 480, 960},
 	Formats:     allFormats,
-	JPEGQuality: 82, WebPQuality: 80, AVIFQuality: 55, AVIFEffort: 2,
+	JPEGQuality: 82, WebPQuality: 78, AVIFQuality: 64, AVIFEffort: 2,
 	Limits: DefaultLimits,
 }
 
