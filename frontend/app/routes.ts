@@ -74,5 +74,6 @@ export default [
     route("logout", "routes/logout.tsx"),
     // Admin screens: no store header, sidebar or footer.
     route("admin/analytics", "routes/admin/analytics.tsx"),
+    route("admin/media", "routes/admin/media.tsx"),
   ]),
 ] satisfies RouteConfig;
