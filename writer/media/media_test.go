@@ -548,3 +548,39 @@ func TestComicZipAndNovelEPUBBecomeVersions(t *testing.T) {
 	}
 	e.checkObjects(novel.Current.Pages)
 }
+
+func TestAbandonedUploadsAreDroppedAfterADay(t *testing.T) {
+	t.Parallel()
+	e := start(t)
+	st, body := e.Admin.Do("POST", "/admin/api/v1/media/uploads", map[string]any{"size": 10})
+	if st != http.StatusCreated {
+		t.Fatalf("create upload: %d %s", st, body)
+	}
+	id := decode[upload](t, body, "upload").ID
+	if st, _ := e.Admin.Do("PUT", "/admin/api/v1/media/uploads/"+id+"/parts/1", "12345"); st != http.StatusOK {
+		t.Fatalf("part: %d", st)
+	}
+	ctx := context.Background()
+	// Half a day later it is still someone's resumable upload.
+	e.clock.Store(int64(12 * time.Hour / time.Second))
+	if _, err := e.Srv.Media().Sweep(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if keys, _ := e.store.List(ctx, "uploads/"+id+"/"); len(keys) != 1 {
+		t.Fatalf("a fresh upload's parts were removed: %v", keys)
+	}
+	e.clock.Store(int64(25 * time.Hour / time.Second))
+	if _, err := e.Srv.Media().Sweep(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if keys, _ := e.store.List(ctx, "uploads/"+id+"/"); len(keys) != 0 {
+		t.Fatalf("an abandoned upload's parts stay: %v", keys)
+	}
+	_, body = e.Admin.Do("GET", "/admin/api/v1/media/uploads/"+id, nil)
+	if u := decode[upload](t, body, "upload"); u.State != "aborted" {
+		t.Fatalf("abandoned upload is %s", u.State)
+	}
+	if st, _ := e.Admin.Do("PUT", "/admin/api/v1/media/uploads/"+id+"/parts/2", "67890"); st != http.StatusConflict {
+		t.Fatalf("a part for an abandoned upload: %d", st)
+	}
+}

@@ -38,7 +38,7 @@ type job struct {
 
 // Run works on jobs until ctx ends: claims one (queued, or running with a
 // lease run out because its worker died), processes it, and sweeps retired
-// versions past their grace. Any number of workers may run on any number of
+// versions past their grace and abandoned uploads. Any number of workers may run on any number of
 // writer nodes; SKIP LOCKED hands each job to one.
 func (s *Service) Run(ctx context.Context) error {
 	if s.store == nil {
@@ -446,7 +446,8 @@ func volOwner(pid string, no int, ver string) string {
 	return "vol:" + pid + ":" + strconv.Itoa(no) + ":" + ver
 }
 
-// Sweep removes versions whose grace period is over: their references go,
+// Sweep removes versions whose grace period is over, and the parts of
+// uploads abandoned for UploadTTL. For versions: their references go,
 // objects nothing else references are deleted from the store, and the
 // volume's document is published without them. It holds gcLock exclusively,
 // so no job is storing (and counting on) an object it deletes.
@@ -509,5 +510,37 @@ func (s *Service) Sweep(ctx context.Context) (int, error) {
 	if removed > 0 {
 		s.Changed()
 	}
-	return removed, nil
+	return removed, s.dropAbandoned(ctx)
+}
+
+// UploadTTL is how long an upload may sit unfinished (no part, no complete)
+// before its parts are removed: a day covers a creator's dropped connection
+// and the next morning's resume.
+const UploadTTL = 24 * time.Hour
+
+// dropAbandoned aborts uploads nobody touched for UploadTTL and removes
+// their parts from the store.
+func (s *Service) dropAbandoned(ctx context.Context) error {
+	rows, err := s.pool.Query(ctx, `UPDATE media_uploads SET state = 'aborted', updated_at = $1
+		WHERE state = 'uploading' AND updated_at < $2 RETURNING id`, s.cfg.Now().UTC(), s.cfg.Now().Add(-UploadTTL).UTC())
+	if err != nil {
+		return fmt.Errorf("abort abandoned uploads: %w", err)
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return fmt.Errorf("scan abandoned upload: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("abort abandoned uploads: %w", err)
+	}
+	for _, id := range ids {
+		s.removeParts(ctx, id)
+	}
+	return nil
 }
