@@ -22,6 +22,9 @@
 # LT_CLICKHOUSE_DB (ingestion), LT_WRITER_URL (outbox drained before the spike).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Go as setup.sh left it (maybe ours under .data/toolchain).
+. scripts/goenv.sh
+use_go || { echo "no Go $(go_want): run scripts/setup.sh" >&2; exit 1; }
 root=$PWD
 lt=$root/loadtest
 log() { printf '\033[1;35m[loadtest]\033[0m %s\n' "$*" >&2; }

@@ -14,5 +14,8 @@
 # database on DATABASE_URL when it is set, else on a private server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Go as setup.sh left it (maybe ours under .data/toolchain).
+. scripts/goenv.sh
+use_go || { echo "no Go $(go_want): run scripts/setup.sh" >&2; exit 1; }
 export DRILLS_LONG=${DRILLS_LONG:-1}
 exec go test -count=1 -timeout 60m -v "$@" ./drills/

@@ -18,6 +18,9 @@
 # target, prints a summary and exits non-zero if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# Go as setup.sh left it (maybe ours under .data/toolchain).
+. scripts/goenv.sh
+use_go || { echo "no Go $(go_want): run scripts/setup.sh" >&2; exit 1; }
 
 FUZZ_TIME=${FUZZ_TIME:-10s}
 FUZZ_MATCH=${FUZZ_MATCH:-.}

@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 log() { printf '\033[1;34m[run]\033[0m %s\n' "$*" >&2; }
 
 SETUP_SKIP_K6=1 scripts/setup.sh
+# The Go toolchain setup found or fetched (it may live under .data/toolchain).
+. scripts/goenv.sh
+use_go
 mkdir -p bin
 if [ -f frontend/package.json ]; then
   newest=$(find frontend/app frontend/public frontend/package.json frontend/vite.config.ts frontend/react-router.config.ts -newer frontend/build/client/index.html 2>/dev/null | head -1 || true)

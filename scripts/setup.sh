@@ -22,6 +22,8 @@ command -v curl >/dev/null 2>&1 || need_pkgs+=(curl)
 command -v jq >/dev/null 2>&1 || need_pkgs+=(jq)
 command -v node >/dev/null 2>&1 || need_pkgs+=(nodejs npm)
 command -v gcc >/dev/null 2>&1 || need_pkgs+=(gcc)
+# Unpacks the Go toolchain from the module proxy's zip when Go is missing.
+command -v unzip >/dev/null 2>&1 || need_pkgs+=(unzip)
 # libvips: media processing (govips links libvips-dev; the vips command rasterizes
 # the demo's drawings). Debian's libheif writes AVIF through libaom.
 have_pkg libvips-dev || need_pkgs+=(libvips-dev)
@@ -36,9 +38,12 @@ if [ ${#need_pkgs[@]} -gt 0 ]; then
   $SUDO apt-get install -y -qq --no-install-recommends "${need_pkgs[@]}" >/dev/null
 fi
 
-if ! command -v go >/dev/null 2>&1; then
-  if [ -x /usr/local/go/bin/go ]; then export PATH=/usr/local/go/bin:$PATH
-  else echo "Go toolchain not found: install Go $(sed -n 's/^go //p' go.mod) into /usr/local/go" >&2; exit 1; fi
+# Go as new as go.mod asks: the machine's, else ours under .data/toolchain,
+# else fetched from the Go module proxy into it (scripts/goenv.sh).
+. scripts/goenv.sh
+if ! use_go; then
+  log "Go $(go_want) not found: fetching it from the Go module proxy"
+  fetch_go && use_go || { echo "could not install Go $(go_want) (see above)" >&2; exit 1; }
 fi
 
 node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)

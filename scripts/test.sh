@@ -16,6 +16,9 @@ log() { printf '\033[1;34m[test]\033[0m %s\n' "$*" >&2; }
 start=$(date +%s)
 
 scripts/setup.sh
+# The Go toolchain setup found or fetched (it may live under .data/toolchain).
+. scripts/goenv.sh
+use_go
 
 data=$root/.data/test
 rm -rf "$data"
@@ -47,6 +50,9 @@ set -a; . "$data/env"; set +a
 
 # A failing suite does not stop the others: one run tells everything that is wrong.
 failed=()
+# setup.sh on a machine without Go fetches it from the module proxy.
+log "setup without Go"
+scripts/setup_test.sh || failed+=("setup without Go")
 if [ -z "${TEST_SKIP_GO:-}" ]; then
   log "go vet"
   go vet ./... || failed+=("go vet")
