@@ -8,12 +8,16 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"storefront/contract"
+	"storefront/devstack/testenv"
 	"storefront/edge/server"
 )
 
@@ -313,6 +317,44 @@ func TestBadInputIsA400Envelope(t *testing.T) {
 		if resp.StatusCode != 404 || !bytes.Contains(b, []byte(`"code":404`)) {
 			t.Errorf("%s: %d %s", p, resp.StatusCode, b)
 		}
+	}
+	// Every path parameter of every GET openapi.yaml documents outside the
+	// writer's, holding NUL, a control character or invalid UTF-8 (issue 24
+	// item 8): a 4xx in the envelope with a Korean message, signed, never a
+	// 5xx, and never forwarded (there is no writer behind this edge: a
+	// forwarded call would be a 502). The writer refuses the same on its
+	// routes (writer/server TestEveryRouteRefusesWhatItDoesNotTake).
+	doc, err := openapi3.NewLoader().LoadFromFile("../../docs/openapi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tried := 0
+	for path, item := range doc.Paths.Map() {
+		op := item.Get
+		if op == nil || !strings.Contains(path, "{") || slices.Contains(op.Tags, "writer") || slices.Contains(op.Tags, "admin") {
+			continue
+		}
+		for _, bad := range []string{"%00", "a%00b", "%ff", "%C0%80", "%0A", "%7F", "%ED%A0%80"} {
+			p := path
+			for strings.Contains(p, "{") {
+				i := strings.Index(p, "{")
+				j := strings.Index(p[i:], "}") + i
+				p = p[:i] + bad + p[j+1:]
+			}
+			tried++
+			resp, b := g.get(p, contract.HeaderRequestToken+": tok")
+			var env contract.Envelope
+			if resp.StatusCode < 400 || resp.StatusCode > 404 || json.Unmarshal(b, &env) != nil || env.Header.Code != resp.StatusCode || !testenv.Korean(env.Header.Message) {
+				t.Errorf("%s: %d %.200s", p, resp.StatusCode, b)
+				continue
+			}
+			if got, want := resp.Header.Get(contract.HeaderSignature), contract.Signature(resp.StatusCode, "tok", b); got != want {
+				t.Errorf("%s: signature %q, want %q", p, got, want)
+			}
+		}
+	}
+	if tried < 7*8 {
+		t.Fatalf("only %d edge reads with a path parameter tried", tried/7)
 	}
 	_ = io.EOF
 	_ = http.StatusOK

@@ -216,6 +216,10 @@ func FuzzEdgeRead(f *testing.F) {
 		"/img/cover/fzwt1.svg", "/img/cover/..%2f..%2fsecret.txt", "/img/banner/1.svg", "/img/icon/home.svg",
 		"/", "/webtoon/detail/fzad1", "/assets/app.js", "/assets/../../secret.txt", "/..%2fsecret.txt", "/../secret2.html",
 		"/index.html", "/join/event.asp", "/healthz",
+		// Issue 24 item 8: NUL, control characters and invalid UTF-8 in a path
+		// (the writer's routes among them) are refused here, never forwarded.
+		"/home/api/v1/charge/%00", "/home/api/v1/charge/%ff/cancel", "/home/api/v1/events/%C0%80/1", "/home/api/v1/products/fz%0Awt1",
+		"/content/fzwt1/%00/1.svg", "/img/cover/%ED%A0%80.svg", "/webtoon/detail/%7F", "/protocol/appapi/%00",
 	} {
 		f.Add(false, u, uint8(0), "", "", "")
 		f.Add(true, u, uint8(1), "", "AW", "rt-1234")

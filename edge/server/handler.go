@@ -7,6 +7,7 @@ import (
 	"net"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/valyala/fasthttp"
 
@@ -52,6 +53,10 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 
 func (s *Server) dispatch(ctx *fasthttp.RequestCtx) {
 	path := ctx.Path()
+	if !cleanPath(path) {
+		s.writeError(ctx, fasthttp.StatusBadRequest, msgBadPath)
+		return
+	}
 	switch {
 	case bytes.HasPrefix(path, apiPrefix):
 		if ctx.IsGet() || ctx.IsHead() {
@@ -212,6 +217,22 @@ func (s *Server) writeEntry(ctx *fasthttp.RequestCtx, e *cache.Entry) {
 		return
 	}
 	s.sign(ctx, e.Status, e.Body)
+}
+
+// msgBadPath refuses a path no route takes: control characters or invalid
+// UTF-8 once decoded (GET /home/api/v1/charge/%00 was forwarded and became a
+// 500 at the writer, issue 24 item 8).
+const msgBadPath = "요청 주소에 쓸 수 없는 문자가 있습니다."
+
+// cleanPath reports whether a decoded path is valid UTF-8 without control
+// characters. It allocates nothing (every request passes here).
+func cleanPath(p []byte) bool {
+	for _, c := range p {
+		if c < 0x20 || c == 0x7f {
+			return false
+		}
+	}
+	return utf8.Valid(p)
 }
 
 // msgMethodNotAllowed refuses a method the path does not take (405).

@@ -50,7 +50,12 @@ func New(pool *pgxpool.Pool, token string, now func() time.Time, log *slog.Logge
 func (a *API) Routes(mux httpapi.Mux) {
 	h := func(pattern string, f httpapi.HandlerFunc) {
 		method, path, _ := strings.Cut(pattern, " ")
-		mux.Handle(method+" "+Prefix+path, httpapi.Limit(32<<20, a.auth(httpapi.Wrap(a.log, f))))
+		var next http.Handler = httpapi.Wrap(a.log, f)
+		// DELETE takes no body here: a sent one must be empty or {} (httpapi.NoBody).
+		if method == http.MethodDelete {
+			next = httpapi.NoBody(next)
+		}
+		mux.Handle(method+" "+Prefix+path, httpapi.Limit(32<<20, a.auth(next)))
 	}
 	h("POST works", a.createWork)
 	h("GET works/{pid}", a.getWork)
@@ -62,27 +67,27 @@ func (a *API) Routes(mux httpapi.Mux) {
 	h("POST authors", a.createAuthor)
 	h("PATCH authors/{id}", a.renameAuthor)
 	h("POST users/{uid}/coupons", a.grantCoupons)
-	entity(h, a, "events", contract.KeyEvent, func(ctx context.Context, tx pgx.Tx, e *contract.Event, id int64) (int64, error) {
+	entity(h, a, "events", contract.KeyEvent, []string{"kind", "title", "startAt", "endAt"}, func(ctx context.Context, tx pgx.Tx, e *contract.Event, id int64) (int64, error) {
 		e.EID = id
 		return catalog.SaveEvent(ctx, tx, e)
 	})
-	entity(h, a, "awards", contract.KeyAward, func(ctx context.Context, tx pgx.Tx, e *contract.Award, id int64) (int64, error) {
+	entity(h, a, "awards", contract.KeyAward, []string{"title", "sections", "startAt", "endAt"}, func(ctx context.Context, tx pgx.Tx, e *contract.Award, id int64) (int64, error) {
 		e.EID = id
 		return catalog.SaveAward(ctx, tx, e)
 	})
-	entity(h, a, "faq", contract.KeyFAQ, func(ctx context.Context, tx pgx.Tx, e *contract.FAQ, id int64) (int64, error) {
+	entity(h, a, "faq", contract.KeyFAQ, []string{"cid", "question", "answer"}, func(ctx context.Context, tx pgx.Tx, e *contract.FAQ, id int64) (int64, error) {
 		e.ID = id
 		return catalog.SaveFAQ(ctx, tx, e)
 	})
-	entity(h, a, "notices", contract.KeyNotice, func(ctx context.Context, tx pgx.Tx, e *contract.Notice, id int64) (int64, error) {
+	entity(h, a, "notices", contract.KeyNotice, []string{"title"}, func(ctx context.Context, tx pgx.Tx, e *contract.Notice, id int64) (int64, error) {
 		e.ID = id
 		return catalog.SaveNotice(ctx, tx, e, a.now())
 	})
-	entity(h, a, "banners", contract.KeyBanner, func(ctx context.Context, tx pgx.Tx, e *contract.Banner, id int64) (int64, error) {
+	entity(h, a, "banners", contract.KeyBanner, []string{"place", "title"}, func(ctx context.Context, tx pgx.Tx, e *contract.Banner, id int64) (int64, error) {
 		e.ID = id
 		return catalog.SaveBanner(ctx, tx, e)
 	})
-	entity(h, a, "keywords", contract.KeyKeyword, func(ctx context.Context, tx pgx.Tx, e *contract.Keyword, id int64) (int64, error) {
+	entity(h, a, "keywords", contract.KeyKeyword, []string{"name"}, func(ctx context.Context, tx pgx.Tx, e *contract.Keyword, id int64) (int64, error) {
 		e.ID = id
 		return catalog.SaveKeyword(ctx, tx, e)
 	})
@@ -147,7 +152,7 @@ type created struct {
 
 func (a *API) createWork(w http.ResponseWriter, r *http.Request) error {
 	var p contract.Product
-	if err := httpapi.DecodeJSON(r, &p); err != nil {
+	if err := httpapi.DecodeJSONRequired(r, &p, "section", "title"); err != nil {
 		return err
 	}
 	err := a.tx(r.Context(), func(tx pgx.Tx) error {
@@ -367,7 +372,7 @@ func (a *API) renameAuthor(w http.ResponseWriter, r *http.Request) error {
 
 // entity registers POST <name>, PUT <name>/{id} and DELETE <name>/{id} for one
 // kind of catalog document.
-func entity[T any](h func(string, httpapi.HandlerFunc), a *API, name, prefix string,
+func entity[T any](h func(string, httpapi.HandlerFunc), a *API, name, prefix string, required []string,
 	save func(ctx context.Context, tx pgx.Tx, doc *T, id int64) (int64, error)) {
 	put := func(w http.ResponseWriter, r *http.Request) error {
 		var id int64
@@ -379,7 +384,9 @@ func entity[T any](h func(string, httpapi.HandlerFunc), a *API, name, prefix str
 			id = n
 		}
 		var doc T
-		if err := httpapi.DecodeJSON(r, &doc); err != nil {
+		// The fields openapi.yaml requires: absent, they were stored as
+		// zero values (an award without sections).
+		if err := httpapi.DecodeJSONRequired(r, &doc, required...); err != nil {
 			return err
 		}
 		err := a.tx(r.Context(), func(tx pgx.Tx) error {

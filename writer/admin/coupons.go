@@ -39,7 +39,7 @@ func (a *API) grantCoupons(w http.ResponseWriter, r *http.Request) error {
 		return httpapi.BadRequest("uid must be a positive integer")
 	}
 	var b grantBody
-	if err := httpapi.DecodeJSON(r, &b); err != nil {
+	if err := httpapi.DecodeJSONRequired(r, &b, "kind", "count", "expiresAt"); err != nil {
 		return err
 	}
 	ctx := r.Context()

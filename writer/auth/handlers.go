@@ -31,10 +31,15 @@ func (a *Auth) Routes(mux httpapi.Mux) {
 		method, path, _ := strings.Cut(pattern, " ")
 		mux.Handle(method+" "+Prefix+path, httpapi.Wrap(a.log, f))
 	}
+	// Routes that take no body: a sent one must be empty or {} (httpapi.NoBody).
+	nb := func(pattern string, f httpapi.HandlerFunc) {
+		method, path, _ := strings.Cut(pattern, " ")
+		mux.Handle(method+" "+Prefix+path, httpapi.NoBody(httpapi.Wrap(a.log, f)))
+	}
 	h("POST signup", a.signup)
 	h("POST login", a.login)
-	h("POST logout", a.logout)
-	h("POST guest", a.guest)
+	nb("POST logout", a.logout)
+	nb("POST guest", a.guest)
 	h("GET me", a.me)
 	h("GET oauth/{provider}/start", a.oauthStart)
 	h("GET oauth/{provider}/callback", a.oauthCallback)

@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"storefront/devstack/testenv"
 	"storefront/writer/httpapi"
@@ -75,6 +76,14 @@ func FuzzDecodeJSON(f *testing.F) {
 	f.Add([]byte(`null`))
 	f.Add([]byte(`{"email":"` + strings.Repeat("x", 600) + `"}`))
 	f.Add([]byte("{\"email\":\"\xff\"}"))
+	// Issue 24 items 8 to 12: NUL, keys twice (plain, escaped, nested), deep nesting.
+	f.Add([]byte(`{"email":"a\u0000b"}`))
+	f.Add([]byte(`{"email":"a\\u0000b"}`))
+	f.Add([]byte(`{"email":"a","email":"b"}`))
+	f.Add([]byte(`{"email":"a","\u0065mail":"b"}`))
+	f.Add([]byte(`{"props":{"a":"1","a":"2"}}`))
+	f.Add([]byte(`{"props":{"a":"1"},"genres":["a","a"],"password":"p"}`))
+	f.Add([]byte(strings.Repeat(`{"props":`, 10001) + strings.Repeat("}", 10001)))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var v fuzzBody
 		err := httpapi.DecodeJSON(request("POST", "/", "application/json", body), &v)
@@ -90,6 +99,23 @@ func FuzzDecodeJSON(f *testing.F) {
 		}
 		if len(body) > limit {
 			t.Fatalf("%d bytes accepted over the %d limit", len(body), limit)
+		}
+		// Accepted: text PostgreSQL can store, every key once.
+		if !utf8.Valid(body) {
+			t.Fatalf("invalid UTF-8 accepted: %q", body)
+		}
+		for _, s := range append([]string{v.Email, v.Password}, v.Genres...) {
+			if strings.IndexByte(s, 0) >= 0 {
+				t.Fatalf("NUL accepted: %q", body)
+			}
+		}
+		for k, x := range v.Props {
+			if strings.IndexByte(k+x, 0) >= 0 {
+				t.Fatalf("NUL accepted: %q", body)
+			}
+		}
+		if k := repeatedKey(body); k != "" {
+			t.Fatalf("key %q twice accepted: %q", k, body)
 		}
 		// Accepted: strict decoding agrees with encoding/json and round-trips.
 		b, err := json.Marshal(v)
@@ -116,14 +142,42 @@ func FuzzReadParams(f *testing.F) {
 	f.Add("/?a=1&a=2", "multipart/form-data; boundary=x", []byte(""))
 	f.Add("/", "application/json", []byte(`[1,2]`))
 	f.Add("/", "application/json", []byte(`{"n":12345678901234567890123}`))
+	// Issue 24 items 8 and 12: a field twice (form, JSON, query and body), NUL, bad UTF-8.
+	f.Add("/", "application/x-www-form-urlencoded", []byte("uid=7&uid=8"))
+	f.Add("/?uid=7", "application/x-www-form-urlencoded", []byte("uid=7"))
+	f.Add("/?pid=a", "application/json", []byte(`{"pid":"a"}`))
+	f.Add("/", "application/json", []byte(`{"uid":"7","uid":"8"}`))
+	f.Add("/", "", []byte("a=%00"))
+	f.Add("/", "", []byte("a=%ff"))
+	f.Add("/", "application/json", []byte(`{"a":"\u0000"}`))
+	f.Add("/", "application/json", []byte(`{"a":"1"} {"a":"2"}`))
 	f.Fuzz(func(t *testing.T, target, ctype string, body []byte) {
-		p, err := httpapi.ReadParams(request("POST", target, ctype, body))
+		r := request("POST", target, ctype, body)
+		query := r.URL.Query()
+		p, err := httpapi.ReadParams(r)
 		if err != nil {
 			clientError(t, err, http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType)
 			return
 		}
 		if len(body) > limit {
 			t.Fatalf("%d bytes accepted over the %d limit", len(body), limit)
+		}
+		// Accepted: every body value is text PostgreSQL can store, and no
+		// field of the body was also in the query or twice in a form.
+		if vals, err := url.ParseQuery(string(body)); err == nil && !strings.Contains(ctype, "json") {
+			for k, vs := range vals {
+				if len(vs) > 1 || query.Has(k) {
+					t.Fatalf("field %q repeated but accepted: %q ? %q", k, target, body)
+				}
+			}
+		}
+		for k, v := range p {
+			if query.Has(k) {
+				continue // the query's own text is the writer's Guard's to check
+			}
+			if !httpapi.CleanText(k) || !httpapi.CleanText(v) {
+				t.Fatalf("field %q=%q accepted: %q", k, v, body)
+			}
 		}
 		for k := range p {
 			if _, err := p.Require(k); err != nil {
@@ -151,4 +205,60 @@ func FuzzReadParams(f *testing.F) {
 			}
 		}
 	})
+}
+
+// repeatedKey is an independent check of CheckJSON: the first key an object
+// of body names twice (after unescaping), by the standard decoder's tokens.
+func repeatedKey(body []byte) string {
+	dec := json.NewDecoder(strings.NewReader(string(body)))
+	type frame struct {
+		object  bool
+		keys    map[string]bool
+		wantKey bool
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		top := func() *frame {
+			if len(stack) == 0 {
+				return nil
+			}
+			return stack[len(stack)-1]
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			switch v {
+			case '{':
+				if f := top(); f != nil && f.object {
+					f.wantKey = true
+				}
+				stack = append(stack, &frame{object: true, keys: map[string]bool{}, wantKey: true})
+				continue
+			case '[':
+				if f := top(); f != nil && f.object {
+					f.wantKey = true
+				}
+				stack = append(stack, &frame{})
+				continue
+			default:
+				stack = stack[:len(stack)-1]
+				continue
+			}
+		case string:
+			if f := top(); f != nil && f.object && f.wantKey {
+				if f.keys[v] {
+					return v
+				}
+				f.keys[v] = true
+				f.wantKey = false
+				continue
+			}
+		}
+		if f := top(); f != nil && f.object {
+			f.wantKey = true
+		}
+	}
 }

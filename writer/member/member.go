@@ -62,6 +62,10 @@ const (
 // Routes registers the member routes on mux (behind auth.Middleware).
 func (s *Service) Routes(mux httpapi.Mux) {
 	h := func(pattern string, f httpapi.HandlerFunc) { mux.Handle(pattern, httpapi.Wrap(s.log, f)) }
+	// Routes that take no body: a sent one must be empty or {} (httpapi.NoBody).
+	nb := func(pattern string, f httpapi.HandlerFunc) {
+		mux.Handle(pattern, httpapi.NoBody(httpapi.Wrap(s.log, f)))
+	}
 	h("POST "+UserInfoPrefix+"zzim-add", s.zzimAdd)
 	h("POST "+UserInfoPrefix+"zzim-del", s.zzimDel)
 	h("POST "+UserInfoPrefix+"zzim-delete", s.zzimDel)
@@ -70,16 +74,16 @@ func (s *Service) Routes(mux httpapi.Mux) {
 	h("POST "+UserInfoPrefix+"user-get-info", s.userGetInfo)
 	h("POST "+TicketInfoPath, s.ticketInfo)
 	h("POST "+ChargeBannerPath, s.chargeBanner)
-	h("POST "+WebVersionPath, s.webVersion)
+	nb("POST "+WebVersionPath, s.webVersion)
 	h("GET /iam/v2/user-info", s.trackingProfile)
 
 	h("POST /home/api/v1/products/{pid}/reviews", s.reviewAdd)
 	h("GET /home/api/v1/products/{pid}/reviews/state", s.reviewState)
-	h("DELETE /home/api/v1/reviews/{id}", s.reviewDelete)
-	h("POST /home/api/v1/reviews/{id}/like", s.reviewLike)
+	nb("DELETE /home/api/v1/reviews/{id}", s.reviewDelete)
+	nb("POST /home/api/v1/reviews/{id}/like", s.reviewLike)
 	h("POST /home/api/v1/reviews/{id}/report", s.reviewReport)
-	h("POST /home/api/v1/reviews/{id}/block", s.reviewBlock)
-	h("DELETE /home/api/v1/reviews/{id}/block", s.reviewUnblock)
+	nb("POST /home/api/v1/reviews/{id}/block", s.reviewBlock)
+	nb("DELETE /home/api/v1/reviews/{id}/block", s.reviewUnblock)
 
 	h("GET /home/api/v1/users/recent", s.recentList)
 	h("POST /home/api/v1/users/recent", s.recentAdd)
@@ -91,7 +95,7 @@ func (s *Service) Routes(mux httpapi.Mux) {
 
 	h("GET /home/api/v1/users/interests/genres", s.genresGet)
 	h("GET /home/api/v1/users/interests/genres/exists", s.genresExists)
-	h("POST /home/api/v1/users/interests/genres/rejection", s.genresReject)
+	nb("POST /home/api/v1/users/interests/genres/rejection", s.genresReject)
 	h("PUT /home/api/v1/users/interests/genres", s.genresPut)
 
 	h("POST /home/api/v1/cs/qna", s.qnaAdd)

@@ -33,6 +33,16 @@ var memberFuzzRoutes = []struct{ method, path string }{
 	{"POST", "/home/api/v1/cs/qna"},
 	{"POST", "/protocol/appapi/mb/helpdesk/qna_list"},
 	{"POST", "/pc/api/awards/1/vote"},
+	// Routes that take no body (httpapi.NoBody).
+	{"POST", "/home/api/v1/reviews/1/like"},
+	{"POST", "/home/api/v1/reviews/1/block"},
+	{"POST", "/home/api/v1/users/interests/genres/rejection"},
+	{"DELETE", "/home/api/v1/users/recent"},
+}
+
+// noBodyRoute: a 2xx there needs an empty body or {}.
+func noBodyRoute(path string) bool {
+	return strings.HasSuffix(path, "/like") || strings.HasSuffix(path, "/block") || strings.HasSuffix(path, "/rejection")
 }
 
 // Properties: no 5xx; every refusal is the seed envelope with an agreeing
@@ -100,6 +110,22 @@ func FuzzMemberAPI(f *testing.F) {
 	add(0, `{"uid":["`+uidB+`"],"pid":"fz1"}`, "application/json")
 	add(0, `{"uid":{"a":1}}`, "application/json; charset=utf-8")
 	add(0, "uid=%zz", "application/x-www-form-urlencoded")
+	// Issue 24 items 8 to 12: repeated fields, NUL, invalid UTF-8, bodies on
+	// routes that take none, values outside an enum.
+	add(0, "uid="+uidA+"&uid="+uidB+"&pid=fz1", "application/x-www-form-urlencoded")
+	add(0, `{"uid":"`+uidA+`","uid":"`+uidB+`","pid":"fz1"}`, "application/json")
+	add(0, `{"uid":"`+uidA+`","\u0075id":"`+uidB+`","pid":"fz1"}`, "application/json")
+	add(2, `{"uid":"`+uidA+`","channel":"AW","adultLevel":2} trailing`, "application/json")
+	add(11, `{"category":"etc","title":"\u0000","body":"b"}`, "application/json")
+	add(13, "section=%00&pid=fz1", "")
+	add(13, "section=%ff&pid=fz1", "")
+	add(14, `{"a":`, "application/json")
+	add(14, strings.Repeat("[", 20000)+strings.Repeat("]", 20000), "application/json")
+	add(15, "ÿþ", "")
+	add(16, `[1]`, "application/json")
+	add(16, "uid="+uidB, "")
+	add(17, `{"pids":"fz1","all":"x"}`, "application/json")
+	add(8, "pids=fz1&pids=fz2", "")
 
 	f.Fuzz(func(t *testing.T, route uint8, body []byte, ctype string) {
 		rt := memberFuzzRoutes[int(route)%len(memberFuzzRoutes)]
@@ -128,6 +154,9 @@ func FuzzMemberAPI(f *testing.F) {
 			if !testenv.Korean(env.Header.Message) {
 				t.Fatalf("%s %s: message %q is not Korean", rt.method, rt.path, env.Header.Message)
 			}
+		}
+		if status < 300 && noBodyRoute(rt.path) && len(bytes.TrimSpace(body)) > 0 && string(bytes.Join(bytes.Fields(body), nil)) != "{}" {
+			t.Fatalf("%s %s takes no body but acted on %q -> %d", rt.method, rt.path, body, status)
 		}
 		if status < 300 && namesOther(body, ctype, uidA) {
 			t.Fatalf("%s %s naming another uid succeeded: %q -> %d %s", rt.method, rt.path, body, status, rec.Body)
@@ -167,6 +196,11 @@ func namesOther(body []byte, ctype, self string) bool {
 	if r.ParseForm() != nil {
 		return false
 	}
-	v := r.PostForm.Get("uid")
-	return v != "" && v != self
+	// Every uid the form gives: uid=<self>&uid=<other> names the other too.
+	for _, v := range r.PostForm["uid"] {
+		if v != "" && v != self {
+			return true
+		}
+	}
+	return false
 }

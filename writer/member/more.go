@@ -128,8 +128,18 @@ func (s *Service) recentDelete(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	// all is a yes or no: anything else ("x") is refused rather than read
+	// as no, which went on to delete the pids sent with it.
+	all := false
+	if v := strings.TrimSpace(p["all"]); v != "" {
+		b, okb := parseBool(v)
+		if !okb {
+			return httpapi.BadRequest("전체 삭제(all)는 true 또는 false여야 합니다.")
+		}
+		all = b
+	}
 	ctx := r.Context()
-	if all, _ := parseBool(p["all"]); all {
+	if all {
 		_, err = s.pool.Exec(ctx, `DELETE FROM recent_views WHERE uid = $1`, uid)
 		if err != nil {
 			return err

@@ -52,14 +52,18 @@ func (s *Service) Routes(mux httpapi.Mux, user func(*http.Request) (uid int64, o
 	h := func(pattern string, fn func(w http.ResponseWriter, r *http.Request, uid int64) error) {
 		mux.Handle(pattern, s.handler(user, fn))
 	}
+	// Routes that take no body: a sent one must be empty or {} (httpapi.NoBody).
+	nb := func(pattern string, fn func(w http.ResponseWriter, r *http.Request, uid int64) error) {
+		mux.Handle(pattern, httpapi.NoBody(s.handler(user, fn)))
+	}
 	h("GET /home/api/v1/wallet", s.getWallet)
 	h("GET /home/api/v1/wallet/ledger", s.getLedger)
-	h("POST /home/api/v1/wallet/join-bonus", s.postJoinBonus)
+	nb("POST /home/api/v1/wallet/join-bonus", s.postJoinBonus)
 	h("GET /home/api/v1/wallet/auto-payment", s.getAutoPayment)
 	h("PUT /home/api/v1/wallet/auto-payment", s.putAutoPayment)
 	h("POST /home/api/v1/charge/requests", s.postCharge)
 	h("POST /home/api/v1/charge/confirm", s.postConfirm)
-	h("POST /home/api/v1/charge/{orderId}/cancel", s.postCancel)
+	nb("POST /home/api/v1/charge/{orderId}/cancel", s.postCancel)
 	h("GET /home/api/v1/charge/history", s.getCharges)
 	h("GET /home/api/v1/charge/{orderId}", s.getCharge)
 	mux.Handle("POST "+WebhookPath, s.handler(func(*http.Request) (int64, bool) { return 0, true }, s.postWebhook))
@@ -70,9 +74,9 @@ func (s *Service) Routes(mux httpapi.Mux, user func(*http.Request) (uid int64, o
 	h("GET /home/api/v1/coupons", s.getCoupons)
 	h("POST /home/api/v1/coupons/use", s.postCouponUse)
 	h("GET /home/api/v1/coupons/gifts", s.getGifts)
-	h("POST /home/api/v1/coupons/gifts/{id}/receive", s.postReceive)
+	nb("POST /home/api/v1/coupons/gifts/{id}/receive", s.postReceive)
 	h("GET /home/api/v1/coupons/events", s.getEvents)
-	h("POST /home/api/v1/coupons/events/{eid}/claim", s.postClaim)
+	nb("POST /home/api/v1/coupons/events/{eid}/claim", s.postClaim)
 	h("POST /home/api/v1/coupons/jumping-pass", s.postJumpingPass)
 	h("POST /home/api/v1/contents/comic/honey-benefit", s.postKindClaim(contract.EventHoneyBenefit))
 	h("POST /home/api/v1/contents/comic/heroism/coupons", s.postKindClaim(contract.EventHeroism))
@@ -101,9 +105,13 @@ func (s *Service) handler(user func(*http.Request) (int64, bool), fn func(http.R
 
 func (s *Service) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var e *Error
+	var he *httpapi.Error
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &e):
+	case errors.As(err, &he) && he.Code < 500:
+		// The shared input rules (httpapi.CheckJSON, CheckForm).
+		e = errorf(he.Code, "%s", he.Msg)
 	case errors.As(err, &mbe):
 		e = errTooLarge
 	case errors.Is(err, r.Context().Err()) && r.Context().Err() != nil:
@@ -154,6 +162,11 @@ func decode(r *http.Request, uid int64, v any) error {
 	}
 	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "" && ct != "application/json" {
 		return errorf(http.StatusUnsupportedMediaType, "요청 형식은 JSON(application/json)이어야 합니다.")
+	}
+	// UTF-8, no NUL, no key twice: {"uid":"<own>","uid":"<other>"} is
+	// refused here, before the map below keeps one of them.
+	if err := httpapi.CheckJSON(body); err != nil {
+		return err
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
@@ -275,11 +288,22 @@ func (s *Service) getAutoPayment(w http.ResponseWriter, r *http.Request, uid int
 }
 
 func (s *Service) putAutoPayment(w http.ResponseWriter, r *http.Request, uid int64) error {
-	var a AutoPayment
-	var err error
-	if err = decodeInto(r, uid, &a); err != nil {
+	// is_use is required (openapi.yaml): {} used to read as "off" and turned
+	// a member's auto-payment off.
+	var in struct {
+		IsUse        *bool  `json:"is_use"`
+		Type         string `json:"type"`
+		Money        int64  `json:"money"`
+		TriggerValue int64  `json:"trigger_value"`
+	}
+	if err := decodeInto(r, uid, &in); err != nil {
 		return err
 	}
+	if in.IsUse == nil {
+		return invalid("필수 항목(is_use)이 없습니다.")
+	}
+	a := AutoPayment{IsUse: *in.IsUse, Type: in.Type, Money: in.Money, TriggerValue: in.TriggerValue}
+	var err error
 	if err := s.SetAutoPayment(r.Context(), uid, a); err != nil {
 		return err
 	}
@@ -418,13 +442,19 @@ func (s *Service) postDownloadAuth(w http.ResponseWriter, r *http.Request, uid i
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	switch ct {
 	case "application/json":
+		if err := httpapi.CheckJSON(body); err != nil {
+			return err
+		}
 		var m map[string]any
 		d := json.NewDecoder(bytes.NewReader(body))
 		d.UseNumber()
-		if err := d.Decode(&m); err != nil {
+		if err := d.Decode(&m); err != nil || m == nil || d.More() {
 			return invalid("요청 형식(JSON)이 올바르지 않습니다.")
 		}
 		for k, v := range m {
+			if r.URL.Query().Has(k) {
+				return invalid("같은 항목(%s)이 두 번 이상 있습니다.", k)
+			}
 			switch x := v.(type) {
 			case string:
 				vals.Set(k, x)
@@ -438,6 +468,10 @@ func (s *Service) postDownloadAuth(w http.ResponseWriter, r *http.Request, uid i
 		vals, err = url.ParseQuery(string(body))
 		if err != nil {
 			return invalid("요청 형식(form)이 올바르지 않습니다.")
+		}
+		// uid=<own>&uid=<other> is refused, not read as its first value.
+		if err := httpapi.CheckForm(vals, r.URL.Query()); err != nil {
+			return err
 		}
 	default:
 		return errorf(http.StatusUnsupportedMediaType, "지원하지 않는 요청 형식입니다.")

@@ -27,6 +27,9 @@ var fuzzRoutes = []struct{ method, path string }{
 	{"POST", "/home/api/v1/contents/comic/honey-benefit"},
 	{"GET", "/home/api/v1/wallet/ledger?before=1&limit=5"},
 	{"GET", "/home/api/v1/purchases/status?pid=p1"},
+	// Routes that take no body (httpapi.NoBody): a 2xx needs none or {}.
+	{"POST", "/home/api/v1/wallet/join-bonus"},
+	{"POST", "/home/api/v1/coupons/gifts/1/receive"},
 }
 
 // FuzzMoneyAPI sends arbitrary bodies, content types, idempotency keys and
@@ -80,6 +83,17 @@ func FuzzMoneyAPI(f *testing.F) {
 	add(9, ``, "", "", "")
 	add(0, `{"pid":"p1'; DROP TABLE wallets;--","vols":[1],"buyType":"B"}`, "application/json", "k'--", "")
 	add(0, `{"pid":"p1","vols":[`+strings.Repeat("9,", 100)+`1],"buyType":"B"}`, "application/json", "k6", "")
+	// Issue 24 items 8 to 12.
+	add(0, `{"uid":"41","pid":"p1","vols":[2],"buyType":"B","uid":"42"}`, "application/json", "k7", "")
+	add(0, `{"pid":"p1","vols":[2],"buyType":"\u0000"}`, "application/json", "k8", "")
+	add(1, `pid=p1&vol=3&uid=41&uid=42`, "application/x-www-form-urlencoded", "", "")
+	add(1, `pid=p1%00&vol=3`, "", "", "")
+	add(3, `{}`, "application/json", "", "")
+	add(3, `{"is_use":null}`, "application/json", "", "")
+	add(10, `{"a":`, "application/json", "", "")
+	add(10, "ÿ", "", "", "")
+	add(10, `[]`, "application/json", "", "")
+	add(11, `{"id":1}`, "application/json", "", "")
 
 	f.Fuzz(func(t *testing.T, route uint8, body []byte, ctype, key, channel string) {
 		rt := fuzzRoutes[int(route)%len(fuzzRoutes)]
@@ -118,6 +132,10 @@ func FuzzMoneyAPI(f *testing.F) {
 		// A GET's body is never read (its parameters are in the query, and a
 		// uid there is checked): it answers the session's own data whatever
 		// the body names.
+		if status < 300 && (strings.HasSuffix(rt.path, "/join-bonus") || strings.HasSuffix(rt.path, "/receive")) &&
+			len(bytes.TrimSpace(body)) > 0 && string(bytes.Join(bytes.Fields(body), nil)) != "{}" {
+			t.Fatalf("%s %s takes no body but acted on %q -> %d", rt.method, rt.path, body, status)
+		}
 		if status < 300 && rt.method != "GET" && foreignUID(body, ctype, "41") {
 			t.Fatalf("%s %s with another member's uid succeeded: %q -> %d %s", rt.method, rt.path, body, status, rec.Body)
 		}
@@ -156,8 +174,12 @@ func foreignUID(body []byte, ctype, self string) bool {
 	if r.ParseForm() != nil {
 		return false
 	}
-	v := r.PostForm.Get("uid")
-	return v != "" && v != self
+	for _, v := range r.PostForm["uid"] {
+		if v != "" && v != self {
+			return true
+		}
+	}
+	return false
 }
 
 // FuzzWebhookSignature: the gateway's webhook is applied only with the

@@ -293,7 +293,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	// enrichment of it; the gateway's webhook is not a reader's request.
 	memberAPI = enrich.Middleware([]byte(cfg.IPSalt), func(r *http.Request) bool { return r.URL.Path == money.WebhookPath }, memberAPI)
 	mux.Handle("/", memberAPI)
-	s.Handler = httpapi.Metrics(reg, httpapi.Sign(mux))
+	// Guard: no route sees a path or query with text PostgreSQL cannot
+	// store or a query field given twice.
+	s.Handler = httpapi.Metrics(reg, httpapi.Sign(httpapi.Guard(mux)))
 
 	if s.ln, err = net.Listen("tcp", cfg.Addr); err != nil {
 		return nil, fmt.Errorf("listen %s: %w", cfg.Addr, err)
