@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -50,12 +51,18 @@ type uploadAnswer struct {
 // Routes registers the media routes; wrap puts each behind the admin auth.
 func (s *Service) Routes(mux httpapi.Mux, prefix string, wrap func(http.Handler) http.Handler) {
 	h := func(pattern, path string, limit int64, f httpapi.HandlerFunc) {
-		mux.Handle(pattern+" "+prefix+path, httpapi.Limit(limit, wrap(httpapi.Wrap(s.log, func(w http.ResponseWriter, r *http.Request) error {
+		var next http.Handler = httpapi.Wrap(s.log, func(w http.ResponseWriter, r *http.Request) error {
 			if s.store == nil {
 				return errNoStore
 			}
 			return f(w, r)
-		}))))
+		})
+		// Complete and abort take no body: a sent one must be empty or {}
+		// (httpapi.NoBody, issue 24 item 10).
+		if pattern == http.MethodDelete || strings.HasSuffix(path, "/complete") {
+			next = httpapi.NoBody(next)
+		}
+		mux.Handle(pattern+" "+prefix+path, httpapi.Limit(limit, wrap(next)))
 	}
 	h("POST", "media/uploads", 1<<16, s.createUpload)
 	h("GET", "media/uploads/{id}", 1<<16, s.getUpload)

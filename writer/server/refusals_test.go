@@ -36,7 +36,7 @@ import (
 func TestEveryRouteRefusesWhatItDoesNotTake(t *testing.T) {
 	t.Parallel()
 	doc := loadOpenAPI(t)
-	e := writertest.StartWriter(t, func(c *server.Config) { c.PaymentSandbox = true })
+	e := writertest.StartWriter(t, func(c *server.Config) { c.PaymentSandbox = true; c.ContentStoreURL = t.TempDir() })
 	if st, body := e.Admin.Do("POST", "/admin/api/v1/works", newWork("B1")); st != 201 {
 		t.Fatalf("create: %d %s", st, body)
 	}
@@ -78,7 +78,22 @@ func TestEveryRouteRefusesWhatItDoesNotTake(t *testing.T) {
 	})
 	// A path parameter's plausible value: with it (and an empty body) the
 	// route would act, so a refusal is the input's doing.
-	values := map[string]string{"pid": "B1", "id": fmt.Sprint(rv.ID), "orderId": "ch_x", "eid": "1", "no": "2", "uid": uid, "provider": "kakao"}
+	st, body = e.Admin.Do("POST", "/admin/api/v1/media/uploads", map[string]any{"size": 10, "name": "a.png"})
+	if st != 201 {
+		t.Fatalf("upload: %d %s", st, body)
+	}
+	var up struct{ Upload struct{ ID string } }
+	_ = json.Unmarshal(body, &up)
+	values := map[string]string{"pid": "B1", "id": fmt.Sprint(rv.ID), "orderId": "ch_x", "eid": "1", "no": "2", "uid": uid, "provider": "kakao", "n": "1"}
+	// A media upload's id is its own kind.
+	value := func(path string) func(string) string {
+		return func(n string) string {
+			if n == "id" && strings.Contains(path, "/media/uploads/") {
+				return up.Upload.ID
+			}
+			return values[n]
+		}
+	}
 	fill := func(path string, param func(name string) string) string {
 		for {
 			i := strings.Index(path, "{")
@@ -153,7 +168,7 @@ func TestEveryRouteRefusesWhatItDoesNotTake(t *testing.T) {
 	// NUL or invalid UTF-8 in a key or value.
 	for _, p := range patterns {
 		method, path, _ := strings.Cut(p, " ")
-		target := fill(path, func(n string) string { return values[n] })
+		target := fill(path, value(path))
 		for _, q := range []string{"uid=" + uid + "&uid=" + ouid, "page=1&page=2", "pid=%00", "x%ff=1", "channel=%ff"} {
 			try(call{"query " + q, clientFor(path), method, target + "?" + q, nil, nil, 400})
 		}
@@ -166,10 +181,11 @@ func TestEveryRouteRefusesWhatItDoesNotTake(t *testing.T) {
 	malformed := []string{`{"a":`, deep, deepObj, "{\"pid\":\"B1\xff\"}", "\xff\xfe", `"x"`, `[1]`, `{"pid":"B1"} {"pid":"B1"}`, `{"pid":"B1","pid":"B1"}`}
 	for _, p := range patterns {
 		method, path, _ := strings.Cut(p, " ")
-		if method == "GET" || strings.HasSuffix(path, "/charge/webhook") {
+		// The webhook's body is the gateway's (signed), an upload part's any bytes.
+		if method == "GET" || strings.HasSuffix(path, "/charge/webhook") || strings.Contains(path, "/parts/") {
 			continue
 		}
-		target := fill(path, func(n string) string { return values[n] })
+		target := fill(path, value(path))
 		for i, b := range malformed {
 			try(call{fmt.Sprintf("malformed body %d", i), clientFor(path), method, target, b, nil, 0})
 		}
@@ -190,6 +206,8 @@ func TestEveryRouteRefusesWhatItDoesNotTake(t *testing.T) {
 		{"event claim", m, "POST", "/home/api/v1/coupons/events/999/claim", nil, nil, 404},
 		{"review delete", m, "DELETE", fmt.Sprintf("/home/api/v1/reviews/%d", rv.ID), nil, nil, 200},
 		{"admin hide work", e.Admin, "DELETE", "/admin/api/v1/works/B1", nil, nil, 200},
+		{"media upload complete", e.Admin, "POST", "/admin/api/v1/media/uploads/" + up.Upload.ID + "/complete", nil, nil, 400},
+		{"media upload abort", e.Admin, "DELETE", "/admin/api/v1/media/uploads/" + up.Upload.ID, nil, nil, 200},
 		{"logout", fresh, "POST", "/home/api/v1/auth/logout", nil, nil, 200},
 	}
 	for _, c := range noBody {
@@ -318,6 +336,8 @@ func TestEveryRouteRefusesWhatItDoesNotTake(t *testing.T) {
 		"POST /admin/api/v1/banners":                       {"place": "main", "title": "t", "startAt": "2026-03-01T00:00:00Z", "endAt": "2026-03-02T00:00:00Z"},
 		"PUT /admin/api/v1/banners/{id}":                   {"place": "main", "title": "t", "startAt": "2026-03-01T00:00:00Z", "endAt": "2026-03-02T00:00:00Z"},
 		"POST /admin/api/v1/keywords":                      {"name": "k"},
+		"POST /admin/api/v1/media/uploads":                 {"size": 10, "name": "a.png"},
+		"POST /admin/api/v1/media/jobs":                    {"target": "volume", "pid": "B1", "no": 2, "uploads": []string{up.Upload.ID}},
 		"PUT /admin/api/v1/keywords/{id}":                  {"name": "k"},
 	}
 	required := 0
@@ -336,7 +356,7 @@ func TestEveryRouteRefusesWhatItDoesNotTake(t *testing.T) {
 					t.Errorf("%s has required fields %v: add a valid body to this test", name, mt.Schema.Value.Required)
 					continue
 				}
-				target := fill(path, func(n string) string { return values[n] })
+				target := fill(path, value(path))
 				for _, f := range mt.Schema.Value.Required {
 					required++
 					for _, null := range []bool{false, true} {
