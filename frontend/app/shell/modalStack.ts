@@ -4,14 +4,28 @@
 
 export class ModalStack {
   private items: string[] = [];
+  private listeners = new Set<() => void>();
   constructor(private onChange: (items: readonly string[]) => void) {}
   get list(): readonly string[] {
     return this.items;
   }
+  /**
+   * subscribe tells fn of every change (for useSyncExternalStore): a sheet
+   * the shell opens by itself, like the interests sheet, waits while the
+   * member has one of theirs open.
+   */
+  subscribe = (fn: () => void): (() => void) => {
+    this.listeners.add(fn);
+    return () => void this.listeners.delete(fn);
+  };
+  private changed() {
+    this.onChange(this.items);
+    this.listeners.forEach((fn) => fn());
+  }
   push(id: string): boolean {
     if (this.items.includes(id)) return false;
     this.items = [...this.items, id];
-    this.onChange(this.items);
+    this.changed();
     return true;
   }
   /** pop removes the last entry (what "back" does). */
@@ -19,18 +33,18 @@ export class ModalStack {
     const last = this.items[this.items.length - 1];
     if (last === undefined) return undefined;
     this.items = this.items.slice(0, -1);
-    this.onChange(this.items);
+    this.changed();
     return last;
   }
   remove(id: string) {
     if (!this.items.includes(id)) return;
     this.items = this.items.filter((x) => x !== id);
-    this.onChange(this.items);
+    this.changed();
   }
   clear() {
     if (this.items.length === 0) return;
     this.items = [];
-    this.onChange(this.items);
+    this.changed();
   }
 }
 

@@ -113,8 +113,8 @@ test("a new member's interests-genres sheet saves the chosen genres and does not
   await page.goto("/cs");
   const sheet = page.getByTestId("interests-sheet");
   await expect(sheet.getByRole("heading", { name: "관심 장르를 알려주세요" })).toBeVisible();
-  await sheet.getByRole("button", { name: "로맨스" }).click();
-  await expect(sheet.getByRole("button", { name: "로맨스" })).toHaveAttribute("aria-pressed", "true");
+  await sheet.getByRole("button", { name: "로맨스", exact: true }).click();
+  await expect(sheet.getByRole("button", { name: "로맨스", exact: true })).toHaveAttribute("aria-pressed", "true");
   const put = page.waitForResponse((r) => r.url().endsWith("/home/api/v1/users/interests/genres") && r.request().method() === "PUT");
   await sheet.getByRole("button", { name: "저장" }).click();
   expect((await put).status()).toBe(201);

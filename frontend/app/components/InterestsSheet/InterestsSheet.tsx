@@ -1,11 +1,13 @@
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useState, useSyncExternalStore } from "react";
 import { useShell } from "~/shell/ShellProvider";
 import { http } from "~/utils/api";
-import { GENRE_LABELS } from "~/utils/genres";
 
 import * as s from "./InterestsSheet.css";
 
 export const INTERESTS_PATH = "/home/api/v1/users/interests/genres";
+/** The catalog's genres with their names (the edge; the writer's answer has ids only). */
+export const CATALOG_GENRES_PATH = "/home/api/v1/genres";
+const SHEET = "interests";
 
 export type Genre = { integratedGenreId: string; isSelected: boolean; name?: string };
 export type InterestsState = { isConfigured: boolean; showsPopup: boolean; genres: Genre[] };
@@ -22,8 +24,11 @@ export function InterestsSheet() {
       try {
         const ex = await http<{ isConfigured?: boolean; showsPopup?: boolean }>(`${INTERESTS_PATH}/exists`, { signal: ctrl.signal });
         if (!ex.showsPopup) return;
-        const g = await http<{ genres?: Genre[] }>(INTERESTS_PATH, { signal: ctrl.signal });
-        setState({ isConfigured: !!ex.isConfigured, showsPopup: true, genres: g.genres ?? [] });
+        const [g, cat] = await Promise.all([
+          http<{ genres?: Genre[] }>(INTERESTS_PATH, { signal: ctrl.signal }),
+          http<{ genres?: { integratedGenreId: string; name: string }[] }>(CATALOG_GENRES_PATH, { signal: ctrl.signal }),
+        ]);
+        setState({ isConfigured: !!ex.isConfigured, showsPopup: true, genres: withNames(g.genres ?? [], cat.genres ?? []) });
       } catch {
         /* no sheet */
       }
@@ -31,14 +36,25 @@ export function InterestsSheet() {
     return () => ctrl.abort();
   }, []);
 
+  // The sheet comes by itself, after its calls: it never covers a sheet the
+  // member opened (issue 24: it popped up over the unlock sheet). It waits
+  // while any other modal is open, and steps aside while one is above it.
+  const stack = useSyncExternalStore(shell.modals.subscribe, () => shell.modals.list);
+  const mine = stack.includes(SHEET);
+  const othersOpen = stack.some((id) => id !== SHEET);
+  const onTop = stack[stack.length - 1] === SHEET;
+  const want = state !== null;
   useEffect(() => {
-    if (!state) return;
+    if (!want || mine || othersOpen) return;
     // Back closes the sheet (it asks again next time, as when it is left unanswered).
-    shell.openModal("interests", () => setState(null));
-    return () => void shell.closeModal("interests");
-  }, [state, shell]);
+    shell.openModal(SHEET, () => setState(null));
+  }, [want, mine, othersOpen, shell]);
+  useEffect(() => {
+    if (!want) return;
+    return () => void shell.closeModal(SHEET);
+  }, [want, shell]);
 
-  if (!state) return null;
+  if (!state || !mine || !onTop) return null;
   const toggle = (id: string) =>
     setState({ ...state, genres: state.genres.map((g) => (g.integratedGenreId === id ? { ...g, isSelected: !g.isSelected } : g)) });
   const reject = async () => {
@@ -66,9 +82,9 @@ export function InterestsSheet() {
       </h2>
       <p className={s.hint}>좋아하는 장르의 작품을 먼저 보여 드릴게요.</p>
       <div className={s.chips}>
-        {state.genres.map((g) => (
+        {state.genres.filter((g) => g.name).map((g) => (
           <button key={g.integratedGenreId} type="button" className={s.chip} aria-pressed={g.isSelected} onClick={() => toggle(g.integratedGenreId)}>
-            {g.name ?? GENRE_LABELS[g.integratedGenreId] ?? g.integratedGenreId}
+            {g.name}
           </button>
         ))}
       </div>
@@ -82,4 +98,14 @@ export function InterestsSheet() {
       </div>
     </div>
   );
+}
+
+/**
+ * withNames gives each of the writer's genres the catalog's name. A genre the
+ * catalog does not name has no chip (a bare id means nothing to a reader) but
+ * keeps its selection when the sheet is saved.
+ */
+export function withNames(genres: Genre[], catalog: { integratedGenreId: string; name: string }[]): Genre[] {
+  const names = new Map(catalog.map((c) => [c.integratedGenreId, c.name]));
+  return genres.map((g) => ({ ...g, name: names.get(g.integratedGenreId) || undefined }));
 }
