@@ -3,8 +3,23 @@ import type { Config } from "@react-router/dev/config";
 // SPA mode: React Router 7 framework mode with ssr:false is the successor of
 // Remix's SPA mode. The build emits build/client/index.html, which the edge
 // serves for every route the SPA owns.
+//
+// The v8 future flags are adopted rather than silenced: each build printed a
+// warning per flag that read like an error to someone running the store for the
+// first time (issue 24), and none of them changes what this SPA does — no route
+// reads the loader `context` (v8_middleware), route modules may be split into
+// their clientLoader chunks (v8_splitRouteModules), and the request/data-URL
+// flags concern a server this build does not have. build.test.mjs fails when a
+// build prints a future-flag warning again.
 export default {
   appDirectory: "app",
   buildDirectory: "build",
   ssr: false,
+  future: {
+    v8_middleware: true,
+    v8_splitRouteModules: true,
+    v8_viteEnvironmentApi: true,
+    v8_passThroughRequests: true,
+    v8_trailingSlashAwareDataRequests: true,
+  },
 } satisfies Config;
