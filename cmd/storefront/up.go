@@ -138,7 +138,11 @@ func up(args []string) error {
 		if err := waitOutboxDrained(gctx, writer.Pool()); err != nil {
 			return err
 		}
-		log.Info("store ready", "url", url, "took", time.Since(started).Round(time.Millisecond))
+		works, err := waitCatalogCaughtUp(gctx, edge)
+		if err != nil {
+			return err
+		}
+		log.Info("store ready", "url", url, "works", works, "took", time.Since(started).Round(time.Millisecond))
 		fmt.Fprintf(os.Stderr, "\n  The store is up: %s   (Ctrl-C stops everything)\n\n", url)
 		if f.readyFile != "" {
 			return os.WriteFile(f.readyFile, []byte(url+"\n"), 0o644)
@@ -167,6 +171,28 @@ func waitOutboxDrained(ctx context.Context, pool *pgxpool.Pool) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// waitCatalogCaughtUp waits until the edge has applied everything the relay
+// published, and returns how many works it serves: the count "store ready"
+// reports is the store's, not what the bucket held when the edge started.
+func waitCatalogCaughtUp(ctx context.Context, edge interface {
+	CaughtUp(context.Context) (bool, int, error)
+}) (int, error) {
+	for {
+		done, works, err := edge.CaughtUp(ctx)
+		if err != nil {
+			return 0, fmt.Errorf("wait for the edge's catalog: %w", err)
+		}
+		if done {
+			return works, nil
+		}
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
 		}
 	}
 }

@@ -123,7 +123,35 @@ func (s *Server) markSynced() {
 	s.syncedAt = now
 	s.synced.Store(true)
 	s.ready.Set(true, "")
-	s.log.Info("catalog synced", "entries", applied, "products", products, "took", time.Since(s.startedAt).Round(time.Millisecond))
+	// This is what the bucket held when the edge started. Right after a first
+	// import the writer's relay has not published yet, so it can be nothing,
+	// and a bare "entries=0 products=0" next to "ready" read as an empty store
+	// (issue 24): say so. The launcher's "store ready" line gives the count
+	// once the edge has caught up (CaughtUp).
+	took := time.Since(s.startedAt).Round(time.Millisecond)
+	if products == 0 {
+		s.log.Info("catalog bucket read: no works published yet, serving them as they arrive", "entries", applied, "took", took)
+		return
+	}
+	s.log.Info("catalog bucket read", "entries", applied, "products", products, "took", took)
+}
+
+// CaughtUp reports whether the edge has applied the catalog bucket up to its
+// newest revision, and how many works it holds. The edge is ready as soon as
+// it has read what the bucket held at its start; a launcher that has just
+// imported a catalog asks this before it calls the store ready, so the count
+// it reports is the store's.
+func (s *Server) CaughtUp(ctx context.Context) (bool, int, error) {
+	st, err := s.kv.Status(ctx)
+	if err != nil {
+		return false, 0, fmt.Errorf("catalog bucket status: %w", err)
+	}
+	bs, ok := st.(*jetstream.KeyValueBucketStatus)
+	if !ok {
+		return false, 0, fmt.Errorf("catalog bucket status: unexpected type %T", st)
+	}
+	rev, _, _, products := s.store.Stats()
+	return s.synced.Load() && rev >= bs.StreamInfo().State.LastSeq, products, nil
 }
 
 // watchConnection tracks NATS connectivity for staleness reporting and

@@ -1,0 +1,83 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"storefront/edge/server"
+)
+
+// lockedBuffer is a log sink the edge's goroutines and the test share.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// The launcher's first run imports the catalog while the edge starts on an
+// empty bucket: the edge must not log that as a synced empty store, and
+// CaughtUp must count the works published after its start (issue 24).
+func TestCaughtUpCountsWorksPublishedAfterStart(t *testing.T) {
+	e := newEnv(t)
+	static := t.TempDir()
+	writeFile(t, filepath.Join(static, "index.html"), "<!doctype html><title>sf</title>")
+	var logs lockedBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srv, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", NATSURL: e.nats.URL, StaticDir: static, WriterURL: "http://127.0.0.1:1"},
+		slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	g := &edge{t: t, srv: srv, url: "http://" + srv.Addr()}
+	g.waitReady()
+
+	if ok, n, err := srv.CaughtUp(ctx); err != nil || !ok || n != 0 {
+		t.Fatalf("empty bucket: CaughtUp = %v, %d, %v; want true, 0", ok, n, err)
+	}
+	line := logs.String()
+	if strings.Contains(line, "catalog synced") || !strings.Contains(line, "no works published yet") {
+		t.Fatalf("start on an empty bucket logged %q; want it to say no works are published yet", line)
+	}
+
+	for _, pid := range []string{"w1", "w2", "w3"} {
+		e.putProduct(product(pid, "WT", "작품 "+pid))
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ok, n, err := srv.CaughtUp(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			if n != 3 {
+				t.Fatalf("caught up with %d works, want 3", n)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("edge not caught up in 10s (%d works)", n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
