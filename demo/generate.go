@@ -45,7 +45,7 @@ var kst = time.FixedZone("KST", 9*60*60)
 const (
 	secondsPerDay = 24 * 60 * 60
 	kstOffset     = 9 * 60 * 60
-	releaseHour   = 23
+	releaseHour   = contract.ReleaseHour
 )
 
 // RelatedSections names the related-content section codes (TC0001..TC0122)
@@ -597,8 +597,12 @@ func (g *gen) schedule(r *rand.Rand, p *contract.Product, m *meta) {
 // kstDay is the day number (days since 1970-01-01 in KST) of unix time t.
 func kstDay(t int64) int64 { return floorDiv(t+kstOffset, secondsPerDay) }
 
-// weekdayOf is the KST weekday (0 = Sunday) of unix time t.
-func weekdayOf(t int64) int { return int((kstDay(t) + 4) % 7) } // 1970-01-01 was a Thursday
+// weekdayOf is the weekday (0 = Sunday) whose episodes a release at unix time
+// t carries: the release day begins at 23:00 KST the evening before
+// (contract.ReleaseWeekday), so a Monday work's episodes go out on Sunday 23:00.
+func weekdayOf(t int64) int {
+	return int((kstDay(t+(24-contract.ReleaseHour)*3600) + 4) % 7) // 1970-01-01 was a Thursday
+}
 
 func floorDiv(a, b int64) int64 {
 	q := a / b

@@ -295,8 +295,8 @@ func checkVolumes(t *testing.T, p *contract.Product, now time.Time, c *counts) {
 				fail("future release %s is not the last volume at 23:00 KST within two days", v.ReleaseAt)
 			}
 		}
-		if len(p.Weekdays) > 0 && !slices.Contains(p.Weekdays, int(v.ReleaseAt.In(kst).Weekday())) {
-			fail("released on %s, schedule %v", v.ReleaseAt.In(kst).Weekday(), p.Weekdays)
+		if len(p.Weekdays) > 0 && !slices.Contains(p.Weekdays, int(contract.ReleaseWeekday(v.ReleaseAt))) {
+			fail("released for %s, schedule %v", contract.ReleaseWeekday(v.ReleaseAt), p.Weekdays)
 		}
 		if v.BuyPriceOrg <= 0 || v.RentPriceOrg < 0 || v.RentPriceOrg >= v.BuyPriceOrg {
 			fail("original prices buy %d rent %d", v.BuyPriceOrg, v.RentPriceOrg)

@@ -115,6 +115,14 @@ func (v *View) Volumes(p *Prod) []contract.Volume {
 // LastUpdate is the release time of p's newest visible volume (or its
 // registration when none is out yet).
 func (v *View) LastUpdate(p *Prod) time.Time {
+	if t, ok := v.lastRelease(p); ok {
+		return t
+	}
+	return p.RegisteredAt
+}
+
+// lastRelease is the release time of p's newest volume out by Now.
+func (v *View) lastRelease(p *Prod) (time.Time, bool) {
 	i, _ := slices.BinarySearchFunc(p.releases, v.Now, func(a, b time.Time) int {
 		if !a.After(b) {
 			return -1
@@ -122,26 +130,19 @@ func (v *View) LastUpdate(p *Prod) time.Time {
 		return 1
 	})
 	if i == 0 {
-		return p.RegisteredAt
+		return time.Time{}, false
 	}
-	return p.releases[i-1]
+	return p.releases[i-1], true
 }
 
-// kstDay returns the KST midnight starting t's day.
-func kstDay(t time.Time) time.Time {
-	k := t.In(contract.KST)
-	return time.Date(k.Year(), k.Month(), k.Day(), 0, 0, 0, 0, contract.KST)
-}
-
-// NextKSTMidnight is the start of the KST day after t's.
-func NextKSTMidnight(t time.Time) time.Time { return kstDay(t).Add(24 * time.Hour) }
-
-// UpToday reports whether p had a volume released today (KST) by Now.
+// UpToday reports whether p had a volume released in the current release day
+// (from the latest 23:00 KST, contract.ReleaseDayStart) by Now: the UP badge
+// and the today-updated list.
 func (v *View) UpToday(p *Prod) bool {
-	lu := v.LastUpdate(p)
-	up := len(p.releases) > 0 && !lu.Before(kstDay(v.Now))
+	last, ok := v.lastRelease(p)
+	up := ok && !last.Before(contract.ReleaseDayStart(v.Now))
 	if up {
-		v.Until(kstDay(v.Now).Add(24 * time.Hour))
+		v.Until(contract.NextReleaseDay(v.Now))
 	}
 	return up
 }
@@ -273,8 +274,8 @@ func (v *View) List(f Filter, order string) []*Prod {
 		v.Depend(TagAllProducts)
 	}
 	if f.TodayUp {
-		// Today's list empties at KST midnight.
-		v.Until(kstDay(v.Now).Add(24 * time.Hour))
+		// Today's list turns over with the release day (23:00 KST).
+		v.Until(contract.NextReleaseDay(v.Now))
 	}
 	var out []*Prod
 	for _, p := range v.s.products {
@@ -286,7 +287,32 @@ func (v *View) List(f Filter, order string) []*Prod {
 			out = append(out, p)
 		}
 	}
+	if f.TodayUp && len(out) == 0 {
+		out = v.updatedInLastDay(f)
+	}
 	v.SortProds(out, order)
+	return out
+}
+
+// updatedInLastDay is the today-updated list when the release day has had no
+// release yet (its 23:00 brought nothing, or a catalog releases at other
+// hours): the works released in the last 24 hours, so the list is never empty
+// while there are such works. Each leaves the list 24 hours after its release.
+func (v *View) updatedInLastDay(f Filter) []*Prod {
+	f.TodayUp = false
+	since := v.Now.Add(-24 * time.Hour)
+	var out []*Prod
+	for _, p := range v.s.products {
+		if f.Section != "" && p.Section != f.Section {
+			continue
+		}
+		lu, ok := v.lastRelease(p)
+		if !ok || !lu.After(since) || !v.match(p, &f) {
+			continue
+		}
+		v.Until(lu.Add(24 * time.Hour))
+		out = append(out, p)
+	}
 	return out
 }
 

@@ -80,8 +80,8 @@ func HomePage(v *catalog.View, area string) (int, any) {
 	base := areaPath[section]
 	switch section {
 	case contract.SectionWebtoon:
-		wd := int(v.Now.In(contract.KST).Weekday())
-		v.Until(catalog.NextKSTMidnight(v.Now))
+		wd := int(contract.ReleaseWeekday(v.Now))
+		v.Until(contract.NextReleaseDay(v.Now))
 		add("weekday", "요일 연재", base+"/weekday", v.List(with(func(f *catalog.Filter) { f.Weekday = wd; f.End = "N" }), catalog.SortPopular))
 		add("todayup", "오늘 업데이트", base+"/todayup", v.List(with(func(f *catalog.Filter) { f.TodayUp = true }), catalog.SortRecent))
 		add("best", "베스트", base+"/best", v.List(any, catalog.SortPopular))

@@ -264,8 +264,9 @@ func (s *Server) routeArea(area, sec string, seg []string, q *query) (renderFunc
 			f := f
 			f.Weekday = wd
 			if day == "today" {
-				f.Weekday = int(v.Now.In(contract.KST).Weekday())
-				v.Until(catalog.NextKSTMidnight(v.Now))
+				// Today's weekday is the release day's: from 23:00 KST the next day's episodes are out.
+				f.Weekday = int(contract.ReleaseWeekday(v.Now))
+				v.Until(contract.NextReleaseDay(v.Now))
 			}
 			return render.ProductList(v, "요일 연재", v.List(f, order), page, size)
 		}, true

@@ -75,10 +75,116 @@ func TestScheduledReleaseFlipsByTheEdgeClock(t *testing.T) {
 	if s := observe(); s != (state{vols: 4, latest: 4, todayup: true, up: true, content: 200}) {
 		t.Fatalf("at release: %+v", s)
 	}
-	// KST midnight empties today-up.
-	clk.Set(time.Date(2026, 3, 3, 0, 0, 0, 0, contract.KST))
+	// Nothing else is released after it: it stays in today-up for 24 hours
+	// (TestTodayUpFollowsTheReleaseDay covers the release day itself).
+	clk.Set(release.Add(24*time.Hour - time.Millisecond))
+	if s := observe(); !s.todayup || s.vols != 4 {
+		t.Fatalf("a day later, less a millisecond: %+v", s)
+	}
+	clk.Set(release.Add(24 * time.Hour))
 	if s := observe(); s.todayup || s.vols != 4 {
-		t.Fatalf("next day: %+v", s)
+		t.Fatalf("a day later: %+v", s)
+	}
+}
+
+// "오늘 업데이트" goes by the release day Korean webtoon readers know: the
+// 23:00 KST release opens the next weekday's episodes, and the list shows the
+// works released since then. Counted from midnight it was empty 23 hours a
+// day (issue 24). When a release day has had nothing yet, the works of the
+// last 24 hours are shown: never an empty list while there are such works.
+func TestTodayUpFollowsTheReleaseDay(t *testing.T) {
+	kst := func(day, h, m int) time.Time { return time.Date(2026, 3, day, h, m, 0, 0, contract.KST) } // 2026-03-02 is a Monday
+	weekly := func(last time.Time, weekday int) func(*contract.Product) {
+		return func(p *contract.Product) {
+			p.Weekdays = []int{weekday}
+			for i := range p.Volumes {
+				p.Volumes[i].ReleaseAt = last.AddDate(0, 0, -7*(len(p.Volumes)-1-i))
+			}
+		}
+	}
+	e := newEnv(t)
+	// Monday's episodes go out on Sunday 23:00, Tuesday's on Monday 23:00;
+	// no work has Wednesday episodes, so Tuesday 23:00 brings nothing.
+	e.putProduct(product("mon", contract.SectionWebtoon, "월요 작품", weekly(kst(1, 23, 0), 1)))
+	e.putProduct(product("tue", contract.SectionWebtoon, "화요 작품", weekly(kst(2, 23, 0), 2)))
+	e.putProduct(product("fri", contract.SectionWebtoon, "금요 작품", weekly(kst(26, 23, 0).AddDate(0, -1, 0), 5)))
+	// A work released outside the schedule (an upload at 15:00 on Tuesday).
+	e.putProduct(product("noon", contract.SectionWebtoon, "특별 편", weekly(kst(3, 15, 0), 6)))
+	clk := &clock{t: kst(2, 0, 30)}
+	g := startEdge(t, e, func(c *server.Config) { c.Now = clk.Now })
+	g.waitReady()
+
+	pids := func(path string) string {
+		var l struct {
+			List []struct{ PID string } `json:"list"`
+		}
+		g.getJSON(path, 200, &l)
+		var out []string
+		for _, it := range l.List {
+			out = append(out, it.PID)
+		}
+		slices.Sort(out)
+		return strings.Join(out, ",")
+	}
+	shelf := func() string {
+		var h struct {
+			Sections []struct {
+				Key  string                 `json:"key"`
+				List []struct{ PID string } `json:"list"`
+			} `json:"sections"`
+		}
+		g.getJSON("/home/api/v1/home?section=all", 200, &h)
+		for _, s := range h.Sections {
+			if s.Key == "todayup" {
+				var out []string
+				for _, it := range s.List {
+					out = append(out, it.PID)
+				}
+				slices.Sort(out)
+				return strings.Join(out, ",")
+			}
+		}
+		return "" // an empty shelf is left out
+	}
+	for _, c := range []struct {
+		at             time.Time
+		today, weekday string // today-updated works; works of today's weekday list
+		up             bool   // the UP state of "mon"
+	}{
+		{kst(2, 0, 30), "mon", "mon", true},       // Monday after midnight: Sunday 23:00's release
+		{kst(2, 9, 0), "mon", "mon", true},        // morning
+		{kst(2, 15, 0), "mon", "mon", true},       // afternoon
+		{kst(2, 22, 59), "mon", "mon", true},      // the minute before the release
+		{kst(2, 23, 0), "tue", "tue", false},      // the release opens Tuesday
+		{kst(3, 8, 0), "tue", "tue", false},       // Tuesday morning
+		{kst(3, 16, 0), "noon,tue", "tue", false}, // and the upload of the afternoon
+		{kst(3, 23, 30), "noon", "", false},       // Wednesday's release brought nothing: the last 24 hours
+		{kst(4, 14, 59), "noon", "", false},       //
+		{kst(4, 15, 0), "", "", false},            // nothing released in the last 24 hours
+		{kst(5, 23, 0).Add(time.Second), "", "fri", false},
+	} {
+		clk.Set(c.at)
+		// Twice: the second answer comes from the cache and must be as true.
+		for range 2 {
+			if got := pids("/home/api/v1/webtoon/todayup"); got != c.today {
+				t.Errorf("%s: todayup %q, want %q", c.at.Format("Mon 15:04"), got, c.today)
+			}
+			if got := shelf(); got != c.today {
+				t.Errorf("%s: home shelf %q, want %q", c.at.Format("Mon 15:04"), got, c.today)
+			}
+			if got := pids("/home/api/v1/webtoon/weekday"); got != c.weekday {
+				t.Errorf("%s: today's weekday list %q, want %q", c.at.Format("Mon 15:04"), got, c.weekday)
+			}
+			var d struct {
+				ProdInfo struct {
+					UpdateState string `json:"updateState"`
+				} `json:"prodInfo"`
+			}
+			g.getJSON("/home/api/v1/products/mon", 200, &d)
+			if up := d.ProdInfo.UpdateState == "UP"; up != c.up {
+				t.Errorf("%s: mon UP %v, want %v", c.at.Format("Mon 15:04"), up, c.up)
+			}
+		}
 	}
 }
 

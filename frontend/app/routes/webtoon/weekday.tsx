@@ -17,9 +17,16 @@ const DAYS = [
   { key: "sun", label: "일" },
 ];
 
-/** Today in Korea (UTC+9), as a weekday key. */
+/** The hour (KST) a day's episodes go out, the evening before: the edge's contract.ReleaseHour. */
+export const RELEASE_HOUR = 23;
+
+/**
+ * Today's weekday key by the release day Korean webtoon readers know: from
+ * 23:00 KST the next weekday's episodes are out, so "today" is that weekday
+ * (the edge's `/webtoon/weekday` says the same).
+ */
 export function kstDay(now = Date.now()): string {
-  const d = new Date(now + 9 * 3600_000).getUTCDay();
+  const d = new Date(now + (9 + 24 - RELEASE_HOUR) * 3600_000).getUTCDay();
   return ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][d];
 }
 
