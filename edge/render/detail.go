@@ -296,12 +296,14 @@ func releaseTiming(v *catalog.View, p *catalog.Prod, next *time.Time) string {
 		return contract.ReleaseImmediate
 	}
 	if next != nil {
-		midnight := catalog.NextKSTMidnight(v.Now)
-		if next.Before(midnight) {
+		// Today is the release day, which its own 23:00 release ends
+		// (contract.ReleaseDayStart): tonight's 23:00 episode is today's.
+		end := contract.NextReleaseDay(v.Now)
+		if !next.After(end) {
 			return contract.ReleaseToday
 		}
-		// Tomorrow's release becomes today's at midnight.
-		v.Until(midnight)
+		// Tomorrow's release becomes today's when this release day ends.
+		v.Until(end)
 	}
 	return contract.ReleaseNone
 }

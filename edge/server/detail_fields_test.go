@@ -110,8 +110,9 @@ func TestDetailHasTheSeedsFields(t *testing.T) {
 	if d.ProdInfo.ViewKind != "BLIND" || d.RecentViewVol != nil || len(d.AuthorZzims) != 0 {
 		t.Fatalf("ad1 in the teen version: %+v", d)
 	}
-	// At 23:00 KST tonight's volume opens: the novel is IMMEDIATE, until
-	// midnight; the next day it is NONE again.
+	// At 23:00 KST tonight's volume opens: the novel is IMMEDIATE for the
+	// release day that begins then (contract.ReleaseDayStart), past midnight,
+	// until the next 23:00; then it is NONE again.
 	clock.Set(t0.Add(11*time.Hour + time.Minute))
 	eventually(t, "eb1 released", func() bool {
 		_, b := g.get("/home/api/v1/products/eb1")
@@ -119,6 +120,12 @@ func TestDetailHasTheSeedsFields(t *testing.T) {
 		return json.Unmarshal(b, &d) == nil && d.ProdInfo.ReleaseTiming == "IMMEDIATE"
 	})
 	clock.Set(t0.Add(12*time.Hour + time.Minute))
+	eventually(t, "eb1 after midnight", func() bool {
+		_, b := g.get("/home/api/v1/products/eb1")
+		var d detailFields
+		return json.Unmarshal(b, &d) == nil && d.ProdInfo.ReleaseTiming == "IMMEDIATE"
+	})
+	clock.Set(t0.Add(35*time.Hour + time.Minute))
 	eventually(t, "eb1 a day later", func() bool {
 		_, b := g.get("/home/api/v1/products/eb1")
 		var d detailFields
