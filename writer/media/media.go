@@ -52,7 +52,10 @@ type Config struct {
 	// MaxAttempts: a job claimed this often without finishing (it crashed
 	// its worker each time) fails instead of crashing the next one.
 	MaxAttempts int
-	Now         func() time.Time
+	// Workers is how many jobs one writer processes at once (each uses
+	// libvips' threads too; one per two cores is plenty).
+	Workers int
+	Now     func() time.Time
 }
 
 func (c Config) withDefaults() Config {
@@ -67,6 +70,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxAttempts <= 0 {
 		c.MaxAttempts = 3
+	}
+	if c.Workers <= 0 {
+		c.Workers = 1
 	}
 	if c.Now == nil {
 		c.Now = time.Now

@@ -18,8 +18,10 @@ import (
 
 	"storefront/contract"
 	"storefront/devstack/testenv"
+	"storefront/media/process"
 	"storefront/media/store"
 	"storefront/writer/internal/writertest"
+	"storefront/writer/media"
 	"storefront/writer/server"
 )
 
@@ -29,7 +31,7 @@ type env struct {
 	clock *atomic.Int64 // seconds added to the real clock
 }
 
-func start(t *testing.T) *env {
+func start(t *testing.T, edit ...func(*server.Config)) *env {
 	t.Helper()
 	storeURL := testenv.S3URL(t)
 	clock := &atomic.Int64{}
@@ -37,6 +39,9 @@ func start(t *testing.T) *env {
 		c.ContentStoreURL = storeURL
 		c.MediaGrace = time.Hour
 		c.Now = func() time.Time { return time.Now().Add(time.Duration(clock.Load()) * time.Second) }
+		for _, f := range edit {
+			f(c)
+		}
 	})
 	st, err := store.Open(context.Background(), storeURL)
 	if err != nil {
@@ -582,5 +587,47 @@ func TestAbandonedUploadsAreDroppedAfterADay(t *testing.T) {
 	}
 	if st, _ := e.Admin.Do("PUT", "/admin/api/v1/media/uploads/"+id+"/parts/2", "67890"); st != http.StatusConflict {
 		t.Fatalf("a part for an abandoned upload: %d", st)
+	}
+}
+
+func TestEnqueueInProcessReusesWhatItAlreadyMade(t *testing.T) {
+	t.Parallel()
+	e := start(t, func(c *server.Config) { c.MediaWorkers = 2 })
+	e.createWork("P9", "CM")
+	ctx := context.Background()
+	svc := e.Srv.Media()
+	pages := [][]byte{jpegOf(t, picture(300, 400, 21)), jpegOf(t, picture(300, 400, 22))}
+	cover := jpegOf(t, picture(300, 400, 23))
+	vol, err := svc.Enqueue(ctx, media.Job{Target: media.TargetVolume, PID: "P9", No: 1}, pages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cov, err := svc.Enqueue(ctx, media.Job{Target: media.TargetCover, PID: "P9"}, [][]byte{cover})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writertest.Eventually(t, 60*time.Second, "both jobs done", func() bool {
+		a, _, _ := svc.JobState(ctx, vol)
+		b, _, _ := svc.JobState(ctx, cov)
+		return a == "done" && b == "done"
+	})
+	e.volumeDoc("P9", 1, func(v contract.VolumeMedia) bool { return len(v.Current.Pages) == 2 })
+	// A second run of the launcher: the same files find their done jobs.
+	again, err := svc.Enqueue(ctx, media.Job{Target: media.TargetVolume, PID: "P9", No: 1}, pages)
+	if err != nil || again != vol {
+		t.Fatalf("same pages again: job %d (%v), want %d", again, err, vol)
+	}
+	if n := e.Count(`SELECT count(*) FROM media_jobs`); n != 2 {
+		t.Fatalf("%d jobs after enqueuing the same files twice", n)
+	}
+	_, err = svc.Enqueue(ctx, media.Job{Target: media.TargetVolume, PID: "P9", No: 1}, [][]byte{[]byte(`<svg onload="alert(1)"/>`)})
+	if _, ok := process.AsRefusal(err); !ok {
+		t.Fatalf("an SVG page: %v, want a refusal", err)
+	}
+	if _, err := svc.Enqueue(ctx, media.Job{Target: media.TargetVolume, PID: "P9", No: 7}, pages); err == nil {
+		t.Fatal("pages for a volume that does not exist were queued")
+	}
+	if n := e.Count(`SELECT count(*) FROM media_jobs`); n != 2 {
+		t.Fatalf("%d jobs after refused enqueues", n)
 	}
 }

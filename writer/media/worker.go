@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -45,13 +46,27 @@ func (s *Service) Run(ctx context.Context) error {
 		<-ctx.Done()
 		return nil
 	}
+	var wg sync.WaitGroup
+	for i := range s.cfg.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.loop(ctx, i == 0)
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+// loop is one worker; the first also sweeps.
+func (s *Service) loop(ctx context.Context, sweeps bool) {
 	lastSweep := time.Time{}
 	for {
 		worked, err := s.Once(ctx)
 		if err != nil && ctx.Err() == nil {
 			s.log.Error("media job", "err", err)
 		}
-		if now := s.cfg.Now(); now.Sub(lastSweep) >= s.cfg.Poll*10 {
+		if now := s.cfg.Now(); sweeps && now.Sub(lastSweep) >= s.cfg.Poll*10 {
 			if _, err := s.Sweep(ctx); err != nil && ctx.Err() == nil {
 				s.log.Error("media sweep", "err", err)
 			}
@@ -62,7 +77,7 @@ func (s *Service) Run(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
-			return nil
+			return
 		case <-s.wake:
 		case <-time.After(s.cfg.Poll):
 		}

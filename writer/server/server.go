@@ -88,6 +88,8 @@ type Config struct {
 	ContentStoreURL string
 	// MediaGrace is how long a replaced volume version stays readable.
 	MediaGrace time.Duration
+	// MediaWorkers is how many processing jobs this writer runs at once.
+	MediaWorkers int
 	// DevClock lets a request move the coupon clock by the cookie
 	// sf_devclock (writer/devclock), for end-to-end tests. Refused in live mode.
 	DevClock bool
@@ -117,6 +119,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.PaymentSandbox, "payment-sandbox", svc.EnvBool("PAYMENT_SANDBOX", true), "start the local PG sandbox when no payment-url is given (env PAYMENT_SANDBOX)")
 	fs.StringVar(&c.ContentStoreURL, "content-store-url", svc.Env("CONTENT_STORE_URL", ""), "object store of uploaded content: a folder or s3://bucket?endpoint=... (env CONTENT_STORE_URL)")
 	fs.DurationVar(&c.MediaGrace, "media-grace", svc.EnvDuration("WRITER_MEDIA_GRACE", 24*time.Hour), "how long a replaced volume version stays readable before its files are removed (env WRITER_MEDIA_GRACE)")
+	fs.IntVar(&c.MediaWorkers, "media-workers", svc.EnvInt("WRITER_MEDIA_WORKERS", 1), "processing jobs this writer runs at once (env WRITER_MEDIA_WORKERS)")
 	fs.BoolVar(&c.DevClock, "dev-clock", svc.EnvBool("WRITER_DEV_CLOCK", false), "TESTS ONLY: a request's sf_devclock cookie moves the coupon clock by that many seconds; refused with cookie-mode live (env WRITER_DEV_CLOCK)")
 	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", svc.EnvDuration("WRITER_SHUTDOWN_GRACE", 10*time.Second), "graceful shutdown limit (env WRITER_SHUTDOWN_GRACE)")
 	c.Events.RegisterFlags(fs)
@@ -246,7 +249,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 			return nil, err
 		}
 	}
-	s.media = media.New(s.pool, s.store, media.Config{Grace: cfg.MediaGrace, Now: cfg.Now}, log.With("part", "media"))
+	s.media = media.New(s.pool, s.store, media.Config{Grace: cfg.MediaGrace, Workers: cfg.MediaWorkers, Now: cfg.Now}, log.With("part", "media"))
 	reg := svc.NewRegistry()
 	s.relay = outbox.New(s.pool, s.js, outbox.Route(s.builders()),
 		outbox.Config{Batch: cfg.RelayBatch, Poll: cfg.RelayPoll}, log.With("part", "relay"), reg)
