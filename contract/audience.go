@@ -24,14 +24,54 @@ type Audience struct {
 	Expires time.Time
 }
 
-// TeenVersion reports whether the teen version applies (seed §4): the channel is
-// not an adult channel, or the adult level is 1 or 3. Level 0 (unverified) also
-// never sees adult works.
+// TeenVersion reports whether the teen version of the store applies (seed §4):
+// the channel is not an adult channel, or the adult level is 1 (a minor, or an
+// outside-link visitor) or 3 (an adult with the 19 toggle off). At level 0 on
+// an adult channel the store is not the teen version: its adult entry points
+// (the 19 toggle, the verification prompt) are there. Whether an adult work
+// itself is shown is AdultContent, a different question.
 func TeenVersion(adultLevel int, adultChannel bool) bool {
-	if !adultChannel {
-		return true
+	return !adultChannel || adultLevel == 1 || adultLevel == 3
+}
+
+// AdultContent reports whether an adult work's page, cover, summary and
+// volumes may reach the reader (seed §6: level 2, an adult with the 19
+// toggle on, on an adult channel). The edge renders its two variants of every
+// answer by it and the writer sells adult works and lists them in zzim and
+// recently viewed by it; an unverified visitor (level 0) never sees one.
+// Rules: contract/cases/audience.json, also run by the frontend.
+func AdultContent(adultLevel int, adultChannel bool) bool {
+	return adultChannel && adultLevel == 2
+}
+
+// What the adult gate of a 19 work offers a reader who may not see it (seed
+// §5: verification is asked only of readers who are not adult).
+const (
+	GateNone     = "none"     // the work is shown
+	GateLogin    = "login"    // a visitor: log in, then verify
+	GateVerify   = "verify"   // a member never verified: 성인 인증하기
+	GateTeen     = "teen"     // a verified minor: not available
+	GateToggle   = "toggle"   // an adult with the 19 toggle off: turn it on
+	GateNotInApp = "notInApp" // the store apps (AA, IA): not available in this app
+)
+
+// AdultGate is the gate of an adult work for a reader: the writer's refusals
+// say it, and the frontend's gate (its copy, run against the same table)
+// offers it.
+func AdultGate(adultChannel, login bool, adultLevel int) string {
+	switch {
+	case !adultChannel:
+		return GateNotInApp
+	case AdultContent(adultLevel, adultChannel):
+		return GateNone
+	case !login:
+		return GateLogin
+	case adultLevel == 3:
+		return GateToggle
+	case adultLevel == 1:
+		return GateTeen
 	}
-	return adultLevel != 2
+	return GateVerify
 }
 
 // AdultChannel reports whether a channel (the X-Channel header) may show adult

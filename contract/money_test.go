@@ -53,3 +53,37 @@ func TestMoneyByChannelCases(t *testing.T) {
 		}
 	}
 }
+
+// AudienceCases is contract/cases/audience.json.
+type AudienceCases struct {
+	Cases []struct {
+		Channel      string `json:"channel"`
+		Login        bool   `json:"login"`
+		Level        int    `json:"level"`
+		TeenVersion  bool   `json:"teenVersion"`
+		AdultContent bool   `json:"adultContent"`
+		Gate         string `json:"gate"`
+	} `json:"cases"`
+}
+
+func TestAudienceCases(t *testing.T) {
+	var ac AudienceCases
+	readCases(t, "audience.json", &ac)
+	seen := map[string]bool{}
+	for _, c := range ac.Cases {
+		seen[c.Channel] = true
+		adultCh := contract.AdultChannel(c.Channel)
+		if got := contract.TeenVersion(c.Level, adultCh); got != c.TeenVersion {
+			t.Errorf("%+v: TeenVersion %v", c, got)
+		}
+		if got := contract.AdultContent(c.Level, adultCh); got != c.AdultContent {
+			t.Errorf("%+v: AdultContent %v", c, got)
+		}
+		if got := contract.AdultGate(adultCh, c.Login, c.Level); got != c.Gate {
+			t.Errorf("%+v: AdultGate %q", c, got)
+		}
+	}
+	if len(seen) != 6 {
+		t.Fatalf("the table covers %d channels, want all six", len(seen))
+	}
+}

@@ -104,15 +104,16 @@ func (s *Server) dispatch(ctx *fasthttp.RequestCtx) {
 
 var keyPool = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
 
-// audience decides whether the teen version applies, from the signed audience
-// cookie and the channel header, without calling the origin.
+// teen decides whether the reader gets the variant without adult works (not
+// contract.AdultContent), from the signed audience cookie and the channel
+// header, without calling the origin.
 func (s *Server) teen(ctx *fasthttp.RequestCtx, now time.Time) bool {
 	level := 0
 	if tok := ctx.Request.Header.Cookie(contract.AudienceCookie); len(tok) > 0 {
 		level = s.auds.level(s.audSecret, tok, now)
 	}
 	// The writer refuses to sell adult works by the same rule (contract).
-	return contract.TeenVersion(level, contract.AdultChannel(string(ctx.Request.Header.Peek(contract.HeaderChannel))))
+	return !contract.AdultContent(level, contract.AdultChannel(string(ctx.Request.Header.Peek(contract.HeaderChannel))))
 }
 
 // serveAPI answers a read from the cache or renders it; a path the edge does

@@ -83,7 +83,7 @@ func (s *Service) recentList(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	teen := contract.TeenVersion(level, contract.AdultChannel(channel))
+	teen := !contract.AdultContent(level, contract.AdultChannel(channel))
 	ctx := r.Context()
 	var total int
 	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM recent_views rv JOIN works w ON w.pid = rv.pid

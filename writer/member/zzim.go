@@ -236,7 +236,7 @@ func (s *Service) zzimList(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	teen := contract.TeenVersion(level, contract.AdultChannel(channel))
+	teen := !contract.AdultContent(level, contract.AdultChannel(channel))
 	ctx := r.Context()
 	var rows pgx.Rows
 	if zt == "prod" {

@@ -24,8 +24,8 @@ const (
 )
 
 // forAudience refuses every unlock of an adult work (buy, rent, ticket,
-// coupons, download-auth) when the teen version applies to this request: the
-// same contract.TeenVersion the edge decides every answer by, with the
+// coupons, download-auth) when the reader may not see adult content: the same
+// contract.AdultContent the edge decides every answer by (through AdultGate), with the
 // member's adult level read from the account now (a body or cookie could say
 // anything) and the channel from X-Channel. The edge already hides the work's
 // pages from the teen version, so without this the member paid for nothing.
@@ -48,17 +48,19 @@ func (s *Service) forAudience(ctx context.Context, uid int64, p *Product, channe
 			level = u.AdultLevel(now)
 		}
 	}
-	if !contract.TeenVersion(level, adultCh) {
+	// A member calls here: the gate of a logged-in reader (contract/cases/audience.json).
+	var msg string
+	switch contract.AdultGate(adultCh, true, level) {
+	case contract.GateNone:
 		return nil
-	}
-	msg := msgAdultVerify
-	switch {
-	case !adultCh:
+	case contract.GateNotInApp:
 		msg = msgAdultInApp
-	case level == 1:
+	case contract.GateTeen:
 		msg = msgAdultTeen
-	case level == 3:
+	case contract.GateToggle:
 		msg = msgAdultToggleOn
+	default:
+		msg = msgAdultVerify
 	}
 	return errorf(http.StatusForbidden, "%s", msg)
 }

@@ -3,6 +3,7 @@ package money_test
 import (
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 
 	"storefront/contract"
@@ -70,6 +71,64 @@ func TestMoneyByChannelTable(t *testing.T) {
 		}
 		if contract.MoneyFor(c.Channel) != c.Money {
 			t.Errorf("contract.MoneyFor(%q) disagrees with the table", c.Channel)
+		}
+	}
+	e.checkLedger()
+}
+
+// TestAudienceTableRefusals runs contract/cases/audience.json against the
+// writer's sales: a member at each adult level on each channel buys a volume
+// of a 19 work exactly where the table shows adult content, and elsewhere
+// gets the refusal of the table's gate (the words the frontend's gate says).
+func TestAudienceTableRefusals(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("../../contract/cases/audience.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table struct {
+		Cases []struct {
+			Channel string `json:"channel"`
+			Login   bool   `json:"login"`
+			Level   int    `json:"level"`
+			Gate    string `json:"gate"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(b, &table); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, money.Config{})
+	e.addWork(work{pid: "a19t", vols: 40, price: 100, age: 19})
+	now := e.clock.Now()
+	words := map[string]string{
+		contract.GateNotInApp: "이 앱에서는", contract.GateVerify: "성인 인증 후",
+		contract.GateTeen: "만 19세 미만", contract.GateToggle: "성인 작품 보기(19)",
+	}
+	vol := 0
+	for i, c := range table.Cases {
+		if !c.Login { // the writer sells to members only
+			continue
+		}
+		uid := int64(900 + i)
+		switch c.Level {
+		case 0: // never verified: no account row needed
+		case 1:
+			e.addMember(uid, true, false, true, now.AddDate(-16, 0, 0))
+		case 2:
+			e.addMember(uid, true, true, true, now.AddDate(-30, 0, 0))
+		case 3:
+			e.addMember(uid, true, true, false, now.AddDate(-30, 0, 0))
+		}
+		e.fund(uid, contract.MoneyFor(c.Channel), 1000)
+		vol++
+		r := e.do(req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: newKey(), channel: c.Channel,
+			body: map[string]any{"pid": "a19t", "buyType": "B", "vols": []int{vol}}})
+		if c.Gate == contract.GateNone {
+			r.mustOK(t)
+			continue
+		}
+		if r.status != 403 || !strings.Contains(string(r.body), words[c.Gate]) {
+			t.Errorf("%s level %d: %d %s, want 403 saying %q", c.Channel, c.Level, r.status, r.body, words[c.Gate])
 		}
 	}
 	e.checkLedger()

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Link, redirect, useLoaderData, useLocation } from "react-router";
+import { Link, redirect, useLoaderData, useLocation, useRevalidator } from "react-router";
 import { Detail } from "~/components/detail/Detail";
 import { tracker } from "~/shell/services";
 import { useShell } from "~/shell/ShellProvider";
@@ -8,7 +8,9 @@ import { sectionPath } from "~/utils/layout";
 import { pageTitle } from "~/utils/meta";
 import { getDetail } from "~/utils/screens/api";
 import { guard } from "~/utils/screens/routes";
-import { useUser } from "~/utils/userStore";
+import { adultGate } from "~/utils/user";
+import { setToggle19, useUser } from "~/utils/userStore";
+import { isHttpError } from "~/utils/http";
 import * as s from "~/components/detail/detail.css";
 
 export const meta = ({ data }: { data?: { prodInfo?: { title?: string } } }) => [{ title: pageTitle(data?.prodInfo?.title || "작품 상세") }];
@@ -59,22 +61,71 @@ export default function Screen() {
     tracker.viewContent({ url, pid: prod.pid, section: prod.section, genreId: prod.genreId }, currentDevice().channel);
   }, [d.prodInfo.pid, gated]);
   if (d.adultVerificationNeeded) {
-    return (
-      <div className={s.gate} data-testid="adult-gate">
-        <p style={{ fontSize: 40 }}>19</p>
-        <p style={{ fontWeight: 800, fontSize: 17, marginTop: 8 }}>청소년 이용 불가 작품입니다.</p>
-        <p style={{ fontSize: 13, marginTop: 6 }}>19세 이상 성인 인증 후 이용할 수 있습니다.</p>
-        {user.isLogin ? (
-          <Link to={`/adultverification`} className={s.primary} style={{ display: "block", marginTop: 18 }}>
-            성인 인증하기
-          </Link>
-        ) : (
-          <button type="button" className={s.primary} style={{ width: "100%", marginTop: 18 }} onClick={() => shell.goLogin(undefined, true)}>
-            로그인하고 성인 인증하기
-          </button>
-        )}
-      </div>
-    );
+    return <AdultGate />;
   }
   return <Detail key={d.prodInfo.pid} detail={d} />;
+}
+
+/**
+ * The 19 placeholder of an adult work the reader may not see (the edge gives
+ * only pid, section and age): what it offers follows adultGate, the rule the
+ * writer's refusals follow too (contract/cases/audience.json). Verification is
+ * asked only of readers who are not adult (seed §5).
+ */
+function AdultGate() {
+  const user = useUser();
+  const shell = useShell();
+  const location = useLocation();
+  const revalidator = useRevalidator();
+  const here = location.pathname + location.search;
+  const gate = adultGate(currentDevice().isAdultChannel, user.isLogin, user.adultLevel);
+  const toggleOn = async () => {
+    try {
+      await setToggle19(true);
+      // The audience cookie changed: the edge now answers the work itself.
+      revalidator.revalidate();
+    } catch (e) {
+      shell.toast(isHttpError(e) ? e.message : "잠시 후 다시 시도해 주세요.");
+    }
+  };
+  const line =
+    gate === "notInApp"
+      ? "이 앱에서는 성인 작품을 이용할 수 없습니다."
+      : gate === "teen"
+        ? "만 19세 미만은 성인 작품을 이용할 수 없습니다."
+        : gate === "toggle"
+          ? "성인 작품 보기(19)를 켜면 이용할 수 있습니다."
+          : gate === "none"
+            ? "성인 인증이 확인되었습니다. 작품을 다시 불러와 주세요."
+            : "19세 이상 성인 인증 후 이용할 수 있습니다.";
+  return (
+    <div className={s.gate} data-testid="adult-gate" data-gate={gate}>
+      <p style={{ fontSize: 40 }} aria-hidden="true">
+        19
+      </p>
+      <p style={{ fontWeight: 800, fontSize: 17, marginTop: 8 }}>청소년 이용 불가 작품입니다.</p>
+      <p style={{ fontSize: 13, marginTop: 6 }}>{line}</p>
+      {gate === "login" && (
+        <button type="button" className={s.primary} style={{ width: "100%", marginTop: 18 }} onClick={() => shell.goLogin(undefined, true)}>
+          로그인하고 성인 인증하기
+        </button>
+      )}
+      {gate === "none" && (
+        // The page knows an adult with the toggle on whose answer was the gate (a cookie changed meanwhile): load again.
+        <button type="button" className={s.primary} style={{ width: "100%", marginTop: 18 }} onClick={() => revalidator.revalidate()}>
+          다시 불러오기
+        </button>
+      )}
+      {gate === "verify" && (
+        <Link to={`/adultverification?url=${encodeURIComponent(here)}`} className={s.primary} style={{ display: "block", marginTop: 18 }}>
+          성인 인증하기
+        </Link>
+      )}
+      {gate === "toggle" && (
+        <button type="button" className={s.primary} style={{ width: "100%", marginTop: 18 }} onClick={toggleOn}>
+          성인 작품 보기 켜기
+        </button>
+      )}
+    </div>
+  );
 }

@@ -12,3 +12,7 @@ export type MoneyCases = {
   cases: { channel: string; money: "blue" | "android" | "ios"; bonusBanners: boolean }[];
   firstChargeBonus: { amount: number; pct: number; bonus: number }[];
 };
+
+export type AudienceCases = {
+  cases: { channel: string; login: boolean; level: number; teenVersion: boolean; adultContent: boolean; gate: "none" | "login" | "verify" | "teen" | "toggle" | "notInApp" }[];
+};

@@ -19,11 +19,14 @@ import {
   safeReturn,
   saveLoginValid,
   showsAdultContent,
+  adultGate,
   validEmail,
   verifyMatches,
   VISITOR_ADULT,
   type StartupInput,
 } from "./user";
+import { contractCases, type AudienceCases } from "~/test/cases";
+import { isAdultChannel, type Channel } from "./device";
 
 describe("auth info", () => {
   it("display name is the email for N, F, M, otherwise the uid", () => {
@@ -82,7 +85,7 @@ describe("adult level and teen version", () => {
     expect(isTeenVersion(true, 3)).toBe(true);
   });
   it("adult content shows at level 2; verification needed for 19+ below level 2", () => {
-    expect([0, 1, 2, 3].map(showsAdultContent)).toEqual([false, false, true, false]);
+    expect([0, 1, 2, 3].map((l) => showsAdultContent(l))).toEqual([false, false, true, false]);
     expect(needsAdultVerification(19, 0)).toBe(true);
     expect(needsAdultVerification(19, 1)).toBe(true);
     expect(needsAdultVerification(19, 2)).toBe(false);
@@ -200,5 +203,23 @@ describe("member-only actions", () => {
     expect(memberCheck({ isLogin: true, isGuest: true }, false)).toBe("webLogin");
     expect(memberCheck({ isLogin: false, isGuest: false }, true)).toBe("askLogin");
     expect(memberCheck({ isLogin: false, isGuest: false }, false)).toBe("askLogin");
+  });
+});
+
+describe("audience: contract/cases/audience.json, the table the edge and the writer run", () => {
+  const table = contractCases<AudienceCases>("audience.json").cases;
+  it("covers all six channels", () => {
+    expect(new Set(table.map((c) => c.channel)).size).toBe(6);
+  });
+  it.each(table)("$channel login=$login level $level: teen $teenVersion, adult content $adultContent, gate $gate", (c) => {
+    const adultCh = isAdultChannel(c.channel as Channel);
+    expect(isTeenVersion(adultCh, c.level)).toBe(c.teenVersion);
+    expect(showsAdultContent(c.level, adultCh)).toBe(c.adultContent);
+    expect(adultGate(adultCh, c.login, c.level)).toBe(c.gate);
+  });
+  it("asks no adult to verify: an adult with the toggle off is offered the toggle", () => {
+    expect(adultGate(true, true, 3)).toBe("toggle");
+    expect(adultGate(false, true, 2)).toBe("notInApp");
+    expect(adultGate(true, true, 0, 15)).toBe("none");
   });
 });

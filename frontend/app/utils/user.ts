@@ -115,12 +115,34 @@ export function isTeenVersion(adultChannel: boolean, level: number): boolean {
   return !adultChannel || level === 1 || level === 3;
 }
 
-/** Adult content is displayed only at level 2 (adult with the toggle on). */
-export const showsAdultContent = (level: number) => level === 2;
+/**
+ * Adult content (an adult work's page, cover, summary) is displayed only at
+ * level 2 (adult with the toggle on), on an adult channel: contract.AdultContent,
+ * the rule the edge renders by. Level 0 on an adult channel is not the teen
+ * version, yet shows no adult work (docs/decisions/teen-version-level-0.md).
+ */
+export const showsAdultContent = (level: number, adultChannel = true) => adultChannel && level === 2;
 
 /** Adult verification is needed when the rating is 19+ and the user is not adult. */
 export function needsAdultVerification(ageRating: number, level: number): boolean {
   return ageRating >= ADULT_AGE && !isAdultLevel(level);
+}
+
+/**
+ * What the adult gate of a 19 work offers (seed §5: verification is asked only
+ * of readers who are not adult): none (shown), login (a visitor), verify (never
+ * verified), teen (a verified minor), toggle (an adult with the 19 toggle off)
+ * or notInApp (the store apps AA and IA). contract.AdultGate; both run against
+ * contract/cases/audience.json.
+ */
+export type AdultGate = "none" | "login" | "verify" | "teen" | "toggle" | "notInApp";
+export function adultGate(adultChannel: boolean, isLogin: boolean, level: number, ageRating = ADULT_AGE): AdultGate {
+  if (ageRating < ADULT_AGE) return "none";
+  if (!adultChannel) return "notInApp";
+  if (showsAdultContent(level, adultChannel)) return "none";
+  if (!isLogin) return "login";
+  if (!needsAdultVerification(ageRating, level)) return "toggle"; // an adult (level 3): offer the toggle, never verification
+  return level === 1 ? "teen" : "verify";
 }
 
 /** Login state: true only when the flag and the web-id cookie exist and the cookie equals the stored bid. */

@@ -103,3 +103,36 @@ test("a teen's verification leaves the gate in place", async ({ page, context, r
     await adult.close();
   }
 });
+
+// Seed §5: verification is asked only of readers who are not adult
+// (contract/cases/audience.json gives each reader's gate).
+test("an adult with the 19 toggle off is offered the toggle, never verification, and the toggle opens the work", async ({ page, context, request }) => {
+  const w = await adultWork(request);
+  await member(context);
+  await verifyAdult(context);
+  const off = await context.request.put("/home/api/v1/auth/adult/toggle", { data: { on: false } });
+  expect(off.status(), await off.text()).toBe(200);
+  await page.goto(`/webtoon/detail/${w.pid}`);
+  const gate = page.getByTestId("adult-gate");
+  await expect(gate).toContainText("성인 작품 보기(19)를 켜면 이용할 수 있습니다.");
+  await expect(gate.getByRole("link", { name: "성인 인증하기" })).toHaveCount(0);
+  await expect(page.getByText(w.title)).toHaveCount(0);
+  await gate.getByRole("button", { name: "성인 작품 보기 켜기" }).click();
+  await expect(page.getByRole("heading", { name: w.title })).toBeVisible();
+  await expect(page.getByTestId("adult-gate")).toHaveCount(0);
+});
+
+test.describe("a verified adult in the Play Store app", () => {
+  test.use({ userAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36 SFApp/AA/6.1.0/kr.storefront.app" });
+  test("is told the work is not available in this app, not asked to verify", async ({ page, context, request }) => {
+    const w = await adultWork(request);
+    await member(context);
+    await verifyAdult(context);
+    await page.goto(`/webtoon/detail/${w.pid}`);
+    const gate = page.getByTestId("adult-gate");
+    await expect(gate).toContainText("이 앱에서는 성인 작품을 이용할 수 없습니다.");
+    await expect(gate.getByRole("link", { name: "성인 인증하기" })).toHaveCount(0);
+    await expect(gate.getByRole("button")).toHaveCount(0);
+    await expect(page.getByText(w.title)).toHaveCount(0);
+  });
+});

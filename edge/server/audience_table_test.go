@@ -1,0 +1,65 @@
+package server_test
+
+import (
+	"encoding/json"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"storefront/edge/server"
+)
+
+// TestAudienceTable runs contract/cases/audience.json (the table the
+// frontend's gate is run against too) against the edge's real answers: on
+// each channel and adult level an adult work's detail is the 19 placeholder
+// (pid, section and age only: no cover, no summary, no volumes) exactly where
+// the table says adult content is not shown, and lists carry adult works
+// exactly where it is.
+func TestAudienceTable(t *testing.T) {
+	b, err := os.ReadFile("../../contract/cases/audience.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table struct {
+		Cases []struct {
+			Channel      string `json:"channel"`
+			Level        int    `json:"level"`
+			AdultContent bool   `json:"adultContent"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(b, &table); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t)
+	leakCatalog(e)
+	g := startEdge(t, e, func(c *server.Config) { c.Now = func() time.Time { return t0 } })
+	g.waitReady()
+	exp := t0.Add(time.Hour)
+	for _, c := range table.Cases {
+		h := []string{"X-Channel: " + c.Channel}
+		if c.Level > 0 { // a visitor has no audience token: level 0
+			h = append(h, audCookie(c.Level, exp))
+		}
+		name := c.Channel + " level " + strconv.Itoa(c.Level)
+		var d struct {
+			Gated    bool `json:"adultVerificationNeeded"`
+			ProdInfo struct {
+				PID, ThumbURL, Summary, Title string
+				Age                           int
+			} `json:"prodInfo"`
+			VolList []json.RawMessage `json:"volList"`
+		}
+		g.getJSON("/home/api/v1/products/xwt", 200, &d, h...)
+		if d.Gated == c.AdultContent {
+			t.Errorf("%s: adultVerificationNeeded %v, table says adult content %v", name, d.Gated, c.AdultContent)
+		}
+		if d.Gated && (d.ProdInfo.ThumbURL != "" || d.ProdInfo.Summary != "" || d.ProdInfo.Title != "" || len(d.VolList) > 0 || d.ProdInfo.PID != "xwt" || d.ProdInfo.Age != 19) {
+			t.Errorf("%s: the placeholder shows more than pid, section and age: %+v, %d volumes", name, d.ProdInfo, len(d.VolList))
+		}
+		_, list := g.get("/home/api/v1/webtoon/genre/21", h...)
+		if hasAdult(list) != c.AdultContent {
+			t.Errorf("%s: list shows adult works %v, table says %v", name, hasAdult(list), c.AdultContent)
+		}
+	}
+}
