@@ -41,6 +41,12 @@ type Options struct {
 	Limits                                            Limits
 }
 
+// Recipe names what opt makes, so a version made with other settings is
+// another version (the writer puts it in the version's name).
+func (o Options) Recipe() string {
+	return fmt.Sprintf("w%v s%g f%v q%d/%d/%d e%d", o.Widths, o.SegmentRatio, o.Formats, o.JPEGQuality, o.WebPQuality, o.AVIFQuality, o.AVIFEffort)
+}
+
 var allFormats = []string{contract.FormatAVIF, contract.FormatWebP, contract.FormatJPEG}
 
 // ContentOptions: comic pages and webtoon strips on phone screens at 1x, 2x

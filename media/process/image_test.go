@@ -244,3 +244,19 @@ func TestBadPicturesAreRefusedWithAReason(t *testing.T) {
 		}
 	}
 }
+
+func TestRecipesDifferWhenTheOutputWould(t *testing.T) {
+	if ContentOptions.Recipe() == StripOptions.Recipe() {
+		t.Fatal("slicing is not in the recipe")
+	}
+	o := ContentOptions
+	o.AVIFQuality++
+	if o.Recipe() == ContentOptions.Recipe() {
+		t.Fatal("a quality is not in the recipe")
+	}
+	o = ContentOptions
+	o.Widths = []int{360, 720}
+	if o.Recipe() == ContentOptions.Recipe() {
+		t.Fatal("the widths are not in the recipe")
+	}
+}

@@ -209,10 +209,12 @@ func subID(original string, i int) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// versionOf names a version by its originals, so the same files make the
-// same version (and URLs) again.
-func versionOf(originals []string) string {
-	sum := sha256.Sum256([]byte(strings.Join(originals, ",")))
+// versionOf names a version by its originals and how they are processed, so
+// the same files make the same version (and URLs) again, and a change of
+// widths, qualities or formats makes a new one that replaces the old in the
+// usual way.
+func versionOf(originals []string, recipe string) string {
+	sum := sha256.Sum256([]byte(strings.Join(originals, ",") + "|" + recipe))
 	return hex.EncodeToString(sum[:8])
 }
 
@@ -225,7 +227,11 @@ func (s *Service) processVolume(ctx context.Context, j *job, originals [][]byte)
 	if section == "WT" {
 		opt = process.StripOptions
 	}
-	ver := versionOf(j.Originals)
+	recipe := opt.Recipe()
+	if len(j.Kinds) == 1 && j.Kinds[0] == process.KindEPUB {
+		recipe = "epub " + process.ContentOptions.Recipe()
+	}
+	ver := versionOf(j.Originals, recipe)
 	kind := contract.MediaKindImages
 	var texts [][]byte
 	// Pictures in reading order, each with the name its pages derive from.
