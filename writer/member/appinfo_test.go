@@ -2,6 +2,7 @@ package member_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -176,4 +177,55 @@ func TestChargeBanner(t *testing.T) {
 	if st, body := m.Do("POST", chargeBanner, nil); st != 400 {
 		t.Fatalf("unknown channel: %d %s", st, body)
 	}
+}
+
+// recentViewVol (seed §3) is the member's: purchases/status, which the detail
+// page asks anyway, names the volume they were reading (isContinue, the
+// "이어보기" button) from the viewer's reading place or the recently viewed
+// list, whichever is newer; before any reading it is the first volume.
+func TestStatusRecentViewVol(t *testing.T) {
+	t.Parallel()
+	e := writertest.StartWriter(t, nil)
+	st, body := e.Admin.Do("POST", "/admin/api/v1/works", map[string]any{"pid": "rv1", "section": "WT", "title": "이어보기 웹툰", "age": 0,
+		"authors": []map[string]any{{"authorId": 77, "authorName": "작가", "isWriter": true}},
+		"volumes": []map[string]any{{"no": 1, "title": "1화", "pages": 3, "isFree": true}, {"no": 2, "title": "2화", "pages": 3, "previewPages": 1, "buyPrice": 100},
+			{"no": 3, "title": "3화", "pages": 3, "previewPages": 1, "buyPrice": 100}}})
+	if st != 201 {
+		t.Fatalf("add work: %d %s", st, body)
+	}
+	m := newMember(t, e, "continue@example.com")
+	type status struct {
+		RecentViewVol *struct {
+			No         int    `json:"no"`
+			IsPreView  bool   `json:"isPreView"`
+			IsContinue bool   `json:"isContinue"`
+			NeedLogin  bool   `json:"needLogin"`
+			Title      string `json:"title"`
+		} `json:"recentViewVol"`
+	}
+	want := func(no int, cont, preview bool) {
+		t.Helper()
+		st, body := m.Do("GET", "/home/api/v1/purchases/status?pid=rv1", nil)
+		rv := decode[status](t, body).RecentViewVol
+		if st != 200 || rv == nil || rv.No != no || rv.IsContinue != cont || rv.IsPreView != preview || rv.NeedLogin || rv.Title != fmt.Sprintf("%d화", no) {
+			t.Fatalf("status: %d %s, want volume %d continue=%v preview=%v", st, body, no, cont, preview)
+		}
+	}
+	want(1, false, false)
+	if st, body := m.Do("POST", "/home/api/v1/users/recent", map[string]any{"pid": "rv1", "vol": 2}); st != 200 {
+		t.Fatalf("recent: %d %s", st, body)
+	}
+	want(2, true, true)
+	// The viewer saved a newer place, in volume 3.
+	time.Sleep(10 * time.Millisecond)
+	if st, body := m.Do("PUT", "/home/api/v1/users/reading-place/rv1", map[string]any{"vol": 3, "page": 1}); st != 200 {
+		t.Fatalf("place: %d %s", st, body)
+	}
+	want(3, true, true)
+	// Bought, volume 3 opens in full.
+	exec(t, e, `INSERT INTO entitlements (uid, pid, vol, kind, source, created_at) VALUES ($1, 'rv1', 3, 'B', 'test', now())`, m.uid)
+	want(3, true, false)
+	// Volume 3 taken back: the first again, not a continue.
+	exec(t, e, `DELETE FROM volumes WHERE pid = 'rv1' AND no = 3`)
+	want(1, false, false)
 }

@@ -404,6 +404,11 @@ type SalesStatus struct {
 	RentLeftPrice int64           `json:"rentLeftPrice"`
 	RentLeftCount int             `json:"rentLeftCount"`
 	VolList       []VolAuth       `json:"volList"`
+	// RecentViewVol is the member's recentViewVol (seed §3): the volume they
+	// were reading (isContinue, "이어보기"), else the first. It is here, in the
+	// member call the detail page makes anyway, so the edge's cached detail
+	// stays the same for everyone.
+	RecentViewVol *contract.RecentViewVol `json:"recentViewVol"`
 }
 
 // Status returns the user's sales status of pid.
@@ -466,7 +471,42 @@ func (s *Service) Status(ctx context.Context, uid int64, pid string) (*SalesStat
 		st.BuyLeftPrice = st.BuyLeftPrice * int64(100-p.DiscountRate) / 100
 	}
 	slices.SortFunc(st.VolList, func(a, b VolAuth) int { return a.No - b.No })
+	if st.RecentViewVol, err = s.recentViewVol(ctx, uid, p, ents, now); err != nil {
+		return nil, err
+	}
 	return st, nil
+}
+
+// recentViewVol picks the volume the member was reading last (the viewer's
+// reading place or the recently viewed list, whichever is newer) when it is
+// still released, else the first released volume; nil when none is.
+func (s *Service) recentViewVol(ctx context.Context, uid int64, p *Product, ents map[int]entitlement, now time.Time) (*contract.RecentViewVol, error) {
+	released := p.Released(now)
+	if len(released) == 0 {
+		return nil, nil
+	}
+	var last int
+	err := s.pool.QueryRow(ctx, `SELECT vol FROM (
+			SELECT vol, updated_at AS at FROM reading_places WHERE uid = $1 AND pid = $2
+			UNION ALL SELECT vol, viewed_at FROM recent_views WHERE uid = $1 AND pid = $2 AND vol > 0
+		) x ORDER BY at DESC LIMIT 1`, uid, p.PID).Scan(&last)
+	if err != nil && err != pgx.ErrNoRows {
+		return nil, fmt.Errorf("last viewed volume %d/%s: %w", uid, p.PID, err)
+	}
+	v, continued := released[0], false
+	for _, r := range released {
+		if r.No == last {
+			v, continued = r, true
+		}
+	}
+	var title string
+	if err := s.pool.QueryRow(ctx, `SELECT title FROM volumes WHERE pid = $1 AND no = $2`, p.PID, v.No).Scan(&title); err != nil && err != pgx.ErrNoRows {
+		return nil, fmt.Errorf("volume title %s/%d: %w", p.PID, v.No, err)
+	}
+	e, has := ents[v.No]
+	cv := contract.Volume{No: v.No, Title: title, IsFree: v.IsFree, PreviewPages: v.Preview}
+	rv := contract.ViewVol(&cv, continued, true, has && e.active(now))
+	return &rv, nil
 }
 
 // DownloadAuth is the answer of /protocol/api/v-1/product/download-auth.asp.
