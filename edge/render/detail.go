@@ -64,20 +64,20 @@ type ProdInfo struct {
 
 // Vol is one entry of volList (§3) with the public parts of rentalInfo and buyInfo.
 type Vol struct {
-	No           int        `json:"no"`
-	Title        string     `json:"title"`
-	ReleaseAt    time.Time  `json:"releaseAt"`
-	IsFree       bool       `json:"isFree"`
-	IsPreView    bool       `json:"isPreView"` // has public preview pages
-	Pages        int        `json:"pages"`
-	PreviewPages int        `json:"previewPages"`
-	ContentBase  string     `json:"contentBase"`
+	No           int       `json:"no"`
+	Title        string    `json:"title"`
+	ReleaseAt    time.Time `json:"releaseAt"`
+	IsFree       bool      `json:"isFree"`
+	IsPreView    bool      `json:"isPreView"` // has public preview pages
+	Pages        int       `json:"pages"`
+	PreviewPages int       `json:"previewPages"`
+	ContentBase  string    `json:"contentBase"`
 	// MediaBase is the base of the processed content's current version
 	// (contract.VolumeMediaBase), absent while the volume has none: the
 	// viewer asks the manifest only then.
 	MediaBase  string     `json:"mediaBase,omitempty"`
 	RentalInfo RentalInfo `json:"rentalInfo"`
-	BuyInfo      BuyInfo    `json:"buyInfo"`
+	BuyInfo    BuyInfo    `json:"buyInfo"`
 }
 
 // RentalInfo of a volume; isAuth and authEndDate are per-user (the writer's).
@@ -362,8 +362,8 @@ func volList(v *catalog.View, p *catalog.Prod, vols []contract.Volume) []Vol {
 			No: vol.No, Title: vol.Title, ReleaseAt: vol.ReleaseAt, IsFree: vol.IsFree,
 			IsPreView: vol.PreviewPages > 0, Pages: vol.Pages, PreviewPages: vol.PreviewPages,
 			ContentBase: vol.ContentBase, MediaBase: v.MediaBase(p, vol.No),
-			RentalInfo:  RentalInfo{Price: vol.RentPrice, PriceOrg: vol.RentPriceOrg},
-			BuyInfo:     BuyInfo{Price: vol.BuyPrice, PriceOrg: vol.BuyPriceOrg},
+			RentalInfo: RentalInfo{Price: vol.RentPrice, PriceOrg: vol.RentPriceOrg},
+			BuyInfo:    BuyInfo{Price: vol.BuyPrice, PriceOrg: vol.BuyPriceOrg},
 		})
 	}
 	return out

@@ -37,10 +37,10 @@ func TestTicketInfo(t *testing.T) {
 	}
 	grant(m.uid, "CM", 5, 2, true, now.Add(-time.Hour), now.Add(72*time.Hour))
 	grant(m.uid, "CM", 1, 0, true, now.Add(-time.Hour), now.Add(24*time.Hour))
-	grant(m.uid, "EB", 3, 3, true, now.Add(-time.Hour), now.Add(24*time.Hour))   // used up
-	grant(m.uid, "EB", 2, 0, false, now.Add(-time.Hour), now.Add(24*time.Hour))  // in the gift box
-	grant(m.uid, "EB", 2, 0, true, now.Add(-48*time.Hour), now.Add(-time.Hour))  // expired
-	grant(m.uid, "EB", 2, 0, true, now.Add(time.Hour), now.Add(48*time.Hour))    // not yet
+	grant(m.uid, "EB", 3, 3, true, now.Add(-time.Hour), now.Add(24*time.Hour))     // used up
+	grant(m.uid, "EB", 2, 0, false, now.Add(-time.Hour), now.Add(24*time.Hour))    // in the gift box
+	grant(m.uid, "EB", 2, 0, true, now.Add(-48*time.Hour), now.Add(-time.Hour))    // expired
+	grant(m.uid, "EB", 2, 0, true, now.Add(time.Hour), now.Add(48*time.Hour))      // not yet
 	grant(other.uid, "EB", 9, 0, true, now.Add(-time.Hour), now.Add(24*time.Hour)) // someone else's
 
 	type answer struct {
@@ -84,7 +84,6 @@ func TestTicketInfo(t *testing.T) {
 		}
 	}
 }
-
 
 // getinfo (seed §7, "not shown") tells an app build who the session is: the
 // auth and adult info of GET me.
