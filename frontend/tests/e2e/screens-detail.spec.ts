@@ -497,3 +497,37 @@ test("Back that closes a popup, and Forward after it, neither reopen it nor load
   await page.goBack();
   await expect(page).toHaveURL(/\/cs$/);
 });
+
+// Seed recentViewVol (issue 25): the detail's main button opens the first
+// volume until the member has read the work, then continues the volume they
+// were reading ("이어보기"), from the writer's answer; the edge's cached
+// detail is the same for everyone.
+test("the main button continues the volume the member was reading", async ({ page, request }) => {
+  type V = { no: number; isFree: boolean; title: string };
+  const list = await (await request.get("/home/api/v1/webtoon/genre/all?size=60&sort=popular")).json();
+  let pid = "";
+  let second: V | undefined;
+  for (const it of list.list as { pid: string; isAdult: boolean }[]) {
+    if (it.isAdult) continue;
+    const d = await (await request.get(`/home/api/v1/products/${it.pid}`)).json();
+    const free = (d.volList as V[]).filter((v) => v.isFree);
+    if (d.header.code === 200 && free.length >= 2 && d.recentViewVol?.no === d.volList[0].no && !d.recentViewVol.isContinue) {
+      pid = it.pid;
+      second = free[1];
+      break;
+    }
+  }
+  expect(second, "a webtoon with two free episodes").toBeDefined();
+  await member(page);
+  await page.goto(`/webtoon/detail/${pid}`);
+  await expect(page.getByTestId("read-first")).toHaveText("첫 화 보기");
+  await expect(page.getByTestId("continue")).toHaveCount(0);
+
+  expect((await page.request.post("/home/api/v1/users/recent", { data: { pid, vol: second!.no } })).status()).toBe(200);
+  await page.reload();
+  const cont = page.getByTestId("continue");
+  await expect(cont).toHaveText(`${second!.title} 이어보기`);
+  await expect(page.getByTestId("read-first")).toHaveCount(0);
+  await cont.click();
+  await expect(page).toHaveURL(new RegExp(`/viewer\\?pid=${pid}&no=${second!.no}`));
+});

@@ -26,6 +26,7 @@ import { quickView, setVolOrder, volOrder, type VolOrder } from "~/utils/screens
 import { applyWallet, loadSideInfo, useUser } from "~/utils/userStore";
 import { previewLoginFirst } from "~/components/viewer/nav";
 import { currentDevice, shownMoney } from "~/utils/device";
+import { mainButton } from "./mainButton";
 import { Reviews } from "./Reviews";
 import { ensureMoney as spendMoney } from "./money";
 import { canRead, entitlement, UNDO_MS, unlockOptions, type UnlockOption } from "./unlock";
@@ -257,7 +258,8 @@ export function Detail({ detail }: { detail: DetailT }) {
     openSheet(v);
   };
 
-  const firstNo = allNos[0];
+  const main = mainButton(status?.recentViewVol, detail.recentViewVol, p.unit);
+  const mainVol = main ? detail.volList.find((v) => v.no === main.no) : undefined;
   const benefits = benefitLine({
     freeCoupon: !!coupons?.WCPInfo || (detail.prodInfo as { waitForFree?: boolean }).waitForFree,
     freeVolCnt: sales?.buy.freeVolCnt,
@@ -458,9 +460,9 @@ export function Detail({ detail }: { detail: DetailT }) {
       {tab === "R" && <Reviews pid={p.pid} info={detail.reviewInfo} />}
 
       <div className={s.bottom}>
-        {firstNo !== undefined && (
-          <button type="button" className={s.primary} onClick={() => tapVol(detail.volList.find((v) => v.no === firstNo)!)} data-testid="read-first">
-            첫 화 보기
+        {main && mainVol && (
+          <button type="button" className={s.primary} onClick={() => tapVol(mainVol)} data-testid={main.continues ? "continue" : "read-first"}>
+            {main.label}
           </button>
         )}
         {selling && sales?.isBuy && (

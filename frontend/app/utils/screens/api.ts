@@ -3,6 +3,7 @@
 import { http } from "~/utils/api";
 import type { Http } from "~/utils/http";
 import type { Author, ProductItem } from "~/utils/product";
+import type { RecentViewVol } from "~/components/detail/mainButton";
 
 export type Paging = { curPage: number; pageCount: number; totalCount: number; size: number };
 export type ListAnswer = { header: { code: number; message: string }; title?: string; list: ProductItem[]; paging: Paging };
@@ -49,6 +50,10 @@ export function getGenres(signal?: AbortSignal): Promise<GenresAnswer> {
 // ---- product detail (edge) ----
 
 export type SalesPart = {
+  /** the seed's buy type of the part: B buy, R rental */
+  type?: "B" | "R";
+  /** last day (KST) the discount or cashback holds, "" when none */
+  date?: string;
   available: boolean;
   priceMin: number;
   priceMax: number;
@@ -113,6 +118,12 @@ export type ProdInfo = {
   specialPriceSetProdCnt: number;
   regularVolCnt: number;
   nextReleaseAt?: string;
+  /** the seed's enumerations by its names (§3) */
+  contentType?: "WEBTOON" | "COMIC" | "NOVEL";
+  releaseTiming?: "NONE" | "IMMEDIATE" | "TODAY";
+  freeType?: "NONE" | "WAIT_FOR_FREE" | "GIFT" | "JUMPING_PASS";
+  exclusivity?: "NONE" | "ORIGINAL" | "MONOPOLY";
+  viewKind?: "CONTENT" | "BLIND";
 };
 export type Detail = {
   header: { code: number; message: string };
@@ -135,7 +146,10 @@ export type Detail = {
   trailers: { title: string; imageUrl: string; videoUrl?: string }[];
   related: { code: string; title: string; list: ProductItem[] }[];
   authorWorks: ProductItem[];
+  authorZzims?: { authorId: number; authorName: string; zzimId: number }[];
   metric?: { viewCnt: number; zzimCount: number; reviewCount: number };
+  /** the first volume, the same for everyone (the member's comes with getStatus) */
+  recentViewVol?: RecentViewVol | null;
 };
 
 /** Detail header codes (seed §4): 201 and 203 service off; 202 payment off. */
@@ -183,6 +197,8 @@ export type SalesStatus = {
   rentLeftPrice: number;
   rentLeftCount: number;
   volList: { no: number; rentalInfo: { isAuth: boolean; authEndDate?: string; price: number; price_org: number }; buyInfo: { isAuth: boolean; price: number; price_org: number } }[];
+  /** the member's recentViewVol: the volume they were reading (isContinue) */
+  recentViewVol?: RecentViewVol | null;
 };
 export const getStatus = (pid: string) => http<SalesStatus>(`${API}/purchases/status`, { query: { pid } });
 
