@@ -3,6 +3,7 @@ import { Link, useLoaderData, useNavigate } from "react-router";
 import { useShell } from "~/shell/ShellProvider";
 import { previewLoginFirst, UNSUPPORTED, UNSUPPORTED_MS, webViewerSupported } from "~/components/viewer/nav";
 import { getServerPlace, loadPlace, newest } from "~/components/viewer/place";
+import { getManifest, preloadFirstStrip } from "~/components/viewer/media";
 import { Viewer } from "~/components/viewer/Viewer";
 import * as vs from "~/components/viewer/viewer.css";
 import { http } from "~/utils/api";
@@ -10,7 +11,8 @@ import { app } from "~/utils/bridge";
 import { currentDevice, hasAppViewer } from "~/utils/device";
 import { sectionPath } from "~/utils/layout";
 import { pageTitle } from "~/utils/meta";
-import { API, getDetail } from "~/utils/screens/api";
+import { API, getDetail, type Detail } from "~/utils/screens/api";
+import { getLocal, LOCAL } from "~/utils/screens/prefs";
 import { guard } from "~/utils/screens/routes";
 import { getUserState, subscribeUser, viewOf, type UserState } from "~/utils/userStore";
 
@@ -43,7 +45,13 @@ export async function clientLoader({ request }: { request: Request }) {
   const url = new URL(request.url);
   const pid = url.searchParams.get("pid") ?? "";
   if (!pid) throw new Response("no product", { status: 404 });
-  const [detail, user] = await Promise.all([guard(getDetail(pid, request.signal)), userReady()]);
+  const detailP = guard(getDetail(pid, request.signal));
+  // The volume asked for by number is known once the detail is in: its
+  // processed content's manifest and first strip start at once, beside the
+  // user and place lookups below.
+  const asked = Number(url.searchParams.get("no") ?? url.searchParams.get("vol"));
+  const early = detailP.then((d) => startMedia(d, asked, request.signal));
+  const [detail, user] = await Promise.all([detailP, userReady()]);
   const isLogin = viewOf(user, currentDevice()).isLogin;
   const nos = detail.volList.map((v) => v.no);
   const local = loadPlace(pid);
@@ -60,11 +68,25 @@ export async function clientLoader({ request }: { request: Request }) {
   }
   if (no === undefined) throw new Response("no volume", { status: 404 });
   const place = newest(server?.no === no ? server : null, local?.no === no ? local : null);
-  return { detail, no, place, isMobileApp: /^true$/i.test(url.searchParams.get("isMobileApp") ?? "") };
+  const manifest = await (no === asked ? early : startMedia(detail, no, request.signal));
+  return { detail, no, place, manifest, isMobileApp: /^true$/i.test(url.searchParams.get("isMobileApp") ?? "") };
+}
+
+/**
+ * startMedia asks for volume no's manifest when the detail names processed
+ * content for it (null otherwise: generated pages), and starts the first
+ * webtoon strip's download at the width the viewer will ask, since the
+ * strip, not the viewer's calls, is what the reader waits to see.
+ */
+function startMedia(detail: Detail, no: number, signal: AbortSignal) {
+  const vol = detail.volList.find((v) => v.no === no);
+  if (!vol?.mediaBase) return Promise.resolve(null);
+  if (detail.prodInfo.section === "WT" && vol.previewPages > 0) preloadFirstStrip(vol.mediaBase, `${Number(getLocal(LOCAL.webtoonWidth)) || 100}vw`);
+  return getManifest(detail.prodInfo.pid, no, signal);
 }
 
 export default function Screen() {
-  const { detail, no, place } = useLoaderData<typeof clientLoader>();
+  const { detail, no, place, manifest } = useLoaderData<typeof clientLoader>();
   const navigate = useNavigate();
   const shell = useShell();
   const [state, setState] = useState<"web" | "app" | "unsupported" | "login">("web");
@@ -108,5 +130,5 @@ export default function Screen() {
       </p>
     );
   if (state === "app") return <p className={vs.notice}>앱 뷰어에서 열고 있습니다.</p>;
-  return <Viewer key={`${detail.prodInfo.pid}-${no}`} detail={detail} no={no} place={place} />;
+  return <Viewer key={`${detail.prodInfo.pid}-${no}`} detail={detail} no={no} place={place} manifest={manifest} />;
 }

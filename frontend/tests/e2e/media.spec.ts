@@ -20,7 +20,7 @@ type Manifest = { ver: string; base: string; kind: string; previewPages: number;
  * A paid webtoon volume no other spec reads: the last suitable work of the
  * popular list (the screens specs take the first), its last paid volume.
  */
-async function otherPaidVolume(req: APIRequestContext): Promise<{ pid: string; vol: Vol }> {
+async function otherPaidVolume(req: APIRequestContext, which: "last" | "first" = "last"): Promise<{ pid: string; vol: Vol }> {
   const list = await (await req.get("/home/api/v1/webtoon/genre/all?size=60&sort=popular")).json();
   const found: { pid: string; vol: Vol }[] = [];
   for (const it of list.list as { pid: string; isAdult: boolean }[]) {
@@ -28,7 +28,7 @@ async function otherPaidVolume(req: APIRequestContext): Promise<{ pid: string; v
     const d = (await (await req.get(`/home/api/v1/products/${it.pid}`)).json()) as Detail;
     if (d.header.code !== 200 || d.prodInfo.isSpecialPriceSet || !d.salesInfo?.isBuy) continue;
     const vols = d.volList.filter((v) => !v.isFree && v.previewPages > 0 && v.buyInfo.price > 0 && v.buyInfo.price <= 500);
-    if (vols.length > 0) found.push({ pid: it.pid, vol: vols[vols.length - 1] });
+    if (vols.length > 1) found.push({ pid: it.pid, vol: which === "last" ? vols[vols.length - 1] : vols[0] });
   }
   expect(found.length, "paid webtoon volumes in the demo catalog").toBeGreaterThan(1);
   return found[found.length - 1];
@@ -170,4 +170,35 @@ test("viewer: time to the first visible strip on a throttled phone", async ({ pa
   const out = { firstStripMs: ms, firstStrip: firstBytes, profile: "Slow 4G 1.6Mbps/150ms RTT, CPU x4, cold cache", targetMs: 1500 };
   writeFileSync("test-results/media/perf.json", JSON.stringify(out, null, 2));
   console.log(JSON.stringify(out));
+});
+
+// The content team's screen: files in parts with their progress, the job
+// watched until done, the processed preview shown.
+test("admin: /admin/media uploads a volume's files with progress, watches processing and previews the volume", async ({ page, request }) => {
+  test.setTimeout(300_000);
+  const { pid, vol } = await otherPaidVolume(request, "first");
+  await page.goto(`/admin/media?pid=${pid}&no=${vol.no}`);
+  await page.getByLabel("관리자 토큰").fill(process.env.ADMIN_TOKEN ?? "dev-admin-token");
+  await page.getByRole("button", { name: "확인" }).click();
+  await expect(page.getByText("아직 처리된 콘텐츠가 없습니다.")).toBeVisible();
+  await page.getByLabel(/^파일/).setInputFiles(["strip-2.jpg", "strip-1.jpg"].map((f) => path.join(import.meta.dirname, "media", f)));
+  await page.getByRole("button", { name: "올리기" }).click();
+  // in the team's order (001 before 002 by name), each to 100 %
+  const files = page.getByRole("list", { name: "올리는 파일" }).getByRole("listitem");
+  await expect(files).toHaveCount(2);
+  await expect(files.first()).toContainText("strip-1.jpg");
+  for (const name of ["strip-1.jpg", "strip-2.jpg"]) {
+    const bar = page.getByRole("progressbar", { name: `${name} 업로드` });
+    await expect(bar).toHaveAttribute("value", String(readFileSync(path.join(import.meta.dirname, "media", name)).length));
+  }
+  const state = page.getByTestId("job-state");
+  await expect(state).toHaveAttribute("data-state", "done", { timeout: 180_000 });
+  await expect(state).toContainText("처리 완료");
+  await expect(page.getByRole("cell", { name: "처리 완료" }).first()).toBeVisible();
+  const preview = page.getByTestId("media-preview").getByRole("img");
+  await expect(preview.first()).toBeVisible();
+  await expect.poll(() => preview.first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  await page.getByRole("link", { name: "독자 화면으로 보기" }).click();
+  await expect(page).toHaveURL(new RegExp(`/viewer\\?pid=${pid}&no=${vol.no}`));
+  await expect(page.getByTestId("page").first()).toHaveAttribute("srcset", /\?w=/);
 });

@@ -11,7 +11,8 @@ import { spreads, targetVol, visiblePages, type Direction } from "./nav";
 import { loadPlace, placeSync, savePlace, stripPlace, stripY, textOffset, textTarget, type Box, type Place } from "./place";
 import * as s from "./viewer.css";
 
-export type ViewerProps = { detail: Detail; no: number; place?: Place | null };
+/** manifest: the processed content's, when the loader already has it (undefined: ask here). */
+export type ViewerProps = { detail: Detail; no: number; place?: Place | null; manifest?: Manifest | null };
 
 const AUTO_SPEEDS = [0, 40, 80, 140, 220]; // px per second
 // Size of one generated webtoon strip (720 x 2000) for volumes without
@@ -21,7 +22,7 @@ const STRIP_W = 720;
 const STRIP_H = 2000;
 
 /** The web viewer: webtoon strip, comic pages (spreads on wide screens), novel text. */
-export function Viewer({ detail, no, place }: ViewerProps) {
+export function Viewer({ detail, no, place, manifest: given }: ViewerProps) {
   const p = detail.prodInfo;
   const vol = detail.volList.find((v) => v.no === no)!;
   const user = useUser();
@@ -46,7 +47,7 @@ export function Viewer({ detail, no, place }: ViewerProps) {
   const [texts, setTexts] = useState<string[]>([]);
   // The processed content's manifest: undefined while asked, null for a
   // volume without processed content (the generated pages).
-  const [manifest, setManifest] = useState<Manifest | null | undefined>(undefined);
+  const [manifest, setManifest] = useState<Manifest | null | undefined>(given);
   // The page at the top of the screen (from 1): the next few load ahead.
   const [curPage, setCurPage] = useState(1);
   const [wide, setWide] = useState(false);
@@ -75,18 +76,22 @@ export function Viewer({ detail, no, place }: ViewerProps) {
   // Only a volume the detail names a processed version of has a manifest.
   const hasMedia = !!vol.mediaBase;
   useEffect(() => {
+    if (given !== undefined) return;
     let cancel = false;
     setManifest(hasMedia ? undefined : null);
     if (hasMedia) getManifest(p.pid, no).then((m) => !cancel && setManifest(m));
     return () => {
       cancel = true;
     };
-  }, [p.pid, no, hasMedia]);
+  }, [p.pid, no, hasMedia, given]);
 
   const full = !!auth?.isAuth && !!auth.token;
   const token = full ? auth!.token! : null;
   const ready = authDone && manifest !== undefined;
   const count = manifest ? visiblePages(full, total(manifest), manifest.previewPages) : visiblePages(full, vol.pages, vol.previewPages);
+  // Processed preview pages need no token: they show while download-auth is
+  // still out, and the paid pages join them once it answers.
+  const shown = ready ? count : manifest && manifest.kind === "images" ? Math.min(total(manifest), manifest.previewPages) : 0;
   const ext = p.section === "EB" ? "txt" : "svg";
   const src = useCallback((n: number) => `${vol.contentBase}/${n}.${ext}${full ? `?t=${encodeURIComponent(auth!.token!)}` : ""}`, [vol.contentBase, ext, full, auth]);
 
@@ -340,11 +345,10 @@ export function Viewer({ detail, no, place }: ViewerProps) {
       <main onClick={() => p.section !== "CM" && setChrome((c) => !c)}>
         {p.section === "WT" && (
           <div className={s.strip} style={{ width: `${width}%`, paddingTop: 48 }} ref={stripRef}>
-            {ready &&
-              Array.from({ length: count }, (_, i) =>
+            {Array.from({ length: shown }, (_, i) =>
                 manifest ? (
                   <img
-                    key={`${no}-${i}-${full}`}
+                    key={`${no}-${i}`}
                     className={s.stripImg}
                     srcSet={srcSet(manifest, i + 1, token)}
                     sizes={`${width}vw`}
@@ -352,7 +356,7 @@ export function Viewer({ detail, no, place }: ViewerProps) {
                     alt={`${i + 1}쪽`}
                     width={manifest.pages[i].w}
                     height={manifest.pages[i].h}
-                    loading={i + 1 <= eagerUntil(curPage, count) ? "eager" : "lazy"}
+                    loading={i + 1 <= eagerUntil(curPage, shown) ? "eager" : "lazy"}
                     fetchPriority={i === 0 ? "high" : undefined}
                     data-testid="page"
                   />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chunkURL, eagerUntil, fallbackWidth, pageURL, sanitizeChunk, srcSet, total, type Manifest } from "./media";
+import { chunkURL, eagerUntil, fallbackWidth, ladderSrcSet, pageURL, sanitizeChunk, srcSet, total, type Manifest } from "./media";
 
 const m: Manifest = {
   pid: "wt1",
@@ -21,8 +21,10 @@ describe("page URLs", () => {
   it("preview pages carry no token, later pages carry it at every width", () => {
     expect(pageURL(m, 2, 720, "tok")).toBe("/content/wt1/3/00ab/2?w=720");
     expect(pageURL(m, 3, 360, "1.a+b")).toBe("/content/wt1/3/00ab/3?w=360&t=1.a%2Bb");
-    expect(srcSet(m, 3, "tok")).toBe("/content/wt1/3/00ab/3?w=360&t=tok 360w, /content/wt1/3/00ab/3?w=640&t=tok 640w");
+    expect(srcSet(m, 3, "tok")).toBe("/content/wt1/3/00ab/3?w=360&t=tok 360w, /content/wt1/3/00ab/3?w=720&t=tok 720w, /content/wt1/3/00ab/3?w=1080&t=tok 1080w");
     expect(srcSet(m, 1, "tok")).toBe("/content/wt1/3/00ab/1?w=360 360w, /content/wt1/3/00ab/1?w=720 720w, /content/wt1/3/00ab/1?w=1080 1080w");
+    // the first strip asked from the detail's base alone is the img's own srcset
+    expect(ladderSrcSet(m.base, 1)).toBe(srcSet(m, 1, "tok"));
     expect(pageURL(m, 3, 360, null)).toBe("/content/wt1/3/00ab/3?w=360");
   });
   it("the fallback src is the first width of at least 720, else the widest", () => {

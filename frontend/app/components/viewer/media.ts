@@ -42,10 +42,37 @@ export function pageURL(m: Manifest, n: number, w: number, token?: string | null
   return `${m.base}/${n}?w=${w}${t ? `&${t}` : ""}`;
 }
 
-/** srcSet lists every width of page n, for the browser to pick by sizes and pixel ratio. */
+/**
+ * LADDER is the widths every srcset names, whatever widths a page has: the
+ * edge answers ?w= with the narrowest width at least that wide (the widest
+ * when none is), so a narrow page's "1080w" is its widest. One ladder for
+ * every page means the viewer can ask for the first strip from the detail's
+ * mediaBase alone, before the manifest arrives, with the very URL its img
+ * will use (one download, not two).
+ */
+export const LADDER = [360, 720, 1080];
+
+/** ladderSrcSet lists page n of a version's base at every width of the ladder. */
+export function ladderSrcSet(base: string, n: number, t = ""): string {
+  return LADDER.map((w) => `${base}/${n}?w=${w}${t ? `&${t}` : ""} ${w}w`).join(", ");
+}
+
+/** srcSet lists page n at every width, for the browser to pick by sizes and pixel ratio. */
 export function srcSet(m: Manifest, n: number, token?: string | null): string {
-  const p = m.pages[n - 1];
-  return p.widths.map((w) => `${pageURL(m, n, w, token)} ${w}w`).join(", ");
+  return ladderSrcSet(m.base, n, tokenQuery(m, n, token));
+}
+
+/**
+ * preloadFirstStrip starts the download of a volume's first strip as soon as
+ * the detail names its processed version, while the viewer's own calls
+ * (download-auth, manifest) are still out: the strip is on the critical path
+ * of a reader's first sight, and it is a preview page, public.
+ */
+export function preloadFirstStrip(base: string, sizes: string) {
+  const img = new Image();
+  img.sizes = sizes;
+  img.srcset = ladderSrcSet(base, 1);
+  return img;
 }
 
 /** fallbackWidth is the src of browsers without srcset: the width closest above 720 CSS px. */

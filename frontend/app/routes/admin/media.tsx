@@ -8,6 +8,7 @@ import { fallbackWidth, getManifest, pageURL, srcSet, total, type Manifest } fro
 import { http } from "~/utils/api";
 import { isHttpError } from "~/utils/http";
 import { pageTitle } from "~/utils/meta";
+import { getVolumes } from "~/utils/screens/api";
 
 export const meta = () => [{ title: pageTitle("콘텐츠 업로드") }, { name: "robots", content: "noindex" }];
 
@@ -37,11 +38,13 @@ export async function clientLoader({ request }: { request: Request }): Promise<D
   const base: Data = { token: !!token, pid, no, jobs: [], manifest: null };
   if (!token || !pid || no < 1) return base;
   try {
-    const [jobs, manifest] = await Promise.all([
+    const [jobs, vols] = await Promise.all([
       http<{ jobs: Job[] }>(`${MEDIA_API}/jobs`, { query: { pid, no }, headers: { Authorization: `Bearer ${token}` }, signal: request.signal }),
-      getManifest(pid, no, request.signal),
+      getVolumes(pid, "old", request.signal).catch(() => null),
     ]);
-    return { ...base, jobs: jobs.jobs, manifest };
+    // The list names the volumes with processed content; only those have a manifest.
+    const hasMedia = !!vols?.volList.find((v) => v.no === no)?.mediaBase;
+    return { ...base, jobs: jobs.jobs, manifest: hasMedia ? await getManifest(pid, no, request.signal) : null };
   } catch (e) {
     if (!isHttpError(e)) throw e;
     if (e.status === 401 || e.status === 403) return { ...base, token: false, message: "관리자 토큰이 맞지 않습니다." };
