@@ -631,3 +631,40 @@ func TestEnqueueInProcessReusesWhatItAlreadyMade(t *testing.T) {
 		t.Fatalf("%d jobs after refused enqueues", n)
 	}
 }
+
+func TestBannerAndEventPicturesReachTheirDocuments(t *testing.T) {
+	t.Parallel()
+	e := start(t)
+	now := time.Now().UTC().Truncate(time.Second)
+	st, body := e.Admin.Do("POST", "/admin/api/v1/banners", contract.Banner{Place: "home", Title: "배너", StartAt: now, EndAt: now.Add(time.Hour)})
+	if st != http.StatusCreated {
+		t.Fatalf("banner: %d %s", st, body)
+	}
+	banner := decode[int64](t, body, "id")
+	st, body = e.Admin.Do("POST", "/admin/api/v1/events", contract.Event{Kind: contract.EventHoneyBenefit, Title: "꿀혜택", StartAt: now, EndAt: now.Add(time.Hour)})
+	if st != http.StatusCreated {
+		t.Fatalf("event: %d %s", st, body)
+	}
+	event := decode[int64](t, body, "id")
+	bannerPic, eventPic := jpegOf(t, picture(900, 300, 31)), pngOf(t, picture(800, 400, 32))
+	e.runJob(map[string]any{"target": "banner", "id": banner, "uploads": []string{e.sendOK(bannerPic)}})
+	e.runJob(map[string]any{"target": "event", "id": event, "uploads": []string{e.sendOK(eventPic)}})
+	writertest.WaitKV(t, e.KV, fmt.Sprintf("banner.%d", banner), 10*time.Second, func(b []byte) bool {
+		var d contract.Banner
+		return json.Unmarshal(b, &d) == nil && d.ImageURL == contract.MediaURL(store.Key(bannerPic))
+	})
+	writertest.WaitKV(t, e.KV, fmt.Sprintf("event.%d", event), 10*time.Second, func(b []byte) bool {
+		var d contract.Event
+		return json.Unmarshal(b, &d) == nil && d.BannerURL == contract.MediaURL(store.Key(eventPic))
+	})
+	for _, pic := range [][]byte{bannerPic, eventPic} {
+		var img contract.MediaImage
+		writertest.WaitKV(t, e.KV, contract.MediaImageKey(store.Key(pic)), 10*time.Second, func(b []byte) bool {
+			return json.Unmarshal(b, &img) == nil
+		})
+		e.checkObjects([]contract.MediaImage{img})
+	}
+	if st, _ := e.Admin.Do("POST", "/admin/api/v1/media/jobs", map[string]any{"target": "banner", "id": 987654, "uploads": []string{e.sendOK(bannerPic)}}); st != http.StatusNotFound {
+		t.Fatalf("a picture for a banner that does not exist: %d", st)
+	}
+}
