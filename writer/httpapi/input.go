@@ -127,8 +127,11 @@ func CheckJSON(b []byte) error {
 	if !utf8.Valid(b) {
 		return BadRequest(msgBadText)
 	}
-	var frames []jsonFrame // one per open object or array
-	var keys [][]byte      // the keys of the open objects, innermost last
+	// Small bodies (every money call) stay within these arrays: no heap.
+	var frameBuf [8]jsonFrame
+	var keyBuf [16][]byte
+	frames := frameBuf[:0] // one per open object or array
+	keys := keyBuf[:0]     // the keys of the open objects, innermost last
 	expectKey := false
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
