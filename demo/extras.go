@@ -154,7 +154,7 @@ func (g *gen) awards(r *rand.Rand) {
 	recent := func(p *contract.Product) bool { return p.RegisteredAt.Unix() > g.now-365*secondsPerDay }
 	mk := func(eid int64, y int, rt string, from, to int) contract.Award {
 		return contract.Award{
-			EID: eid, Title: strconv.Itoa(y) + " 블루 어워즈", ResultType: rt,
+			EID: eid, Title: strconv.Itoa(y) + " " + Brand + " 어워즈", ResultType: rt,
 			StartAt: g.day(from), EndAt: g.dayEnd(to), Version: 1,
 			Sections: []contract.AwardSection{
 				section("webtoon", "올해의 웹툰", g.popular(contract.SectionWebtoon, 40, nil)),
@@ -172,11 +172,11 @@ func (g *gen) awards(r *rand.Rand) {
 
 func (g *gen) notices(r *rand.Rand) {
 	general := []struct{ title, body string }{
-		{"[점검] 서비스 정기 점검 안내", "보다 안정적인 서비스를 위해 정기 점검을 진행합니다. 점검 시간 동안 결제와 감상이 일시 중단됩니다."},
+		{"[점검] " + Brand + " 정기 점검 안내", "보다 안정적인 " + Brand + " 서비스를 위해 정기 점검을 진행합니다. 점검 시간 동안 결제와 감상이 일시 중단됩니다."},
 		{"[안내] 개인정보 처리방침 개정 안내", "개인정보 처리방침이 일부 개정되어 안내드립니다. 개정된 방침은 공지일로부터 7일 후 시행됩니다."},
 		{"[이벤트] 블루런 이벤트 당첨자 발표", "블루런 이벤트에 참여해 주신 모든 분께 감사드립니다. 당첨자는 마이페이지 선물함에서 확인하실 수 있습니다."},
 		{"[안내] 블루머니 유효기간 안내", "충전한 블루머니의 유효기간은 충전일로부터 5년입니다. 이벤트로 받은 보너스 머니는 기간이 다를 수 있습니다."},
-		{"[안내] 앱 최신 버전 업데이트 안내", "안정적인 감상을 위해 앱을 최신 버전으로 업데이트해 주세요. 이전 버전에서는 일부 기능이 제한됩니다."},
+		{"[안내] " + Brand + " 앱 최신 버전 업데이트 안내", "안정적인 감상을 위해 " + Brand + " 앱을 최신 버전으로 업데이트해 주세요. 이전 버전에서는 일부 기능이 제한됩니다."},
 		{"[안내] 기다리면 무료 이용 방법 변경", "기다리면 무료 작품의 최신화 일부는 기다리면 무료로 감상할 수 없습니다. 작품 상세에서 대상 회차를 확인하세요."},
 		{"[안내] 점핑패스 출시 안내", "점핑패스로 대상 작품을 원하는 회차까지 바로 감상하세요."},
 		{"[안내] 고객센터 운영 시간 변경", "고객센터 운영 시간이 평일 10시부터 18시까지로 변경됩니다."},

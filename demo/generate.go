@@ -660,7 +660,7 @@ func (g *gen) commerce(r *rand.Rand, p *contract.Product, m *meta) {
 	switch {
 	case p.Section != contract.SectionComic && r.IntN(100) < 15:
 		p.IsOriginal = true
-		p.OriginalLabel = "블루 오리지널"
+		p.OriginalLabel = Brand + " 오리지널"
 	case r.IntN(100) < 20:
 		p.IsMonopoly = true
 		p.OriginalLabel = "독점"

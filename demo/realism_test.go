@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"storefront/contract"
+	"storefront/demo"
 )
 
 // signature words name one kind of story: a title, summary or keyword that
@@ -141,5 +142,44 @@ func checkViews(t *testing.T, p *contract.Product, pids map[string]*contract.Pro
 				t.Fatalf("%s %q: %s lists %s, not of its kind", p.PID, p.Title, code, pid)
 			}
 		}
+	}
+}
+
+// The store's name in demo texts is the brand (issue 24), never a placeholder.
+func TestDemoTextsNameTheBrand(t *testing.T) {
+	t.Parallel()
+	cat := demo.Generate(demo.Options{Seed: 5, Works: 400, Now: anchor})
+	if demo.Brand != "블루페이지" {
+		t.Fatalf("brand %q", demo.Brand)
+	}
+	originals := 0
+	for i := range cat.Products {
+		p := &cat.Products[i]
+		if p.IsOriginal {
+			originals++
+			if p.OriginalLabel != demo.Brand+" 오리지널" {
+				t.Fatalf("%s: original label %q", p.PID, p.OriginalLabel)
+			}
+		}
+	}
+	if originals == 0 || len(cat.Awards) == 0 {
+		t.Fatal("no originals or awards")
+	}
+	for _, a := range cat.Awards {
+		if !strings.Contains(a.Title, demo.Brand) {
+			t.Fatalf("award %q does not name the store", a.Title)
+		}
+	}
+	named := 0
+	for _, n := range cat.Notices {
+		if strings.Contains(n.Title, demo.Brand) {
+			named++
+		}
+	}
+	if named == 0 {
+		t.Fatal("no notice names the store")
+	}
+	if b := mustJSON(t, cat); strings.Contains(string(b), "스토어프론트") {
+		t.Fatal("the catalog says 스토어프론트")
 	}
 }

@@ -4,6 +4,10 @@ package demo
 // They are plain Korean vocabulary of the genres; titles read like real works
 // without copying any.
 
+// Brand is the store's name where demo texts say it (awards, the original
+// label, notices); the frontend's PRODUCT_NAME is the same name.
+const Brand = "블루페이지"
+
 var surnames = []string{
 	// Weighted by repetition: the common surnames come up far more often.
 	"김", "김", "김", "김", "김", "이", "이", "이", "이", "박", "박", "박", "최", "최", "정", "정",

@@ -56,7 +56,7 @@ const ROUTES: [string, RegExp | string][] = [
   ["/ranking?category=wt&tab=weekly", "랭킹"],
   ["/keyword", /#/],
   ["/keyword/1?id=2", "#빙의"],
-  ["/awards", "블루 어워즈"],
+  ["/awards", "블루페이지 어워즈"],
   ["/awards/webtoon", "올해의 웹툰"],
   ["/bluerun", "블루런"],
   ["/doublecoupon", "더블쿠폰"],
