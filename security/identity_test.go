@@ -60,6 +60,8 @@ func TestPayloadUIDMustBeTheSessions(t *testing.T) {
 		{"alarm-set", a, "/protocol/appapi/mb/user/info/alarm-set", form("uid=" + b.uid + "&pid=" + paidWork + "&isAlarm=Y")},
 		{"user-get-info", a, "/protocol/appapi/mb/user/info/user-get-info", form("uid=" + b.uid + "&channel=AW")},
 		{"qna_list", a, "/protocol/appapi/mb/helpdesk/qna_list", form("uid=" + b.uid + "&page=1")},
+		{"ticket-info", a, "/protocol/appapi/mb/user/info/ticket-info", form("uid=" + b.uid)},
+		{"getinfo", a, "/protocol/appapi/mb/user/info/getinfo", form("uid=" + b.uid)},
 		{"purchase", key("p1"), "/home/api/v1/purchases", map[string]any{"uid": b.uid, "pid": paidWork, "vols": []int{2}, "buyType": "B"}},
 		{"coupon use", key("c1"), "/home/api/v1/coupons/use", map[string]any{"uid": b.uid, "pid": paidWork, "vol": 2, "kind": "read"}},
 		{"charge", key("ch1"), "/home/api/v1/charge/requests", map[string]any{"uid": b.uid, "amount": 1000}},
