@@ -5,7 +5,7 @@ import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { useShell } from "~/shell/ShellProvider";
 import { isHttpError } from "~/utils/http";
 import { pageTitle } from "~/utils/meta";
-import { isAdultLevel, safeReturn } from "~/utils/user";
+import { goReturn, isAdultLevel, returnTarget } from "~/utils/user";
 import { useUser, verifyAdult } from "~/utils/userStore";
 
 export const meta = () => [{ title: pageTitle("성인 인증") }];
@@ -14,7 +14,7 @@ export const meta = () => [{ title: pageTitle("성인 인증") }];
 export default function AdultVerification() {
   const [params] = useSearchParams();
   const korea = params.get("korea") === "ok";
-  const ret = safeReturn(params.get("url"));
+  const target = returnTarget(params.get("url"));
   const user = useUser();
   const shell = useShell();
   const navigate = useNavigate();
@@ -60,7 +60,7 @@ export default function AdultVerification() {
         {verified && isAdultLevel(user.adultLevel) && (
           <div className={f.notice} role="status" data-testid="adult-result">
             성인 인증이 완료되었습니다.
-            <button type="button" className={f.primary} style={{ width: "100%", marginTop: 12 }} onClick={() => navigate(ret, { replace: true })}>
+            <button type="button" className={f.primary} style={{ width: "100%", marginTop: 12 }} onClick={() => goReturn(target, navigate)}>
               계속하기
             </button>
           </div>

@@ -20,8 +20,11 @@ import {
   saveLoginValid,
   showsAdultContent,
   adultGate,
+  goReturn,
+  returnTarget,
   validEmail,
   verifyMatches,
+  firstEncrypted,
   VISITOR_ADULT,
   type StartupInput,
 } from "./user";
@@ -172,10 +175,15 @@ describe("startup user resolution", () => {
     expect(decideStartup({ ...base, member, webId: "b5", stored: null }).kind).toBe("verify");
     expect(decideStartup({ ...base, member, webId: "b5", stored: { ...stored, mode: "stage" } }).kind).toBe("verify");
     expect(decideStartup({ ...base, member, webId: "b5", stored, cookieMode: "stage" }).kind).toBe("autoLogin");
-    expect(verifyMatches("b5", { authInfo: stored.authInfo, encId: "x" })).toBe(true);
-    expect(verifyMatches("b6", { authInfo: stored.authInfo, encId: "x" })).toBe(false);
-    expect(verifyMatches("b5", { authInfo: stored.authInfo })).toBe(false);
-    expect(verifyMatches("b5", { authInfo: null, encId: "x" })).toBe(false);
+    // The web id against the encrypted id the server returned ({hash}), not a plain bid.
+    expect(verifyMatches("e5", "e5")).toBe(true);
+    expect(verifyMatches("b5", "e5")).toBe(false);
+    expect(verifyMatches("b5", "")).toBe(false);
+    expect(verifyMatches("", "")).toBe(false);
+    expect(verifyMatches("b5", undefined)).toBe(false);
+    expect(firstEncrypted({ encryptList: ["e5", ""] })).toBe("e5");
+    expect(firstEncrypted({ encryptList: [] })).toBe("");
+    expect(firstEncrypted(null)).toBe("");
   });
   it("4. no member cookie but a valid save-login outside dev: auto-login", () => {
     const saveLogin = { id: "5", password: "1", expiry: 2000 };
@@ -221,5 +229,39 @@ describe("audience: contract/cases/audience.json, the table the edge and the wri
     expect(adultGate(true, true, 3)).toBe("toggle");
     expect(adultGate(false, true, 2)).toBe("notInApp");
     expect(adultGate(true, true, 0, 15)).toBe("none");
+  });
+});
+
+describe("return targets (seed §8: a non-local target is a full replace)", () => {
+  const hosts = ["store.example", "m.store.example:8443"];
+  it("keeps paths in the app", () => {
+    expect(returnTarget("/comic?x=1", hosts)).toEqual({ kind: "local", path: "/comic?x=1" });
+    expect(returnTarget(null, hosts)).toEqual({ kind: "local", path: "/" });
+  });
+  it("replaces the page for the store's own hosts", () => {
+    expect(returnTarget("https://store.example/event?id=3", hosts)).toEqual({ kind: "replace", href: "https://store.example/event?id=3" });
+    expect(returnTarget("HTTP://M.Store.Example:8443/x", hosts)).toEqual({ kind: "replace", href: "http://m.store.example:8443/x" });
+  });
+  it.each([
+    "https://evil.example/",
+    "https://store.example.evil.example/",
+    "https://store.example@evil.example/",
+    "https://user:pw@store.example/",
+    "//evil.example/",
+    "javascript:alert(1)",
+    "https://store.example\\@evil.example/",
+    "https://m.store.example/", // another port than the one named
+    "ftp://store.example/",
+    " https://store.example/",
+  ])("refuses %s: goes to /", (u) => {
+    expect(returnTarget(u, hosts)).toEqual({ kind: "local", path: "/" });
+  });
+  it("follows a path with the router and a store address with a full replace", () => {
+    const nav: unknown[] = [];
+    const rep: string[] = [];
+    goReturn({ kind: "local", path: "/cs" }, (to, o) => nav.push([to, o]), (h) => rep.push(h));
+    goReturn({ kind: "replace", href: "https://store.example/" }, (to, o) => nav.push([to, o]), (h) => rep.push(h));
+    expect(nav).toEqual([["/cs", { replace: true }]]);
+    expect(rep).toEqual(["https://store.example/"]);
   });
 });

@@ -218,10 +218,23 @@ export function decideStartup(i: StartupInput): StartupDecision {
   return { kind: "none" };
 }
 
-/** After "verify": the server's answer must name the same web id and carry an encrypted id. */
-export function verifyMatches(webId: string, me: { authInfo: AuthInfo | null; encId?: string }): boolean {
-  return !!me.authInfo && me.authInfo.bid === webId && !!me.encId;
+/**
+ * After "verify" (seed §4): the web id is compared with the encrypted id the
+ * server returns for the member id (the {hash} call's first encryptList
+ * entry, "" when the server does not know the id in this session or the call
+ * failed). The plain bid of another answer is not the check: a cookie copied
+ * from another member still names a bid.
+ */
+export function verifyMatches(webId: string, encrypted: string | null | undefined): boolean {
+  return !!webId && !!encrypted && encrypted === webId;
 }
+
+/** The seed's {hash} call: a param list holding the id; the answer's encryptList, first entry read. */
+export const HASH_API = "/home/api/v1/auth/hash";
+export const firstEncrypted = (a: { encryptList?: unknown } | null | undefined): string => {
+  const first = Array.isArray(a?.encryptList) ? a.encryptList[0] : undefined;
+  return typeof first === "string" ? first : "";
+};
 
 /** Android app: the adult-flag query value Y turns the 19 toggle on, anything else off. */
 export const ADULT_FLAG_QUERY = "adultFlag";
@@ -256,4 +269,45 @@ export function isSafeReturn(u: string | null | undefined): u is string {
 /** safeReturn keeps return targets on this site ("/" otherwise). */
 export function safeReturn(u: string | null | undefined): string {
   return isSafeReturn(u) ? u : "/";
+}
+
+/**
+ * The store's own hosts, where a return target may lead with a full page
+ * replace (seed §8: a redirect to a non-local target does a full replace):
+ * this page's host, plus the hosts a deployment names at build time
+ * (VITE_STORE_HOSTS, comma-separated, e.g. "m.store.example,store.example")
+ * or the hosting page sets (window.SF_STORE_HOSTS) before the app starts.
+ */
+export function storeHosts(): string[] {
+  const configured = (globalThis as { SF_STORE_HOSTS?: string }).SF_STORE_HOSTS ?? import.meta.env.VITE_STORE_HOSTS ?? "";
+  const own = typeof location === "undefined" ? [] : [location.host];
+  return [...own, ...String(configured).split(",")].map((h) => h.trim().toLowerCase()).filter(Boolean);
+}
+
+/** Where a return target leads: a path of this app, a full replace to the store's own host, or nowhere. */
+export type ReturnTarget = { kind: "local"; path: string } | { kind: "replace"; href: string };
+
+/**
+ * returnTarget keeps the open-redirect protection of isSafeReturn for paths and
+ * lets an absolute http(s) URL through only to one of hosts (compared on the
+ * parsed host, so "store.example@evil.example" or "store.example.evil.example"
+ * are other hosts); everything else is "/".
+ */
+export function returnTarget(u: string | null | undefined, hosts: readonly string[] = storeHosts()): ReturnTarget {
+  if (isSafeReturn(u)) return { kind: "local", path: u };
+  if (u && /^https?:\/\//i.test(u) && !/[\u0000-\u001f\u007f\\\s]/.test(u)) {
+    try {
+      const r = new URL(u);
+      if (!r.username && !r.password && hosts.includes(r.host.toLowerCase())) return { kind: "replace", href: r.href };
+    } catch {
+      /* not a URL: "/" */
+    }
+  }
+  return { kind: "local", path: "/" };
+}
+
+/** goReturn follows a return target: the router for a path, a full replace for the store's other addresses. */
+export function goReturn(t: ReturnTarget, navigate: (to: string, o: { replace: boolean }) => void, replace: (href: string) => void = (h) => window.location.replace(h)) {
+  if (t.kind === "replace") replace(t.href);
+  else navigate(t.path, { replace: true });
 }

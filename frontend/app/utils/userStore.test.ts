@@ -35,9 +35,9 @@ describe("startup", () => {
   it("verifies a logged-in web user with the server and keeps the session", async () => {
     document.cookie = "sf_member=uid=5&loginType=N; path=/";
     document.cookie = "sf_bid=b5; path=/";
-    const { http, calls } = fakeHttp({ "/home/api/v1/auth/me": me("b5") });
+    const { http, calls } = fakeHttp({ "/home/api/v1/auth/me": me("b5"), "/home/api/v1/auth/hash": { encryptList: ["b5"] } });
     expect(await startup({ http, device: WEB })).toBe("verify");
-    expect(calls).toEqual(["/home/api/v1/auth/me"]);
+    expect(calls.sort()).toEqual(["/home/api/v1/auth/hash", "/home/api/v1/auth/me"]);
     const v = viewOf(getUserState(), WEB);
     expect(v.isLogin).toBe(true);
     expect(v.adultLevel).toBe(2);
@@ -50,12 +50,25 @@ describe("startup", () => {
     expect(viewOf(getUserState(), WEB).isLogin).toBe(true);
   });
 
-  it("a server answer with another web id redirects to auto-login with the current path", async () => {
+  it("a server answer with another encrypted id redirects to auto-login with the current path", async () => {
     document.cookie = "sf_member=uid=5&loginType=N; path=/";
     document.cookie = "sf_bid=b5; path=/";
-    const { http } = fakeHttp({ "/home/api/v1/auth/me": me("other") });
+    const { http } = fakeHttp({ "/home/api/v1/auth/me": me("b5"), "/home/api/v1/auth/hash": { encryptList: ["other"] } });
     expect(await startup({ http, device: WEB })).toBe("redirect");
     expect(replace).toHaveBeenCalledWith("/api/v-1/user/login_auto.asp?new_url=%2Fcomic%3Fx%3D1");
+  });
+
+  it("the seed's check is the encrypted id: a plain bid that matches does not keep a session the server does not know the member id of", async () => {
+    document.cookie = "sf_member=uid=5&loginType=N; path=/";
+    document.cookie = "sf_bid=b5; path=/";
+    const sent: unknown[] = [];
+    const base = fakeHttp({ "/home/api/v1/auth/me": me("b5"), "/home/api/v1/auth/hash": { encryptList: [""] } });
+    const http = (async (path: string, o: { form?: unknown }) => {
+      if (path.endsWith("/hash")) sent.push(o.form);
+      return base.http(path);
+    }) as Http;
+    expect(await startup({ http, device: WEB })).toBe("redirect");
+    expect(sent).toEqual([{ ids: "5" }]);
   });
 
   it("member id without web id redirects to auto-login, but not twice within the guard window", async () => {

@@ -23,6 +23,8 @@ import {
   STORAGE,
   VISITOR_ADULT,
   verifyMatches,
+  firstEncrypted,
+  HASH_API,
   type AdultInfo,
   type AuthInfo,
   type Env,
@@ -228,19 +230,19 @@ export async function startup(opts: { http?: Http; device?: DeviceInfo; now?: nu
       finish({ loginFlag: false, authInfo: null, adultInfo: VISITOR_ADULT });
       return "none";
     case "verify": {
-      let me: MeAnswer | null = null;
-      try {
-        me = await http<MeAnswer>(`${AUTH_API}/me`, { query: outLink ? { outlink: "1" } : undefined });
-      } catch {
-        me = null;
-      }
-      if (!me || !verifyMatches(webId!, me)) {
+      // The seed's check: the web id against the encrypted id the server
+      // returns for the member id ({hash}); /me gives the user to show.
+      const [encrypted, me] = await Promise.all([
+        http<{ encryptList?: unknown }>(HASH_API, { method: "POST", form: { ids: member!.uid } }).then(firstEncrypted, () => ""),
+        http<MeAnswer>(`${AUTH_API}/me`, { query: outLink ? { outlink: "1" } : undefined }).catch(() => null),
+      ]);
+      if (!me?.authInfo || !verifyMatches(webId!, encrypted)) {
         if (autoLogin()) return "redirect";
         writeStored(null);
         finish({ loginFlag: false, authInfo: null, adultInfo: VISITOR_ADULT });
         return "none";
       }
-      remember(me, env);
+      remember({ ...me, encId: encrypted }, env);
       finish({ loginFlag: true, authInfo: me.authInfo, adultInfo: me.adultInfo });
       break;
     }

@@ -1,11 +1,11 @@
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useMemo, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import * as f from "~/components/Form/Form.css";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { http } from "~/utils/api";
 import { isHttpError } from "~/utils/http";
 import { pageTitle } from "~/utils/meta";
-import { isAdultLevel, safeReturn, validEmail } from "~/utils/user";
+import { goReturn, isAdultLevel, returnTarget, validEmail } from "~/utils/user";
 import { AUTH_API, applyMe, login, useUser, type MeAnswer } from "~/utils/userStore";
 
 export const meta = () => [{ title: pageTitle("로그인") }];
@@ -19,7 +19,10 @@ export function afterLoginTarget(ret: string, fromAdult: boolean, adultLevel: nu
 /** The login entry (seed §2): email and the two social logins; url = return target; from=adult. */
 export default function Login() {
   const [params] = useSearchParams();
-  const ret = safeReturn(params.get("url"));
+  // A path of this app, or the store's own host by a full replace (seed §8); anything else is "/".
+  const rawUrl = params.get("url");
+  const target = useMemo(() => returnTarget(rawUrl), [rawUrl]);
+  const ret = target.kind === "local" ? target.path : target.href;
   const fromAdult = params.get("from") === "adult";
   const navigate = useNavigate();
   const user = useUser();
@@ -32,8 +35,10 @@ export default function Login() {
   const errId = useId();
 
   useEffect(() => {
-    if (user.isLogin && !user.isGuest) navigate(afterLoginTarget(ret, fromAdult, user.adultLevel), { replace: true });
-  }, [user.isLogin, user.isGuest, user.adultLevel, ret, fromAdult, navigate]);
+    if (!user.isLogin || user.isGuest) return;
+    const next = afterLoginTarget(ret, fromAdult, user.adultLevel);
+    goReturn(next === ret ? target : { kind: "local", path: next }, navigate);
+  }, [user.isLogin, user.isGuest, user.adultLevel, ret, target, fromAdult, navigate]);
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
