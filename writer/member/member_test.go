@@ -370,13 +370,17 @@ func TestRecentlyViewed(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	type page struct {
-		List       []struct{ PID, Title string } `json:"list"`
-		TotalCount int                           `json:"totalCount"`
+		List       []struct{ PID, Title, Unit string } `json:"list"`
+		TotalCount int                                 `json:"totalCount"`
 	}
 	_, body := m.Do("GET", "/home/api/v1/users/recent?page=1", nil)
 	p := decode[page](t, body)
 	if p.TotalCount != 2 || p.List[0].PID != "W2" || p.List[0].Title != "작품 W2" {
 		t.Fatalf("recent list: %s", body)
+	}
+	// A comic is counted in 권, a webtoon in 화: the list says which.
+	if p.List[0].Unit != "권" || p.List[1].Unit != "화" {
+		t.Fatalf("recent units: %s", body)
 	}
 	if st, _ := m.Do("POST", "/home/api/v1/users/recent/delete", map[string]any{"pids": []string{"W2"}}); st != 200 {
 		t.Fatal("delete")

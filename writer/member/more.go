@@ -24,6 +24,9 @@ type RecentItem struct {
 	Section  string    `json:"section"`
 	ThumbURL string    `json:"thumbUrl"`
 	IsAdult  bool      `json:"isAdult"`
+	// Unit counts the work's volumes (화 or 권): "1권까지 봤어요" for a comic,
+	// not "1화" (issue 24).
+	Unit string `json:"unit"`
 }
 
 const recentPageSize = 20
@@ -90,7 +93,7 @@ func (s *Service) recentList(w http.ResponseWriter, r *http.Request) error {
 		WHERE rv.uid = $1 AND NOT w.hidden AND (NOT $2 OR w.age < 19)`, uid, teen).Scan(&total); err != nil {
 		return err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT rv.pid, rv.vol, rv.viewed_at, w.title, w.section, w.thumb_url, w.age >= 19
+	rows, err := s.pool.Query(ctx, `SELECT rv.pid, rv.vol, rv.viewed_at, w.title, w.section, w.thumb_url, w.age >= 19, w.unit
 		FROM recent_views rv JOIN works w ON w.pid = rv.pid WHERE rv.uid = $1 AND NOT w.hidden AND (NOT $4 OR w.age < 19)
 		ORDER BY rv.viewed_at DESC, rv.pid LIMIT $2 OFFSET $3`, uid, recentPageSize, (page-1)*recentPageSize, teen)
 	if err != nil {
@@ -98,7 +101,7 @@ func (s *Service) recentList(w http.ResponseWriter, r *http.Request) error {
 	}
 	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (RecentItem, error) {
 		var it RecentItem
-		err := row.Scan(&it.PID, &it.Vol, &it.ViewedAt, &it.Title, &it.Section, &it.ThumbURL, &it.IsAdult)
+		err := row.Scan(&it.PID, &it.Vol, &it.ViewedAt, &it.Title, &it.Section, &it.ThumbURL, &it.IsAdult, &it.Unit)
 		it.ViewedAt = it.ViewedAt.UTC()
 		return it, err
 	})

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
-import { Link, redirect, useLoaderData, useLocation, useRevalidator } from "react-router";
+import { data, Link, redirect, useLoaderData, useLocation, useRevalidator } from "react-router";
+import { NO_PRODUCT_TEXT } from "~/utils/errors";
 import { Detail } from "~/components/detail/Detail";
 import { tracker } from "~/shell/services";
 import { useShell } from "~/shell/ShellProvider";
@@ -26,7 +27,7 @@ const NEW_SECTIONS = ["webtoon", "comic", "novel"];
 export async function clientLoader({ request, params }: { request: Request; params: { section?: string; pid?: string } }) {
   const url = new URL(request.url);
   const pid = params.pid || url.searchParams.get("pid") || url.searchParams.get("productId") || "";
-  if (!pid) throw new Response("no product", { status: 404 });
+  if (!pid) throw data({ message: NO_PRODUCT_TEXT }, { status: 404 });
   const d = await guard(getDetail(pid, request.signal));
   const want = sectionPath(d.prodInfo.section);
   if (params.section !== want || !params.pid || !NEW_SECTIONS.includes(params.section ?? "")) {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
-import { Link, useLoaderData, useNavigate } from "react-router";
+import { data, Link, useLoaderData, useNavigate } from "react-router";
+import { NO_PRODUCT_TEXT } from "~/utils/errors";
 import { useShell } from "~/shell/ShellProvider";
 import { previewLoginFirst, UNSUPPORTED, UNSUPPORTED_MS, webViewerSupported } from "~/components/viewer/nav";
 import { getServerPlace, loadPlace, newest } from "~/components/viewer/place";
@@ -44,7 +45,7 @@ function userReady(): Promise<UserState> {
 export async function clientLoader({ request }: { request: Request }) {
   const url = new URL(request.url);
   const pid = url.searchParams.get("pid") ?? "";
-  if (!pid) throw new Response("no product", { status: 404 });
+  if (!pid) throw data({ message: NO_PRODUCT_TEXT }, { status: 404 });
   const detailP = guard(getDetail(pid, request.signal));
   // The volume asked for by number is known once the detail is in: its
   // processed content's manifest and first strip start at once, beside the

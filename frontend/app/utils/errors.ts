@@ -4,6 +4,8 @@ import { isHttpError } from "./http";
 
 export const OFFLINE = 40;
 export const NOT_FOUND_TEXT = "This page could not be found";
+/** A product address without a work (the edge's words for an unknown pid). */
+export const NO_PRODUCT_TEXT = "작품을 찾을 수 없습니다.";
 /** The seed's text of a 500 page that has no message of its own (§8). */
 export const UNKNOWN_500_TEXT = "Unknown middleware";
 

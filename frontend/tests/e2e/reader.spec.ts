@@ -46,3 +46,95 @@ test("the interests sheet names the catalog's genres and never covers the unlock
   await expect(sheet).toHaveCount(0);
   await expect(page).toHaveURL(new RegExp(`/webtoon/detail/${detail.prodInfo.pid}`));
 });
+
+test("a product address without a work says so in Korean", async ({ page }) => {
+  for (const path of ["/webtoon/detail", "/comic/detail?pid=", "/viewer"]) {
+    await page.goto(path);
+    const err = page.getByTestId("error-page");
+    await expect(err).toHaveAttribute("data-status", "404");
+    await expect(err).toContainText("작품을 찾을 수 없습니다.");
+    await expect(err).not.toContainText("no product");
+  }
+});
+
+test("the login error pages keep 다시 로그인하기 in the error block", async ({ page }) => {
+  for (const code of [400, 403, 404, 500, 501]) {
+    await page.goto(`/nuxgin/error/${code}`);
+    const block = page.getByTestId("error-page");
+    const again = page.getByRole("link", { name: "다시 로그인하기" });
+    await expect(again).toBeVisible();
+    const b = (await block.boundingBox())!;
+    const a = (await again.boundingBox())!;
+    // The link is inside the block, right under its last line (the CS link, or the buttons on a 404).
+    expect(a.y).toBeGreaterThanOrEqual(b.y);
+    expect(a.y + a.height).toBeLessThanOrEqual(b.y + b.height);
+    const last = code === 404 ? block.getByRole("button", { name: "홈으로" }) : block.getByRole("link", { name: "고객센터 문의하기" });
+    const l = (await last.boundingBox())!;
+    expect(a.y - (l.y + l.height), `gap on ${code}`).toBeLessThan(40);
+    await again.click();
+    await expect(page).toHaveURL(/\/nuxgin$/);
+  }
+});
+
+test("the sidebar wraps a long e-mail address before its @, never inside a word", async ({ page }) => {
+  const local = `long.reader.${Date.now().toString(36)}`;
+  const email = `${local}@example-mailbox.co.kr`;
+  await signup(page, email);
+  await page.request.post("/home/api/v1/users/interests/genres/rejection");
+  await page.goto("/cs");
+  await page.getByRole("button", { name: "메뉴 열기" }).click();
+  const name = page.getByTestId("sidebar").getByTestId("user-name");
+  await expect(name).toHaveText(email);
+  const lines = await name.evaluate((el) => {
+    // The line tops each part of the address is drawn on.
+    const tops = (from: Node, fromOff: number, to: Node, toOff: number) => {
+      const r = document.createRange();
+      r.setStart(from, fromOff);
+      r.setEnd(to, toOff);
+      return [...new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top)))];
+    };
+    const texts: Text[] = [];
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    while (walk.nextNode()) texts.push(walk.currentNode as Text);
+    const whole = el.textContent ?? "";
+    const i = whole.indexOf("@");
+    // Map an offset in the whole text to its text node.
+    const pos = (n: number): [Node, number] => {
+      for (const t of texts) {
+        if (n <= t.length) return [t, n];
+        n -= t.length;
+      }
+      return [texts[texts.length - 1], texts[texts.length - 1].length];
+    };
+    return {
+      all: tops(...pos(0), ...pos(whole.length)).length,
+      local: tops(...pos(0), ...pos(i)).length,
+      domain: tops(...pos(i), ...pos(whole.length)).length,
+    };
+  });
+  expect(lines.all, "the address is too long for one line here").toBe(2);
+  expect(lines.local).toBe(1);
+  expect(lines.domain).toBe(1);
+});
+
+test("the recently viewed list counts a comic's volumes in 권 and a webtoon's in 화", async ({ page, request }) => {
+  type Item = { pid: string; isAdult: boolean };
+  const pick = async (area: string, unit: string) => {
+    const list = (await (await request.get(`/home/api/v1/${area}/genre/all?size=40&sort=popular`)).json()) as { list: Item[] };
+    for (const it of list.list) {
+      if (it.isAdult) continue;
+      const d = (await (await request.get(`/home/api/v1/products/${it.pid}`)).json()) as { prodInfo: { pid: string; title: string; unit: string } };
+      if (d.prodInfo.unit === unit) return d.prodInfo;
+    }
+    throw new Error(`no ${area} counted in ${unit}`);
+  };
+  const comic = await pick("comic", "권");
+  const webtoon = await pick("webtoon", "화");
+  await signup(page);
+  await page.request.post("/home/api/v1/users/interests/genres/rejection");
+  for (const p of [comic, webtoon]) expect((await page.request.post("/home/api/v1/users/recent", { data: { pid: p.pid, vol: 1 } })).status()).toBe(200);
+  await page.goto("/mypages/recent");
+  const items = page.getByTestId("recent-item");
+  await expect(items.filter({ hasText: comic.title })).toContainText("1권까지 봤어요");
+  await expect(items.filter({ hasText: webtoon.title })).toContainText("1화까지 봤어요");
+});

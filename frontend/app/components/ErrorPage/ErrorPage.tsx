@@ -15,8 +15,13 @@ const WifiOff = () => (
   </svg>
 );
 
-/** The error page by status (seed §2): texts, CS link, home / refresh / retry. */
-export function ErrorPage({ status, message }: { status: number; message?: string }) {
+/**
+ * The error page by status (seed §2): texts, CS link, home / refresh / retry.
+ * children are a page's own ways on (the login error's "다시 로그인하기"): they
+ * sit in the error block, under its links. Placed after the page, they fell
+ * below its 60vh centred box, about 150 px away from it (issue 24).
+ */
+export function ErrorPage({ status, message, children }: { status: number; message?: string; children?: React.ReactNode }) {
   const c = errorContent(status);
   const device = currentDevice();
   const goHome = () => {
@@ -61,6 +66,7 @@ export function ErrorPage({ status, message }: { status: number; message?: strin
           고객센터 문의하기
         </a>
       )}
+      {children}
     </section>
   );
 }

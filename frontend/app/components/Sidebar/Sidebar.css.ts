@@ -18,7 +18,10 @@ export const panel = style({
 export const top = style({ display: "flex", alignItems: "center", justifyContent: "space-between", padding: "12px 12px 12px 20px" });
 export const close = style({ width: 40, height: 40, border: 0, background: "transparent", fontSize: 22, cursor: "pointer", borderRadius: 999 });
 export const user = style({ padding: "8px 20px 20px", borderBottom: `8px solid ${vars.color.bgSubtle}` });
-export const name = style({ fontWeight: 700, fontSize: 16, wordBreak: "break-all" });
+// An e-mail address breaks before its "@" (a <wbr> there, see Sidebar.tsx) and
+// only mid-word when one part alone is wider than the panel: break-all split
+// addresses anywhere (issue 24).
+export const name = style({ fontWeight: 700, fontSize: 16, wordBreak: "normal", overflowWrap: "anywhere" });
 export const money = style({ marginTop: 8, display: "flex", justifyContent: "space-between", fontSize: 14, color: vars.color.textSubtle });
 export const moneyAmount = style({ fontWeight: 700, color: vars.color.text });
 export const primary = style({

@@ -70,7 +70,7 @@ export function Sidebar({ onClose }: { onClose: () => void }) {
         {user.isLogin && user.authInfo ? (
           <>
             <p className={s.name} data-testid="user-name">
-              {user.authInfo.displayName || user.authInfo.email || user.authInfo.uid}
+              {breakable(user.authInfo.displayName || user.authInfo.email || user.authInfo.uid)}
             </p>
             <p className={s.money}>
               <span>{money.label}</span>
@@ -162,5 +162,18 @@ export function Sidebar({ onClose }: { onClose: () => void }) {
         </button>
       )}
     </aside>
+  );
+}
+
+/** breakable lets a long e-mail address wrap before its "@" rather than mid-word. */
+function breakable(name: string): React.ReactNode {
+  const at = name.indexOf("@");
+  if (at <= 0) return name;
+  return (
+    <>
+      {name.slice(0, at)}
+      <wbr />
+      {name.slice(at)}
+    </>
   );
 }

@@ -8,7 +8,10 @@ import { getUserState } from "~/utils/userStore";
 import { sectionPath } from "~/utils/layout";
 import * as s from "./product.css";
 
-export type RecentItem = { pid: string; vol: number; viewedAt: string; title: string; section: string; thumbUrl: string; isAdult: boolean };
+export type RecentItem = { pid: string; vol: number; viewedAt: string; title: string; section: string; thumbUrl: string; isAdult: boolean; unit?: string };
+
+/** What the work's volumes are counted in: the writer's unit, else webtoons in 화, comics and novels in 권. */
+export const unitOf = (it: Pick<RecentItem, "unit" | "section">) => it.unit || (it.section === "WT" ? "화" : "권");
 export type RecentAnswer = { list: RecentItem[]; curPage: number; pageCount: number; totalCount: number; login: boolean };
 
 export async function loadRecent(page: number, signal?: AbortSignal): Promise<RecentAnswer> {
@@ -88,7 +91,7 @@ export function RecentList({ data, edit }: { data: RecentAnswer; edit: boolean }
               </div>
               <div className={s.rowBody}>
                 <p className={s.title}>{it.title}</p>
-                <p className={s.authors}>{it.vol}화까지 봤어요 · {new Date(it.viewedAt).toLocaleDateString("ko-KR")}</p>
+                <p className={s.authors}>{it.vol}{unitOf(it)}까지 봤어요 · {new Date(it.viewedAt).toLocaleDateString("ko-KR")}</p>
               </div>
             </>
           );
