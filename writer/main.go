@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"storefront/media/process"
 	"storefront/svc"
 	"storefront/writer/server"
 )
@@ -17,6 +18,10 @@ func main() {
 	format, level := svc.LogFlags(fs)
 	_ = fs.Parse(os.Args[1:])
 	log := svc.NewLogger(*format, *level)
+	// The writer binary decodes uploads: no libvips loader but the three
+	// formats it takes may run in it. (The launcher, which also rasterizes
+	// the demo's SVG drawings in its process, does not restrict.)
+	process.RestrictLoaders()
 	ctx, cancel := svc.SignalContext()
 	defer cancel()
 	s, err := server.New(ctx, cfg, log)
