@@ -105,6 +105,12 @@ test("a JPEG episode uploaded through the admin API is read in AVIF or WebP by a
   expect((await vp.request.get(`${m.base}/1/${m.pages[0].widths[0]}.webp`)).status()).toBe(200);
   await visitor.close();
 
+  // The work's volume list shows the processed first page as the volume's picture.
+  const dp = await browser.newPage();
+  await dp.goto(`/webtoon/detail/${pid}?tab=V`);
+  await expect(dp.locator(`[data-testid=vol][data-no="${vol.no}"] img`)).toHaveAttribute("src", `${m.base}/1?w=360`);
+  await dp.close();
+
   // A member who bought the volume reads every page, and the browser got AVIF or WebP.
   const types: string[] = [];
   page.on("response", (r) => {

@@ -26,6 +26,7 @@ import { quickView, setVolOrder, volOrder, type VolOrder } from "~/utils/screens
 import { applyWallet, loadSideInfo, useUser } from "~/utils/userStore";
 import { previewLoginFirst } from "~/components/viewer/nav";
 import { currentDevice, shownMoney } from "~/utils/device";
+import { volumeThumb } from "~/components/viewer/media";
 import { mainButton } from "./mainButton";
 import { Reviews } from "./Reviews";
 import { ensureMoney as spendMoney } from "./money";
@@ -440,7 +441,7 @@ export function Detail({ detail }: { detail: DetailT }) {
                 <li key={v.no}>
                   <button type="button" className={s.vol} onClick={() => tapVol(v)} data-testid="vol" data-no={v.no}>
                     <div className={s.volThumb}>
-                      <img src={`${v.contentBase}/1.svg`} alt="" loading="lazy" width={72} height={45} />
+                      <img src={volumeThumb(v)} alt="" loading="lazy" width={72} height={45} />
                     </div>
                     <div className={s.volBody}>
                       <p className={s.volTitle}>{v.title}</p>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chunkURL, eagerUntil, fallbackWidth, ladderSrcSet, pageURL, sanitizeChunk, srcSet, total, type Manifest } from "./media";
+import { chunkURL, eagerUntil, fallbackWidth, ladderSrcSet, pageURL, sanitizeChunk, srcSet, total, volumeThumb, type Manifest } from "./media";
 
 const m: Manifest = {
   pid: "wt1",
@@ -59,5 +59,13 @@ describe("sanitizeChunk", () => {
     );
     expect(out).toBe('<p>가</p>나<img src="/media/ok" loading="lazy">');
     expect(out).not.toMatch(/script|onclick|onerror|style|evil|javascript|iframe|svg|form/);
+  });
+});
+
+describe("volumeThumb", () => {
+  it("the processed first page when it is public, else the generated one", () => {
+    expect(volumeThumb({ contentBase: "/content/wt1/3", mediaBase: "/content/wt1/3/00ab", previewPages: 2 })).toBe("/content/wt1/3/00ab/1?w=360");
+    expect(volumeThumb({ contentBase: "/content/wt1/3", mediaBase: "/content/wt1/3/00ab", previewPages: 0 })).toBe("/content/wt1/3/1.svg");
+    expect(volumeThumb({ contentBase: "/content/wt1/3", previewPages: 2 })).toBe("/content/wt1/3/1.svg");
   });
 });

@@ -134,3 +134,12 @@ export function sanitizeChunk(html: string): string {
   clean(doc.body);
   return doc.body.innerHTML;
 }
+
+/**
+ * volumeThumb is the small picture of a volume in the detail's list: the
+ * first page of its processed version when that page is public (a preview
+ * page; the list has no token), else the generated first page.
+ */
+export function volumeThumb(v: { contentBase: string; mediaBase?: string; previewPages: number }): string {
+  return v.mediaBase && v.previewPages > 0 ? `${v.mediaBase}/1?w=360` : `${v.contentBase}/1.svg`;
+}
