@@ -190,6 +190,11 @@ func FuzzReadParams(f *testing.F) {
 		// Form round trip: the same values sent as a form read back the same.
 		form := url.Values{}
 		for k, v := range p {
+			if !httpapi.CleanText(k) || !httpapi.CleanText(v) {
+				// Only the query's text can be unclean here, and the
+				// Guard refuses such a request before any handler reads it.
+				return
+			}
 			form.Set(k, v)
 		}
 		q, err := httpapi.ReadParams(request("POST", "/", "application/x-www-form-urlencoded", []byte(form.Encode())))
