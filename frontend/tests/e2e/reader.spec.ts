@@ -138,3 +138,46 @@ test("the recently viewed list counts a comic's volumes in 권 and a webtoon's i
   await expect(items.filter({ hasText: comic.title })).toContainText("1권까지 봤어요");
   await expect(items.filter({ hasText: webtoon.title })).toContainText("1화까지 봤어요");
 });
+
+test("the product grid keeps three columns of at least 96px on a 720px layout and wider screens", async ({ page }) => {
+  for (const width of [360, 720, 1024, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto("/webtoon/genre/all");
+    const items = page.getByTestId("product-item");
+    await expect(items.first()).toBeVisible();
+    const grid = page.getByRole("list", { name: /웹툰/ });
+    expect(await grid.evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(" ").length), `columns at ${width}px`).toBe(3);
+    // The first row really holds three works.
+    const tops = await items.evaluateAll((els) => els.slice(0, 6).map((e) => Math.round(e.getBoundingClientRect().top)));
+    expect(tops.filter((t) => t === tops[0]).length, `first row at ${width}px`).toBe(3);
+    expect((await items.first().boundingBox())!.width).toBeGreaterThanOrEqual(96);
+  }
+});
+
+test("coming back to a detail keeps its tab and scroll and marks the volume opened from it", async ({ page, request }) => {
+  const { detail, free } = await paidWork(request, "webtoon");
+  const pid = detail.prodInfo.pid;
+  await page.setViewportSize({ width: 412, height: 500 });
+  await page.goto(`/webtoon/detail/${pid}`);
+  await expect(page.getByRole("tab", { name: /회차/ })).toBeVisible();
+  await page.getByRole("tab", { name: /회차/ }).click();
+  await expect(page.getByRole("tab", { name: /회차/ })).toHaveAttribute("aria-selected", "true");
+  const vol = page.locator(`[data-testid=vol][data-no="${free.no}"]`);
+  await vol.scrollIntoViewIfNeeded();
+  await page.evaluate(() => window.scrollBy(0, 40));
+  const y = await page.evaluate(() => window.scrollY);
+  expect(y).toBeGreaterThan(100);
+  await expect.poll(() => page.evaluate(() => JSON.parse(sessionStorage.getItem("detailContext") ?? "{}").y)).toBe(y);
+  await vol.click();
+  await expect(page).toHaveURL(/\/viewer\?/);
+  // A new visit of the work's address (no tab in it), as the viewer's way back or a list makes.
+  await page.goto(`/webtoon/detail/${pid}`);
+  await expect(page.getByRole("tab", { name: /회차/ })).toHaveAttribute("aria-selected", "true");
+  await expect(page).toHaveURL(/tab=V/);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(y);
+  await expect(page.locator(`[data-testid=vol][data-no="${free.no}"]`)).toHaveAttribute("aria-current", "true");
+  // Another work opens on its own first tab at the top.
+  const other = (await (await request.get("/home/api/v1/webtoon/genre/all?size=5&sort=popular")).json()).list.find((x: { pid: string }) => x.pid !== pid);
+  await page.goto(`/webtoon/detail/${other.pid}`);
+  await expect(page.getByRole("tab", { name: "작품 정보" })).toHaveAttribute("aria-selected", "true");
+});

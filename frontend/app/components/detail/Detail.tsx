@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { ProductGrid } from "~/components/product/ProductGrid";
 import { Section } from "~/components/Section/Section";
@@ -22,7 +22,7 @@ import {
 } from "~/utils/screens/api";
 import { addDibs, COPIED, DIBS_ADDED, DIBS_REMOVED, listDibs, removeDibs, setAlarm } from "~/utils/screens/dibs";
 import { benefitLine, countdown, viewCount, won } from "~/utils/screens/format";
-import { quickView, setVolOrder, volOrder, type VolOrder } from "~/utils/screens/prefs";
+import { detailContext, detailHint, quickView, saveDetailContext, saveDetailHint, setVolOrder, volOrder, type VolOrder } from "~/utils/screens/prefs";
 import { applyWallet, loadSideInfo, useUser } from "~/utils/userStore";
 import { previewLoginFirst } from "~/components/viewer/nav";
 import { currentDevice, shownMoney } from "~/utils/device";
@@ -49,6 +49,36 @@ export function Detail({ detail }: { detail: DetailT }) {
   const navigate = useNavigate();
   const [sp, setSp] = useSearchParams();
   const tab: Tab = (["I", "V", "R"] as const).find((t) => t === sp.get("tab")) ?? "I";
+  // Returning to this work keeps its tab and scroll (session key detailContext)
+  // and marks the volume last opened from it (detailHint): an address with
+  // its own tab keeps that tab. Kept as the reader scrolls or switches tabs.
+  const [hint] = useState(() => detailHint(p.pid));
+  const restore = useRef(detailContext(p.pid));
+  useLayoutEffect(() => {
+    const ctx = restore.current;
+    if (!ctx) return;
+    if (!sp.get("tab") && ctx.tab !== "I" && ["V", "R"].includes(ctx.tab)) {
+      const n = new URLSearchParams(sp);
+      n.set("tab", ctx.tab);
+      setSp(n, { replace: true, preventScrollReset: true });
+      return; // scrolled once the tab is drawn
+    }
+    restore.current = null;
+    window.scrollTo(0, ctx.scroll);
+  }, [sp, setSp]);
+  useEffect(() => {
+    let frame = 0;
+    const save = () => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => saveDetailContext(p.pid, { tab, scroll: window.scrollY }));
+    };
+    if (!restore.current) save();
+    window.addEventListener("scroll", save, { passive: true });
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener("scroll", save);
+    };
+  }, [p.pid, tab]);
   const state = detailState(detail.header.code);
   // Service or payment off (201/202/203): nothing is sold, so no purchase is offered (seed §4).
   const selling = state === "ok";
@@ -169,7 +199,10 @@ export function Detail({ detail }: { detail: DetailT }) {
     shell.toast(COPIED, 2000);
   };
 
-  const openViewer = (no: number) => navigate(viewerHref(p.pid, no));
+  const openViewer = (no: number) => {
+    saveDetailHint(p.pid, no);
+    navigate(viewerHref(p.pid, no));
+  };
 
   /** Money: confirm, check the balance (charge path when short), then commit after the undo window. */
   const ensureMoney = (price: number, what: string) =>
@@ -439,7 +472,14 @@ export function Detail({ detail }: { detail: DetailT }) {
               const e = v.isFree ? "free" : entitlement(v.no, status, now);
               return (
                 <li key={v.no}>
-                  <button type="button" className={s.vol} onClick={() => tapVol(v)} data-testid="vol" data-no={v.no}>
+                  <button
+                    type="button"
+                    className={s.vol}
+                    onClick={() => tapVol(v)}
+                    data-testid="vol"
+                    data-no={v.no}
+                    aria-current={v.no === hint ? "true" : undefined}
+                  >
                     <div className={s.volThumb}>
                       <img src={volumeThumb(v)} alt="" loading="lazy" width={72} height={45} />
                     </div>

@@ -2,13 +2,14 @@ import { style, globalStyle } from "@vanilla-extract/css";
 import { vars } from "~/styles/theme.css";
 import { layout } from "~/styles/tokens";
 
-// Three columns, never narrower than 96px per item (seed §9).
+// Three columns, never narrower than 96px per item (seed §9), at every width:
+// the layout is at most 720px wide, and a wider screen once made it 4 columns
+// (issue 25).
 export const grid = style({
   display: "grid",
   gridTemplateColumns: `repeat(3, minmax(${layout.gridMinItem}px, 1fr))`,
   gap: "18px 10px",
   padding: "0 16px",
-  "@media": { "(min-width: 600px)": { gridTemplateColumns: `repeat(auto-fill, minmax(140px, 1fr))` } },
 });
 export const item = style({ minWidth: layout.gridMinItem });
 export const link = style({ display: "block" });

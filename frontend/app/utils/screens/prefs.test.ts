@@ -37,3 +37,20 @@ describe("list place", () => {
     expect(listPlace("/comic/genre/21")).toBeNull();
   });
 });
+
+describe("detail context and hint (session keys detailContext, detailHint)", () => {
+  it("keep one work's tab, scroll and opened volume, and nothing for another work", async () => {
+    const { saveDetailContext, detailContext, saveDetailHint, detailHint, SESSION } = await import("./prefs");
+    sessionStorage.clear();
+    expect(detailContext("wt1")).toBeNull();
+    saveDetailContext("wt1", { tab: "V", scroll: 812.6 });
+    expect(JSON.parse(sessionStorage.getItem(SESSION.detailContext)!)).toEqual({ pid: "wt1", tab: "V", y: 813 });
+    expect(detailContext("wt1")).toEqual({ tab: "V", scroll: 813 });
+    expect(detailContext("wt2")).toBeNull();
+    saveDetailHint("wt1", 7);
+    expect(detailHint("wt1")).toBe(7);
+    expect(detailHint("wt2")).toBeNull();
+    sessionStorage.setItem(SESSION.detailContext, "{broken");
+    expect(detailContext("wt1")).toBeNull();
+  });
+});

@@ -54,3 +54,32 @@ export const setSession = (k: string, v: string, store = session()) => put(store
 export const getSession = (k: string, store = session()) => get(store, k);
 export const getLocal = (k: string, store = local()) => get(store, k);
 export const setLocal = (k: string, v: string, store = local()) => put(store, k, v);
+
+/**
+ * Detail context (seed §3's session key): the tab and scroll of the detail
+ * page last shown, so returning to that work (from the viewer, a list, the
+ * app) opens it where the reader left it. The detail hint is the volume the
+ * reader last opened from it, marked on return.
+ */
+export type DetailPlace = { tab: string; scroll: number };
+export function saveDetailContext(pid: string, place: DetailPlace, store = session()) {
+  put(store, SESSION.detailContext, JSON.stringify({ pid, tab: place.tab, y: Math.max(0, Math.round(place.scroll)) }));
+}
+export function detailContext(pid: string, store = session()): DetailPlace | null {
+  try {
+    const c = JSON.parse(get(store, SESSION.detailContext) ?? "null");
+    if (!c || c.pid !== pid || typeof c.tab !== "string") return null;
+    return { tab: c.tab, scroll: Number(c.y) || 0 };
+  } catch {
+    return null;
+  }
+}
+export const saveDetailHint = (pid: string, no: number, store = session()) => put(store, SESSION.detailHint, JSON.stringify({ pid, no }));
+export function detailHint(pid: string, store = session()): number | null {
+  try {
+    const h = JSON.parse(get(store, SESSION.detailHint) ?? "null");
+    return h && h.pid === pid && Number.isInteger(h.no) ? h.no : null;
+  } catch {
+    return null;
+  }
+}
