@@ -3,6 +3,8 @@
 // (then 300 ms later); iOS asks at about 2 s, but only inside a 4 s window
 // (a later timer means the app was in front), and gives up after 5000 ms.
 
+import { androidBrowserEncodesParams } from "~/utils/device";
+
 export const APP_OPEN = {
   androidCheckMs: 2000,
   androidStoreFallbackMs: 300,
@@ -37,6 +39,41 @@ export function storeUrlFor(channel: string): string {
     default:
       return "";
   }
+}
+
+/** The app's own scheme: a link into the app names the store path to open (url). */
+export const APP_SCHEME = "storefront://open";
+
+/**
+ * appLink is the link into the app for a store path. Android browsers from
+ * version 130 encode URL parameters (seed §5): there the path goes in
+ * percent-encoded, so the app reads it back the same; older browsers and
+ * iOS pass it as it is.
+ */
+export function appLink(path: string, ua: string): string {
+  return `${APP_SCHEME}?url=${androidBrowserEncodesParams(ua) ? encodeURIComponent(path) : path}`;
+}
+
+/** The page's own ways to open the app: the address bar, its visibility, the shell's confirm popup. */
+export function browserAppOpenDeps(confirm: (message: string) => boolean | Promise<boolean>): AppOpenDeps {
+  return {
+    go: (u) => window.location.assign(u),
+    hidden: () => document.visibilityState === "hidden",
+    confirm,
+    now: () => Date.now(),
+    setTimeout: (f, ms) => setTimeout(f, ms),
+  };
+}
+
+/**
+ * openAppFromWeb opens the app at path from a mobile browser (seed §4, §9):
+ * Android falls back to its store after about 2 s, iOS asks at about 2 s,
+ * within a 4 s window, with the app-only message. "" for other devices.
+ */
+export function openAppFromWeb(path: string, d: { isIOS: boolean; isAndroid: boolean; userAgent: string }, deps: AppOpenDeps): boolean {
+  if (!d.isIOS && !d.isAndroid) return false;
+  openApp(d.isIOS ? "ios" : "android", appLink(path, d.userAgent), d.isIOS ? APP_STORE_URL : PLAY_STORE_URL, deps);
+  return true;
 }
 
 export const IOS_APP_MISSING_PROMPT = "앱 전용 기능입니다. 앱이 설치되어 있지 않다면 앱스토어에서 설치해 주세요.";

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { APP_OPEN, IOS_APP_MISSING_PROMPT, openApp } from "./appOpen";
+import { APP_OPEN, APP_STORE_URL, appLink, IOS_APP_MISSING_PROMPT, openApp, openAppFromWeb, PLAY_STORE_URL } from "./appOpen";
+import { deviceInfo } from "~/utils/device";
 import { isChunkLoadError, RELOAD_STAMP, reloadOnce } from "./chunkReload";
 import { LoadingBar, type BarState } from "./loadingBar";
 import { ModalStack, modalReporter, scrollLocker } from "./modalStack";
@@ -325,6 +326,28 @@ describe("app open with store fallback", () => {
     await vi.advanceTimersByTimeAsync(APP_OPEN.iosPromptMs);
     expect(asked).toEqual([IOS_APP_MISSING_PROMPT]);
     expect(went).toEqual(["app://x", "store://x"]);
+  });
+  it("links into the app encode their parameters on Android browsers 130 and above (seed §5)", () => {
+    const chrome = (v: number) => `Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v}.0.0.0 Mobile Safari/537.36`;
+    expect(appLink("/comic/detail/c1?tab=V&x=1", chrome(130))).toBe("storefront://open?url=%2Fcomic%2Fdetail%2Fc1%3Ftab%3DV%26x%3D1");
+    expect(appLink("/comic/detail/c1?tab=V&x=1", chrome(129))).toBe("storefront://open?url=/comic/detail/c1?tab=V&x=1");
+    expect(appLink("/a?b=1", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148")).toBe("storefront://open?url=/a?b=1");
+  });
+  it("opening the app from the web: Android's link and Play fallback, iOS's link and the app-only prompt, nothing on a desktop", async () => {
+    const android = deviceInfo("Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 Chrome/131.0.0.0 Mobile Safari/537.36");
+    const a = deps();
+    expect(openAppFromWeb("/webtoon/detail/w1", android, a.d)).toBe(true);
+    vi.advanceTimersByTime(APP_OPEN.androidCheckMs + APP_OPEN.androidStoreFallbackMs);
+    expect(a.went).toEqual(["storefront://open?url=%2Fwebtoon%2Fdetail%2Fw1", PLAY_STORE_URL]);
+    const ios = deviceInfo("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148");
+    const i = deps(false, true);
+    expect(openAppFromWeb("/webtoon/detail/w1", ios, i.d)).toBe(true);
+    await vi.advanceTimersByTimeAsync(APP_OPEN.iosPromptMs);
+    expect(i.asked).toEqual([IOS_APP_MISSING_PROMPT]);
+    expect(i.went).toEqual(["storefront://open?url=/webtoon/detail/w1", APP_STORE_URL]);
+    const desk = deps();
+    expect(openAppFromWeb("/", deviceInfo("Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0.0.0 Safari/537.36"), desk.d)).toBe(false);
+    expect(desk.went).toEqual([]);
   });
   it("iOS: no prompt when the timer fires outside the 4 s window (the app was in front)", async () => {
     const { asked, d } = deps();

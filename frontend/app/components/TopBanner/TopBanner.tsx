@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { openApp, PLAY_STORE_URL } from "~/shell/appOpen";
+import { browserAppOpenDeps, openAppFromWeb } from "~/shell/appOpen";
 import { TOP_BANNER_CHECK_MS } from "~/shell/timing";
 import { getCookie, setCookie } from "~/utils/cookies";
 import { currentDevice } from "~/utils/device";
@@ -7,7 +7,6 @@ import { COOKIE } from "~/utils/user";
 import * as s from "./TopBanner.css";
 
 export const TOP_BANNER_HIDE_MAX_AGE = 7 * 24 * 3600;
-export const APP_SCHEME = "storefront://open";
 
 /** Whether the new-app top banner shows: Android web only, not hidden by its cookie. */
 export function topBannerActive(d: { channel: string; isAndroid: boolean }, hiddenCookie: string | undefined): boolean {
@@ -26,14 +25,8 @@ export function TopBanner() {
     setCookie(COOKIE.topBanner, "Y", { maxAge: TOP_BANNER_HIDE_MAX_AGE });
     setShow(false);
   };
-  const open = () =>
-    openApp("android", APP_SCHEME + location.pathname + location.search, PLAY_STORE_URL, {
-      go: (u) => window.location.assign(u),
-      hidden: () => document.visibilityState === "hidden",
-      confirm: (m) => window.confirm(m),
-      now: () => Date.now(),
-      setTimeout: (f, ms) => setTimeout(f, ms),
-    });
+  // The banner shows on Android web only: the Play store is the fallback.
+  const open = () => openAppFromWeb(location.pathname + location.search, currentDevice(), browserAppOpenDeps((m) => window.confirm(m)));
   return (
     <div className={s.banner} role="region" aria-label="앱 설치 안내" data-testid="top-banner">
       <svg className={s.icon} viewBox="0 0 32 32" aria-hidden="true">

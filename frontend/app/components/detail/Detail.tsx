@@ -27,6 +27,7 @@ import { applyWallet, loadSideInfo, useUser } from "~/utils/userStore";
 import { previewLoginFirst } from "~/components/viewer/nav";
 import { currentDevice, shownMoney } from "~/utils/device";
 import { volumeThumb } from "~/components/viewer/media";
+import { browserAppOpenDeps, openAppFromWeb } from "~/shell/appOpen";
 import { mainButton } from "./mainButton";
 import { Reviews } from "./Reviews";
 import { ensureMoney as spendMoney } from "./money";
@@ -199,6 +200,17 @@ export function Detail({ detail }: { detail: DetailT }) {
     shell.toast(COPIED, 2000);
   };
 
+  // A mobile browser may open this work in the app (seed §4, §9): Android
+  // falls back to its store, iOS asks with the app-only message.
+  const dev = currentDevice();
+  const web = dev.isApp ? null : dev;
+  const openInApp = () =>
+    openAppFromWeb(
+      `/${sectionPath(p.section)}/detail/${p.pid}`,
+      dev,
+      browserAppOpenDeps((content) => shell.confirm({ content, leftLabel: "취소", rightLabel: "앱스토어로 이동" })),
+    );
+
   const openViewer = (no: number) => {
     saveDetailHint(p.pid, no);
     navigate(viewerHref(p.pid, no));
@@ -351,6 +363,11 @@ export function Detail({ detail }: { detail: DetailT }) {
         <button type="button" className={s.action} onClick={share} aria-label="공유">
           <span aria-hidden="true">↗</span>공유
         </button>
+        {web && (web.isAndroid || web.isIOS) && (
+          <button type="button" className={s.action} onClick={openInApp} aria-label="앱에서 보기" data-testid="open-in-app">
+            <span aria-hidden="true">⤴</span>앱
+          </button>
+        )}
       </div>
 
       {coupons?.WCPInfo && (
