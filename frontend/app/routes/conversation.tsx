@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { CHAT_TEXT, connector, type ChatState } from "~/components/chat/chatState";
 import { Link } from "react-router";
 import { AppUpdateGate } from "~/components/AppUpdate/AppUpdate";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
@@ -27,18 +28,20 @@ function Conversation() {
   const user = useUser();
   const [list, setList] = useState<QnA[]>([]);
   const [text, setText] = useState("");
+  const [chat, setChat] = useState<ChatState>("loading");
   const end = useRef<HTMLDivElement>(null);
-  const load = async () => {
-    try {
-      const a = await http<{ list: QnA[] | null }>(`${API}/cs/qna`, { query: { page: 1 } });
-      setList([...(a.list ?? [])].reverse());
-    } catch {
-      /* the greeting stays; the box still sends */
-    }
+  const fetchList = async () => {
+    const a = await http<{ list: QnA[] | null }>(`${API}/cs/qna`, { query: { page: 1 } });
+    setList([...(a.list ?? [])].reverse());
   };
+  // The chat connects on demand, when the screen opens, through the seed's
+  // widget states: loading, ready, failed (with a retry).
+  const connect = useMemo(() => connector(setChat), []);
+  const load = () => connect(fetchList);
   useEffect(() => {
-    if (user.isLogin) void load();
-  }, [user.isLogin]);
+    if (user.isLogin) void connect(fetchList);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [user.isLogin, connect]);
   useEffect(() => {
     const el = end.current;
     if (el && typeof el.scrollIntoView === "function") el.scrollIntoView({ block: "end" });
@@ -47,9 +50,11 @@ function Conversation() {
     e.preventDefault();
     const body = text.trim();
     if (!body) return;
+    if (chat !== "ready") return;
     await http(`${API}/cs/qna`, { method: "POST", json: { category: "etc", title: body.slice(0, 40), body }, expect: [201] }).catch(() => {});
     setText("");
-    void load();
+    // After a send the list is fetched again without leaving the ready state.
+    await fetchList().catch(() => {});
   };
   const bubble = (mine: boolean): React.CSSProperties => ({
     alignSelf: mine ? "flex-end" : "flex-start",
@@ -70,8 +75,15 @@ function Conversation() {
         </p>
       ) : (
         <>
-          <div style={{ display: "flex", flexDirection: "column", gap: 8, padding: 16 }} aria-live="polite">
-            <p style={bubble(false)}>안녕하세요, 고객센터입니다. 무엇을 도와드릴까요?</p>
+          <div style={{ display: "flex", flexDirection: "column", gap: 8, padding: 16 }} aria-live="polite" aria-busy={chat === "loading"} data-testid="chat" data-state={chat}>
+            <p style={bubble(false)} role={chat === "ready" ? undefined : "status"}>
+              {CHAT_TEXT[chat]}
+            </p>
+            {chat === "failed" && (
+              <button type="button" className={s.button} style={{ alignSelf: "flex-start", padding: "0 16px" }} onClick={() => void load()}>
+                다시 연결
+              </button>
+            )}
             {list.map((q) => (
               <div key={q.id} style={{ display: "flex", flexDirection: "column", gap: 8 }}>
                 <p style={bubble(true)}>{q.body}</p>
@@ -81,8 +93,17 @@ function Conversation() {
             <div ref={end} />
           </div>
           <form onSubmit={send} className={s.search}>
-            <input className={s.input} style={{ flex: 1 }} value={text} onChange={(e) => setText(e.target.value)} placeholder="메시지를 입력하세요" aria-label="메시지" maxLength={2000} />
-            <button className={s.button} style={{ padding: "0 16px" }} type="submit">
+            <input
+              className={s.input}
+              style={{ flex: 1 }}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              placeholder="메시지를 입력하세요"
+              aria-label="메시지"
+              maxLength={2000}
+              disabled={chat !== "ready"}
+            />
+            <button className={s.button} style={{ padding: "0 16px" }} type="submit" disabled={chat !== "ready"}>
               보내기
             </button>
           </form>

@@ -2,7 +2,7 @@
 // sheet, the release day, Korean and tidy pages, the seed's grid, the detail's
 // place kept, the chat's states.
 import type { Page } from "@playwright/test";
-import { expect, signup, test } from "./fixtures";
+import { expect, fulfillSigned, signup, test } from "./fixtures";
 import { paidWork } from "./screens-helpers";
 
 /** Two animation frames: what a resolved call sets has been drawn by then. */
@@ -180,4 +180,39 @@ test("coming back to a detail keeps its tab and scroll and marks the volume open
   const other = (await (await request.get("/home/api/v1/webtoon/genre/all?size=5&sort=popular")).json()).list.find((x: { pid: string }) => x.pid !== pid);
   await page.goto(`/webtoon/detail/${other.pid}`);
   await expect(page.getByRole("tab", { name: "작품 정보" })).toHaveAttribute("aria-selected", "true");
+});
+
+test.describe("the chat's states", () => {
+  test.use({ allowConsole: [/status of 503/] });
+  test("loading while it connects, failed with a retry when the connection fails, then ready", async ({ page }) => {
+    await signup(page);
+    await page.request.post("/home/api/v1/users/interests/genres/rejection");
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let fail = true;
+    await page.route("**/home/api/v1/cs/qna?**", async (route) => {
+      if (route.request().method() !== "GET") return route.continue();
+      await held;
+      if (fail) return fulfillSigned(route, 503, { header: { code: 503, message: "잠시 후 다시 시도해 주세요." } });
+      return route.continue();
+    });
+    await page.goto("/conversation");
+    const chat = page.getByTestId("chat");
+    await expect(chat).toHaveAttribute("data-state", "loading");
+    await expect(chat.getByRole("status")).toHaveText("상담을 연결하고 있습니다.");
+    await expect(page.getByRole("textbox", { name: "메시지" })).toBeDisabled();
+    release();
+    await expect(chat).toHaveAttribute("data-state", "failed");
+    await expect(chat.getByRole("status")).toHaveText("상담에 연결하지 못했습니다. 잠시 후 다시 시도해 주세요.");
+    await expect(page.getByRole("button", { name: "보내기" })).toBeDisabled();
+    fail = false;
+    await chat.getByRole("button", { name: "다시 연결" }).click();
+    await expect(chat).toHaveAttribute("data-state", "ready");
+    await expect(chat).toContainText("안녕하세요, 고객센터입니다. 무엇을 도와드릴까요?");
+    const box = page.getByRole("textbox", { name: "메시지" });
+    await expect(box).toBeEnabled();
+    await box.fill("충전 내역을 확인하고 싶어요");
+    await page.getByRole("button", { name: "보내기" }).click();
+    await expect(chat).toContainText("충전 내역을 확인하고 싶어요");
+  });
 });
