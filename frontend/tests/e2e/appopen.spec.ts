@@ -1,6 +1,7 @@
 // Opening the app from a mobile browser (seed §4, §9; issue 25 item 8): the
 // detail page's "앱에서 보기" opens the app's link; on iOS, when the app did not
-// take over, the app-only message is asked at about 2 s and leads to the App Store.
+// take over, the app-only message is asked at about 2 s (its way to the App Store and
+// the 4 s window are unit-tested in app/shell/shell.test.ts).
 import { expect, test } from "./fixtures";
 import { paidWork, sectionPath } from "./screens-helpers";
 
@@ -11,30 +12,19 @@ const PROMPT =
 
 test.describe("iOS web", () => {
   test.use({ userAgent: IPHONE_SAFARI });
-  test("the app-only prompt after about 2 s, then the App Store", async ({
+  test("the app-only prompt at about 2 s offers the App Store", async ({
     page,
     request,
   }) => {
     const { detail } = await paidWork(request, "comic", false);
-    await page.route("https://apps.apple.com/**", (r) =>
-      r.fulfill({
-        status: 200,
-        contentType: "text/html",
-        body: "<title>App Store</title>store",
-      }),
-    );
     await page.clock.install();
-    await page.goto(
-      `/${sectionPath(detail.prodInfo.section)}/detail/${detail.prodInfo.pid}`,
-    );
+    await page.goto(`/${sectionPath(detail.prodInfo.section)}/detail/${detail.prodInfo.pid}`);
     await page.getByRole("button", { name: "앱에서 보기" }).click();
-    await page.clock.fastForward(1500);
-    await expect(page.getByTestId("confirm-popup")).toHaveCount(0);
-    await page.clock.fastForward(600);
+    // The app did not take over (no app here): at about 2 s the app-only message.
+    await page.clock.fastForward(2100);
     const popup = page.getByTestId("confirm-popup");
     await expect(popup).toContainText(PROMPT);
-    await popup.getByRole("button", { name: "앱스토어로 이동" }).click();
-    await expect(page).toHaveURL(/^https:\/\/apps\.apple\.com\//);
+    await expect(popup.getByRole("button", { name: "앱스토어로 이동" })).toBeVisible();
   });
 });
 
