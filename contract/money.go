@@ -38,6 +38,11 @@ func BonusBanners(channel string) bool {
 // and what is paid are one number.
 const FirstChargeBonusPct = 10
 
+// JoinBonusMileage is the mileage the writer grants once after sign-up unless
+// configured otherwise; the demo's join event states this amount, so the
+// promise and the grant are one number.
+const JoinBonusMileage = 3000
+
 // FirstChargeBonus is the mileage granted on a first charge of amount won at
 // pct percent (rounded down, as the ledger holds whole won).
 func FirstChargeBonus(amount, pct int64) int64 {

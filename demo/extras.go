@@ -86,7 +86,7 @@ func (g *gen) events(r *rand.Rand) {
 		{kind: contract.EventHoneyBenefit, eid: 1021, title: "만화 꿀혜택 : 오늘 마감", body: "오늘 자정까지 1권 무료 + 전권 할인.", section: contract.SectionComic, from: -6, to: 0, pool: comics, n: 20, coupons: 1},
 		{kind: contract.EventHoneyBenefit, eid: 1022, title: "만화 꿀혜택 : 이번 주 특가", body: "이번 주 만화 특가와 쿠폰 혜택.", section: contract.SectionComic, from: -1, to: 5, pool: comics, n: 20, coupons: 3},
 		{kind: contract.EventTicket, eid: contract.ComicTicketEventID, title: "만화 이용권 이벤트", body: "이벤트 기간 동안 만화 이용권으로 대상 작품을 감상하세요.", section: contract.SectionComic, from: -10, to: 20, pool: comics, n: 30},
-		{kind: contract.EventJoin, eid: 1050, title: "신규 가입 혜택", body: "지금 가입하면 블루머니 1,000원을 드립니다.", from: -365, to: 365},
+		{kind: contract.EventJoin, eid: 1050, title: "신규 가입 혜택", body: "지금 가입하면 마일리지 " + won(contract.JoinBonusMileage) + "을 드립니다.", from: -365, to: 365},
 		{kind: contract.EventFirstCharge, eid: 1051, title: "첫 충전 보너스", body: "첫 충전 시 충전 금액의 " + strconv.Itoa(contract.FirstChargeBonusPct) + "%를 보너스로 드립니다.", from: -365, to: 365},
 	}
 	// Heroism: coupon events per comic writer with several works.
@@ -280,4 +280,13 @@ func (g *gen) jumpingPass() {
 		jp.Sections = append(jp.Sections, grp)
 	}
 	g.cat.JumpingPass = jp
+}
+
+// won writes an amount the way the store's texts do: "3,000원".
+func won(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s + "원"
 }

@@ -34,3 +34,27 @@ func TestFirstChargePromiseIsWhatTheWriterPays(t *testing.T) {
 		t.Fatal("no first-charge event")
 	}
 }
+
+// TestJoinPromiseIsWhatTheWriterPays: the join event promises
+// contract.JoinBonusMileage, the writer's default join bonus (it promised
+// 블루머니 1,000원 while 3,000 mileage was paid).
+func TestJoinPromiseIsWhatTheWriterPays(t *testing.T) {
+	t.Parallel()
+	cat := demo.Generate(demo.Options{Seed: 42, Works: 200, Now: anchor})
+	want := "마일리지 3,000원"
+	if contract.JoinBonusMileage != 3000 {
+		t.Fatalf("update this test's text for a join bonus of %d", contract.JoinBonusMileage)
+	}
+	found := 0
+	for _, e := range cat.Events {
+		if e.Kind == contract.EventJoin {
+			found++
+			if !strings.Contains(e.Body, want) {
+				t.Errorf("event %d promises %q, the writer pays %s", e.EID, e.Body, want)
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatal("no join event")
+	}
+}

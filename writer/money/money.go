@@ -41,7 +41,8 @@ type Config struct {
 	ContentSecret string
 	// ContentTTL is how long a download-auth content token lasts (default 30m).
 	ContentTTL time.Duration
-	// JoinBonus is the mileage granted once after sign-up (default 3000).
+	// JoinBonus is the mileage granted once after sign-up (default
+	// contract.JoinBonusMileage, the amount the demo's join event states).
 	JoinBonus int64
 	// FirstChargeBonusPct is the mileage bonus on the first charge, in percent
 	// (default contract.FirstChargeBonusPct, the number the demo's event text
@@ -81,7 +82,7 @@ type Config struct {
 func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.ContentSecret, "content-secret", svc.Env("CONTENT_SECRET", "dev-content-secret"), "secret of content tokens shared with the edge")
 	fs.DurationVar(&c.ContentTTL, "content-ttl", svc.EnvDuration("CONTENT_TTL", 30*time.Minute), "lifetime of a content token")
-	fs.Int64Var(&c.JoinBonus, "join-bonus", int64(svc.EnvInt("MONEY_JOIN_BONUS", 3000)), "mileage granted as join bonus")
+	fs.Int64Var(&c.JoinBonus, "join-bonus", int64(svc.EnvInt("MONEY_JOIN_BONUS", contract.JoinBonusMileage)), "mileage granted as join bonus")
 	fs.StringVar(&c.PaymentURL, "payment-url", svc.Env("PAYMENT_URL", ""), "payment gateway base URL (empty: charging off unless a gateway is given)")
 	fs.StringVar(&c.PaymentSecretKey, "payment-secret-key", svc.Env("PAYMENT_SECRET_KEY", "test_sk_sandbox"), "payment gateway secret key")
 	fs.StringVar(&c.PaymentWebhookSecret, "payment-webhook-secret", svc.Env("PAYMENT_WEBHOOK_SECRET", "whsec_sandbox"), "payment gateway webhook signing secret")
@@ -100,7 +101,7 @@ func (c Config) withDefaults() Config {
 		c.ContentTTL = 30 * time.Minute
 	}
 	if c.JoinBonus <= 0 {
-		c.JoinBonus = 3000
+		c.JoinBonus = contract.JoinBonusMileage
 	}
 	if c.FirstChargeBonusPct <= 0 {
 		c.FirstChargeBonusPct = contract.FirstChargeBonusPct
