@@ -64,12 +64,27 @@ export function Detail({ detail }: { detail: DetailT }) {
       setSp(n, { replace: true, preventScrollReset: true });
       return; // scrolled once the tab is drawn
     }
-    restore.current = null;
-    window.scrollTo(0, ctx.scroll);
+    // The page may still grow (pictures, the member's status): scroll once it
+    // is tall enough, trying for about a second; the router's own reset to
+    // the top on arrival comes first.
+    let tries = 0;
+    let frame = 0;
+    const step = () => {
+      const room = document.documentElement.scrollHeight - window.innerHeight;
+      if (room >= ctx.scroll || ++tries > 60) {
+        restore.current = null;
+        window.scrollTo(0, ctx.scroll);
+        return;
+      }
+      frame = requestAnimationFrame(step);
+    };
+    frame = requestAnimationFrame(step);
+    return () => cancelAnimationFrame(frame);
   }, [sp, setSp]);
   useEffect(() => {
     let frame = 0;
     const save = () => {
+      if (restore.current) return; // not the reader's scroll yet
       cancelAnimationFrame(frame);
       frame = requestAnimationFrame(() => saveDetailContext(p.pid, { tab, scroll: window.scrollY }));
     };
