@@ -1,4 +1,5 @@
-import { Form, redirect, useLoaderData, useNavigation } from "react-router";
+import { Form, useLoaderData, useNavigation } from "react-router";
+import { AdminTokenForm, adminTokenAction, readAdminToken } from "~/components/admin/AdminToken";
 import { Chart } from "~/components/admin/Chart";
 import * as s from "~/components/admin/analytics.css";
 import {
@@ -10,7 +11,6 @@ import {
   reportError,
   revenueRows,
   STEPS,
-  TOKEN_KEY,
   topWorkRows,
   trafficSeries,
   WINDOWS,
@@ -29,14 +29,6 @@ type Data =
   | { kind: "error"; q: ReportQuery; errors: string[]; message: string }
   | { kind: "ok"; q: ReportQuery; errors: string[]; reports: Reports };
 
-const readToken = () => {
-  try {
-    return sessionStorage.getItem(TOKEN_KEY) ?? "";
-  } catch {
-    return "";
-  }
-};
-
 /**
  * /admin/analytics: the analysts' reports for admins. The admin token is kept
  * in session storage (this tab only) and sent as a bearer token; the reports
@@ -44,7 +36,7 @@ const readToken = () => {
  */
 export async function clientLoader({ request }: { request: Request }): Promise<Data> {
   const { q, errors } = parseQuery(new URL(request.url).searchParams, new Date());
-  const token = readToken();
+  const token = readAdminToken();
   if (!token) return { kind: "token", q, errors };
   try {
     return { kind: "ok", q, errors, reports: await loadReports(http, token, q, request.signal) };
@@ -56,16 +48,7 @@ export async function clientLoader({ request }: { request: Request }): Promise<D
   }
 }
 
-export async function clientAction({ request }: { request: Request }) {
-  const form = await request.formData();
-  if (form.get("intent") === "forget") sessionStorage.removeItem(TOKEN_KEY);
-  else {
-    const token = String(form.get("token") ?? "").trim();
-    if (token) sessionStorage.setItem(TOKEN_KEY, token);
-  }
-  const url = new URL(request.url);
-  return redirect(url.pathname + url.search);
-}
+export const clientAction = adminTokenAction;
 
 export default function AdminAnalytics() {
   const data = useLoaderData<typeof clientLoader>();
@@ -83,7 +66,7 @@ export default function AdminAnalytics() {
           </Form>
         )}
       </div>
-      {data.kind === "token" && <TokenForm message={data.message} />}
+      {data.kind === "token" && <AdminTokenForm message={data.message} />}
       <Filters q={data.q} busy={busy} />
       {data.errors.length > 0 && (
         <div role="alert" className={s.alert}>
@@ -97,33 +80,6 @@ export default function AdminAnalytics() {
       )}
       {data.kind === "ok" && <Dashboard q={data.q} r={data.reports} />}
     </main>
-  );
-}
-
-function TokenForm({ message }: { message?: string }) {
-  return (
-    <section className={s.panel} aria-labelledby="token-title">
-      <h2 id="token-title" className={s.h2}>
-        관리자 인증
-      </h2>
-      {message && (
-        <div role="alert" className={s.alert}>
-          {message}
-        </div>
-      )}
-      <Form method="post" className={s.form}>
-        <label className={s.field}>
-          관리자 토큰
-          <input className={s.input} type="password" name="token" autoComplete="off" required />
-        </label>
-        <button type="submit" className={s.button}>
-          확인
-        </button>
-      </Form>
-      <p className={s.muted} style={{ marginTop: 8 }}>
-        토큰은 이 탭의 세션 저장소에만 보관되며 탭을 닫으면 지워집니다.
-      </p>
-    </section>
   );
 }
 

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, redirect, useLoaderData, useNavigation, useRevalidator } from "react-router";
+import { Form, Link, useLoaderData, useNavigation, useRevalidator } from "react-router";
 import * as s from "~/components/admin/analytics.css";
 import * as m from "~/components/admin/media.css";
 import { ACCEPT, isRefusal, jobLabel, RefusedError, sortFiles, uploadFile, type Job, type MediaAPI, type Upload } from "~/components/admin/mediaUpload";
-import { TOKEN_KEY } from "~/components/admin/reports";
+import { AdminTokenForm, adminTokenAction, readAdminToken } from "~/components/admin/AdminToken";
 import { fallbackWidth, getManifest, pageURL, srcSet, total, type Manifest } from "~/components/viewer/media";
 import { http } from "~/utils/api";
 import { isHttpError } from "~/utils/http";
@@ -13,14 +13,6 @@ import { getVolumes } from "~/utils/screens/api";
 export const meta = () => [{ title: pageTitle("콘텐츠 업로드") }, { name: "robots", content: "noindex" }];
 
 const MEDIA_API = "/admin/api/v1/media";
-
-const readToken = () => {
-  try {
-    return sessionStorage.getItem(TOKEN_KEY) ?? "";
-  } catch {
-    return "";
-  }
-};
 
 type Data = { token: boolean; pid: string; no: number; jobs: Job[]; manifest: Manifest | null; message?: string };
 
@@ -34,7 +26,7 @@ export async function clientLoader({ request }: { request: Request }): Promise<D
   const url = new URL(request.url);
   const pid = (url.searchParams.get("pid") ?? "").trim();
   const no = Number(url.searchParams.get("no") ?? "") || 0;
-  const token = readToken();
+  const token = readAdminToken();
   const base: Data = { token: !!token, pid, no, jobs: [], manifest: null };
   if (!token || !pid || no < 1) return base;
   try {
@@ -52,16 +44,7 @@ export async function clientLoader({ request }: { request: Request }): Promise<D
   }
 }
 
-export async function clientAction({ request }: { request: Request }) {
-  const form = await request.formData();
-  if (form.get("intent") === "forget") sessionStorage.removeItem(TOKEN_KEY);
-  else {
-    const token = String(form.get("token") ?? "").trim();
-    if (token) sessionStorage.setItem(TOKEN_KEY, token);
-  }
-  const url = new URL(request.url);
-  return redirect(url.pathname + url.search);
-}
+export const clientAction = adminTokenAction;
 
 /** The writer's media API with the admin token; parts go by XHR for their upload progress. */
 function mediaAPI(token: string): MediaAPI {
@@ -126,7 +109,7 @@ export default function AdminMedia() {
         </div>
       )}
       {!data.token ? (
-        <TokenForm />
+        <AdminTokenForm />
       ) : (
         <>
           <section className={s.panel} aria-labelledby="vol-title">
@@ -156,25 +139,6 @@ export default function AdminMedia() {
   );
 }
 
-function TokenForm() {
-  return (
-    <section className={s.panel} aria-labelledby="token-title">
-      <h2 id="token-title" className={s.h2}>
-        관리자 인증
-      </h2>
-      <Form method="post" className={s.form}>
-        <label className={s.field}>
-          관리자 토큰
-          <input className={s.input} type="password" name="token" autoComplete="off" required />
-        </label>
-        <button type="submit" className={s.button}>
-          확인
-        </button>
-      </Form>
-    </section>
-  );
-}
-
 /**
  * UploadPanel sends the chosen files one after another (each in resumable
  * parts, with its progress), then asks for one processing job and watches it.
@@ -193,7 +157,7 @@ function UploadPanel({ pid, no }: { pid: string; no: number }) {
     if (!job || job.state === "done" || job.state === "failed") return;
     const t = setTimeout(async () => {
       try {
-        const a = await http<{ job: Job }>(`${MEDIA_API}/jobs/${job.id}`, { headers: { Authorization: `Bearer ${readToken()}` } });
+        const a = await http<{ job: Job }>(`${MEDIA_API}/jobs/${job.id}`, { headers: { Authorization: `Bearer ${readAdminToken()}` } });
         setJob(a.job);
         if (a.job.state === "done" || a.job.state === "failed") revalidator.revalidate();
       } catch (e) {
@@ -211,7 +175,7 @@ function UploadPanel({ pid, no }: { pid: string; no: number }) {
     setJob(null);
     setRunning(true);
     setFiles(chosen.map((f) => ({ name: f.name, sent: 0, total: f.size, done: false })));
-    const api = mediaAPI(readToken());
+    const api = mediaAPI(readAdminToken());
     try {
       const ids: string[] = [];
       for (const [i, f] of chosen.entries()) {
@@ -222,7 +186,7 @@ function UploadPanel({ pid, no }: { pid: string; no: number }) {
       const a = await http<{ job: Job }>(`${MEDIA_API}/jobs`, {
         method: "POST",
         json: { target: "volume", pid, no, uploads: ids },
-        headers: { Authorization: `Bearer ${readToken()}` },
+        headers: { Authorization: `Bearer ${readAdminToken()}` },
         expect: [202],
       });
       setJob(a.job);
