@@ -76,20 +76,8 @@ func TestEveryRouteRefusesBadInputAndChangesNothing(t *testing.T) {
 	if st, body := e.Admin.Do("POST", "/admin/api/v1/works", w); st != 201 {
 		t.Fatalf("create: %d %s", st, body)
 	}
-	join := func(email string) (*writertest.Client, string) {
-		c := e.Browser()
-		st, body := c.Do("POST", "/home/api/v1/auth/signup", map[string]any{"email": email, "password": "correct horse"})
-		if st != 201 {
-			t.Fatalf("signup: %d %s", st, body)
-		}
-		var m struct {
-			AuthInfo struct{ UID string } `json:"authInfo"`
-		}
-		_ = json.Unmarshal(body, &m)
-		return c, m.AuthInfo.UID
-	}
-	m, uid := join("bad@example.com")
-	o, ouid := join("other@example.com")
+	m, uid := signupUID(t, e, "bad@example.com")
+	o, ouid := signupUID(t, e, "other@example.com")
 	visitor := e.Browser()
 	// Some state for the calls to (not) change: money, a purchase, a dib, a review.
 	if st, body := m.Do("POST", "/home/api/v1/wallet/join-bonus", nil); st != 200 {

@@ -32,11 +32,24 @@ func wffWork(t *testing.T, e *writertest.Env) {
 
 func signup(t *testing.T, e *writertest.Env, email string) *writertest.Client {
 	t.Helper()
+	b, _ := signupUID(t, e, email)
+	return b
+}
+
+// signupUID signs a new member up in a browser of its own and returns it with
+// the member's uid.
+func signupUID(t *testing.T, e *writertest.Env, email string) (*writertest.Client, string) {
+	t.Helper()
 	b := e.Browser()
-	if st, body := b.Do("POST", "/home/api/v1/auth/signup", map[string]any{"email": email, "password": "correct horse"}); st != 201 {
+	st, body := b.Do("POST", "/home/api/v1/auth/signup", map[string]any{"email": email, "password": "correct horse"})
+	if st != 201 {
 		t.Fatalf("signup: %d %s", st, body)
 	}
-	return b
+	var m struct {
+		AuthInfo struct{ UID string } `json:"authInfo"`
+	}
+	_ = json.Unmarshal(body, &m)
+	return b, m.AuthInfo.UID
 }
 
 var useN atomic.Int64

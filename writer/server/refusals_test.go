@@ -40,23 +40,11 @@ func TestEveryRouteRefusesWhatItDoesNotTake(t *testing.T) {
 	if st, body := e.Admin.Do("POST", "/admin/api/v1/works", newWork("B1")); st != 201 {
 		t.Fatalf("create: %d %s", st, body)
 	}
-	join := func(email string) (*writertest.Client, string) {
-		c := e.Browser()
-		st, body := c.Do("POST", "/home/api/v1/auth/signup", map[string]any{"email": email, "password": "correct horse"})
-		if st != 201 {
-			t.Fatalf("signup: %d %s", st, body)
-		}
-		var m struct {
-			AuthInfo struct{ UID string } `json:"authInfo"`
-		}
-		_ = json.Unmarshal(body, &m)
-		return c, m.AuthInfo.UID
-	}
-	m, uid := join("refuse@example.com")
-	o, ouid := join("refuse-other@example.com")
+	m, uid := signupUID(t, e, "refuse@example.com")
+	o, ouid := signupUID(t, e, "refuse-other@example.com")
 	// fresh has claimed nothing, so its join bonus, interest-genre dismissal
 	// and the like would change something if a call got through.
-	fresh, fuid := join("refuse-fresh@example.com")
+	fresh, fuid := signupUID(t, e, "refuse-fresh@example.com")
 	if st, body := m.Do("POST", "/home/api/v1/wallet/join-bonus", nil); st != 200 {
 		t.Fatalf("join bonus: %d %s", st, body)
 	}
