@@ -15,26 +15,11 @@ import { pageTitle } from "~/utils/meta";
 import { API, getDetail, type Detail } from "~/utils/screens/api";
 import { getLocal, LOCAL } from "~/utils/screens/prefs";
 import { guard } from "~/utils/screens/routes";
-import { getUserState, subscribeUser, viewOf, type UserState } from "~/utils/userStore";
+import { userReady, viewOf } from "~/utils/userStore";
 
 export const meta = () => [{ title: pageTitle("뷰어") }];
 
 type Recent = { list: { pid: string; vol: number }[] };
-
-/** The root loader resolves the user; route loaders run beside it, so wait. */
-function userReady(): Promise<UserState> {
-  const now = getUserState();
-  if (now.ready) return Promise.resolve(now);
-  return new Promise((resolve) => {
-    const off = subscribeUser(() => {
-      const s = getUserState();
-      if (s.ready) {
-        off();
-        resolve(s);
-      }
-    });
-  });
-}
 
 /**
  * /viewer/?pid=&no=&isMobileApp=True. Without a volume number the reader

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { deviceInfo } from "./device";
 import type { Http } from "./http";
 import { STORAGE } from "./user";
-import { applyMe, applyWallet, getUserState, loadSideInfo, logout, OfflineError, resetUserStore, setToggle19, sideInfoOf, startup, USER_GET_INFO, viewOf, type MeAnswer } from "./userStore";
+import { applyMe, applyWallet, getUserState, loadSideInfo, logout, OfflineError, resetUserStore, setToggle19, sideInfoOf, startup, USER_GET_INFO, userReady, viewOf, type MeAnswer } from "./userStore";
 
 const WEB = deviceInfo("Mozilla/5.0 (Linux; Android 14) Chrome/131.0.0.0 Mobile");
 const ANDROID_APP = deviceInfo("Mozilla/5.0 (Linux; Android 14) Chrome/131.0.0.0 Mobile SFApp/AC/1.5.0");
@@ -184,5 +184,23 @@ describe("side info", () => {
     calls[1](answer(10000));
     await new Promise((r) => setTimeout(r, 0));
     expect(getUserState().side).toMatchObject({ blueMoney: 10000, shownMoney: "android", newAlarm: true });
+  });
+});
+
+describe("userReady", () => {
+  // Route loaders run beside the root loader's startup: one that asked the
+  // state at once read a logged-in member as a visitor (the recently viewed
+  // page said 로그인이 필요한 서비스입니다 to a member who had just signed up).
+  it("answers only once startup has decided the user, with that user", async () => {
+    resetUserStore();
+    let seen: boolean | undefined;
+    const p = userReady().then((s) => (seen = s.loginFlag));
+    await Promise.resolve();
+    expect(seen).toBeUndefined();
+    applyMe({ authInfo: { uid: "7", loginType: "N", bid: "b7", email: "", authType: "email" }, adultInfo: getUserState().adultInfo } as MeAnswer);
+    await p;
+    expect(seen).toBe(true);
+    // Once decided, it answers at once.
+    expect((await userReady()).loginFlag).toBe(true);
   });
 });

@@ -105,6 +105,24 @@ export function subscribeUser(l: () => void) {
   listeners.add(l);
   return () => listeners.delete(l);
 }
+/**
+ * The user once the root loader's startup has resolved it. Route loaders run
+ * beside the root loader, so one that reads the user (logged in or not) waits
+ * for this instead of reading the state before startup has decided it.
+ */
+export function userReady(): Promise<UserState> {
+  const now = getUserState();
+  if (now.ready) return Promise.resolve(now);
+  return new Promise((resolve) => {
+    const off = subscribeUser(() => {
+      const s = getUserState();
+      if (s.ready) {
+        off();
+        resolve(s);
+      }
+    });
+  });
+}
 /** For tests. */
 export function resetUserStore() {
   state = initial;

@@ -4,7 +4,7 @@ import { useShell } from "~/shell/ShellProvider";
 import { http } from "~/utils/api";
 import { isHttpError } from "~/utils/http";
 import { API } from "~/utils/screens/api";
-import { getUserState } from "~/utils/userStore";
+import { userReady } from "~/utils/userStore";
 import { sectionPath } from "~/utils/layout";
 import * as s from "./product.css";
 
@@ -15,7 +15,7 @@ export const unitOf = (it: Pick<RecentItem, "unit" | "section">) => it.unit || (
 export type RecentAnswer = { list: RecentItem[]; curPage: number; pageCount: number; totalCount: number; login: boolean };
 
 export async function loadRecent(page: number, signal?: AbortSignal): Promise<RecentAnswer> {
-  if (!getUserState().loginFlag) return { list: [], curPage: 1, pageCount: 1, totalCount: 0, login: false };
+  if (!(await userReady()).loginFlag) return { list: [], curPage: 1, pageCount: 1, totalCount: 0, login: false };
   try {
     const a = await http<Omit<RecentAnswer, "login">>(`${API}/users/recent`, { query: { page, size: 30 }, signal });
     return { ...a, login: true };

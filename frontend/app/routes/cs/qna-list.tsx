@@ -6,7 +6,7 @@ import { isHttpError } from "~/utils/http";
 import { pageTitle } from "~/utils/meta";
 import { API } from "~/utils/screens/api";
 import { guard, pageOf } from "~/utils/screens/routes";
-import { getUserState } from "~/utils/userStore";
+import { userReady } from "~/utils/userStore";
 import * as s from "~/components/product/cs.css";
 
 export const meta = () => [{ title: pageTitle("내 문의 내역") }];
@@ -15,7 +15,7 @@ type QnA = { id: number; category: string; title: string; body: string; answer: 
 type Answer = { list: QnA[]; curPage: number; pageCount: number; login: boolean };
 
 export async function clientLoader({ request, params }: { request: Request; params: { page?: string } }): Promise<Answer> {
-  if (!getUserState().loginFlag) return { list: [], curPage: 1, pageCount: 1, login: false };
+  if (!(await userReady()).loginFlag) return { list: [], curPage: 1, pageCount: 1, login: false };
   try {
     return { ...(await http<Omit<Answer, "login">>(`${API}/cs/qna`, { query: { page: pageOf(params.page) }, signal: request.signal })), login: true };
   } catch (e) {
