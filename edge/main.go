@@ -16,7 +16,10 @@ func main() {
 	var cfg server.Config
 	cfg.RegisterFlags(fs)
 	format, level := svc.LogFlags(fs)
-	_ = fs.Parse(os.Args[1:])
+	if err := svc.Parse(fs, os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "edge:", err)
+		os.Exit(2)
+	}
 	log := svc.NewLogger(*format, *level)
 	ctx, cancel := svc.SignalContext()
 	defer cancel()

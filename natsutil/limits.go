@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"storefront/svc"
 )
 
 // Sizing of the EVENTS stream.
@@ -57,31 +55,23 @@ type EventsLimits struct {
 	EventBytes int           // EVENTS_EVENT_BYTES, default 700
 	// MaxAge (EVENTS_MAX_AGE): unprocessed events older than this are dropped.
 	MaxAge time.Duration
-
-	err error // a malformed EVENTS_MAX_BYTES, reported by Ensure
 }
 
-// RegisterFlags registers the -events-* flags with their env fallbacks.
+// RegisterFlags registers the -events-* flags with their env fallbacks
+// (applied by svc.Parse).
 func (l *EventsLimits) RegisterFlags(fs *flag.FlagSet) {
-	if v := svc.Env("EVENTS_MAX_BYTES", ""); v != "" {
-		n, err := ParseBytes(v)
-		if err != nil {
-			l.err = fmt.Errorf("EVENTS_MAX_BYTES: %w", err)
-		}
-		l.MaxBytes = n
-	}
 	fs.Func("events-max-bytes", "size of the EVENTS stream, e.g. 4GiB or 756GB; default from -events-peak-rate, else 4GiB (env EVENTS_MAX_BYTES)", func(v string) error {
 		n, err := ParseBytes(v)
 		if err != nil {
 			return err
 		}
-		l.MaxBytes, l.err = n, nil
+		l.MaxBytes = n
 		return nil
 	})
-	fs.IntVar(&l.PeakRate, "events-peak-rate", svc.EnvInt("EVENTS_PEAK_RATE", 0), "peak events/s to size the EVENTS stream for (with -events-buffer and -events-event-bytes) when -events-max-bytes is not set (env EVENTS_PEAK_RATE)")
-	fs.DurationVar(&l.Buffer, "events-buffer", svc.EnvDuration("EVENTS_BUFFER", DefaultEventsBuffer), "how long the EVENTS stream must absorb peak traffic with analytics down (env EVENTS_BUFFER)")
-	fs.IntVar(&l.EventBytes, "events-event-bytes", svc.EnvInt("EVENTS_EVENT_BYTES", DefaultEventBytes), "stored bytes per event assumed by -events-peak-rate (env EVENTS_EVENT_BYTES)")
-	fs.DurationVar(&l.MaxAge, "events-max-age", svc.EnvDuration("EVENTS_MAX_AGE", DefaultEventsMaxAge), "unprocessed events older than this leave the EVENTS stream (env EVENTS_MAX_AGE)")
+	fs.IntVar(&l.PeakRate, "events-peak-rate", 0, "peak events/s to size the EVENTS stream for (with -events-buffer and -events-event-bytes) when -events-max-bytes is not set (env EVENTS_PEAK_RATE)")
+	fs.DurationVar(&l.Buffer, "events-buffer", DefaultEventsBuffer, "how long the EVENTS stream must absorb peak traffic with analytics down (env EVENTS_BUFFER)")
+	fs.IntVar(&l.EventBytes, "events-event-bytes", DefaultEventBytes, "stored bytes per event assumed by -events-peak-rate (env EVENTS_EVENT_BYTES)")
+	fs.DurationVar(&l.MaxAge, "events-max-age", DefaultEventsMaxAge, "unprocessed events older than this leave the EVENTS stream (env EVENTS_MAX_AGE)")
 }
 
 // Bytes is the stream size the limits ask for.
@@ -104,7 +94,7 @@ func (l EventsLimits) Bytes() int64 {
 
 // Options are the Ensure options of these limits.
 func (l EventsLimits) Options(replicas int) Options {
-	return Options{Replicas: replicas, EventsMaxBytes: l.Bytes(), EventsMaxAge: l.MaxAge, err: l.err}
+	return Options{Replicas: replicas, EventsMaxBytes: l.Bytes(), EventsMaxAge: l.MaxAge}
 }
 
 // ParseBytes reads a size: a number of bytes, optionally followed by a unit,

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"storefront/contract"
@@ -27,8 +26,6 @@ type Options struct {
 	EventsMaxAge   time.Duration
 	// Log reports changes Ensure makes to an existing stream (nil = silent).
 	Log *slog.Logger
-
-	err error
 }
 
 func (o Options) withDefaults() Options {
@@ -47,26 +44,6 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Connect dials NATS with reconnects forever, logging state changes.
-func Connect(url, name string, log *slog.Logger) (*nats.Conn, error) {
-	nc, err := nats.Connect(url,
-		nats.Name(name),
-		nats.MaxReconnects(-1),
-		nats.ReconnectWait(250*time.Millisecond),
-		nats.RetryOnFailedConnect(true),
-		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
-			log.Warn("nats disconnected", "err", err)
-		}),
-		nats.ReconnectHandler(func(c *nats.Conn) {
-			log.Info("nats reconnected", "url", c.ConnectedUrl())
-		}),
-	)
-	if err != nil {
-		return nil, fmt.Errorf("connect nats %s: %w", url, err)
-	}
-	return nc, nil
-}
-
 // Ensure creates or updates the EVENTS stream and the catalog KV bucket.
 //
 // EVENTS keeps what analytics has not processed: interest retention with the
@@ -82,11 +59,12 @@ func Connect(url, name string, log *slog.Logger) (*nats.Conn, error) {
 // flip the stream back and forth, and none can shrink it under a backlog.
 // Shrinking is an operator's act (nats stream edit).
 func Ensure(ctx context.Context, js jetstream.JetStream, o Options) (jetstream.KeyValue, error) {
-	if o.err != nil {
-		return nil, o.err
-	}
 	o = o.withDefaults()
 	if err := ensureEvents(ctx, js, o); err != nil {
+		return nil, err
+	}
+	replicas, err := kvReplicas(ctx, js, o)
+	if err != nil {
 		return nil, err
 	}
 	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
@@ -94,7 +72,7 @@ func Ensure(ctx context.Context, js jetstream.JetStream, o Options) (jetstream.K
 		Description: "read models served by the edges",
 		History:     1,
 		Storage:     jetstream.FileStorage,
-		Replicas:    o.Replicas,
+		Replicas:    replicas,
 		// Large works carry hundreds of volumes.
 		MaxValueSize: 1 << 20,
 	})
@@ -102,6 +80,25 @@ func Ensure(ctx context.Context, js jetstream.JetStream, o Options) (jetstream.K
 		return nil, fmt.Errorf("ensure kv %s: %w", contract.CatalogBucket, err)
 	}
 	return kv, nil
+}
+
+// kvReplicas is the catalog bucket's replica count: what o asks for, or
+// more when the bucket already has more. Like EVENTS, a bucket only grows: a
+// node started without NATS_REPLICAS (asking 1) would otherwise bring an R3
+// catalog down to one copy, and the next lost server would lose it.
+func kvReplicas(ctx context.Context, js jetstream.JetStream, o Options) (int, error) {
+	s, err := js.Stream(ctx, "KV_"+contract.CatalogBucket)
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		return o.Replicas, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("look up kv %s: %w", contract.CatalogBucket, err)
+	}
+	if cur := s.CachedInfo().Config.Replicas; cur > o.Replicas {
+		o.Log.Info("catalog bucket keeps more replicas than asked", "replicas", cur, "asked_replicas", o.Replicas)
+		return cur, nil
+	}
+	return o.Replicas, nil
 }
 
 // eventsConfig is the EVENTS stream o asks for.

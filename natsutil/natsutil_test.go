@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"storefront/contract"
 	"storefront/devstack/testenv"
 	"storefront/natsutil"
+	"storefront/svc"
 )
 
 func connect(t *testing.T) jetstream.JetStream {
@@ -237,7 +239,7 @@ func TestEventsLimitsFromFlagsAndEnv(t *testing.T) {
 		var l natsutil.EventsLimits
 		fs := flag.NewFlagSet("x", flag.ContinueOnError)
 		l.RegisterFlags(fs)
-		if err := fs.Parse(args); err != nil {
+		if err := svc.Parse(fs, args); err != nil {
 			t.Fatal(err)
 		}
 		return l
@@ -262,8 +264,10 @@ func TestEventsLimitsFromFlagsAndEnv(t *testing.T) {
 		t.Fatalf("flag size: %d", l.Bytes())
 	}
 	// A malformed size is an error at start, never a silent default.
-	l := parse(map[string]string{"EVENTS_MAX_BYTES": "lots"})
-	if _, err := natsutil.Ensure(context.Background(), nil, l.Options(1)); err == nil || !strings.Contains(err.Error(), "EVENTS_MAX_BYTES") {
+	t.Setenv("EVENTS_MAX_BYTES", "lots")
+	bad := flag.NewFlagSet("x", flag.ContinueOnError)
+	(&natsutil.EventsLimits{}).RegisterFlags(bad)
+	if err := svc.Parse(bad, nil); err == nil || !strings.Contains(err.Error(), "EVENTS_MAX_BYTES") {
 		t.Fatalf("malformed EVENTS_MAX_BYTES: %v", err)
 	}
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
@@ -310,5 +314,61 @@ func TestStoredBytesPerEvent(t *testing.T) {
 	t.Logf("page view: %d bytes of JSON, %.0f bytes stored per event", payload/n, per)
 	if st.Msgs != n || per < float64(payload/n) || per > natsutil.DefaultEventBytes {
 		t.Fatalf("%d messages, %.0f bytes each: the sizing assumes at most %d", st.Msgs, per, natsutil.DefaultEventBytes)
+	}
+}
+
+// On a three-server cluster, a node started without NATS_REPLICAS (asking
+// for one replica) leaves the R3 catalog bucket and EVENTS stream at three
+// copies: replicas only grow.
+func TestReplicasOnlyGrowOnACluster(t *testing.T) {
+	c := testenv.NATSCluster(t)
+	nc, err := natsutil.Connect(c.URL(), natsutil.Auth{}, "test", slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	replicas := func() (kv, events int) {
+		t.Helper()
+		k, err := js.Stream(ctx, "KV_"+contract.CatalogBucket)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := js.Stream(ctx, contract.EventsStream)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k.CachedInfo().Config.Replicas, e.CachedInfo().Config.Replicas
+	}
+	small := natsutil.Options{EventsMaxBytes: 64 << 20}
+	r1 := small
+	if _, err := natsutil.Ensure(ctx, js, r1); err != nil {
+		t.Fatal(err)
+	}
+	if kv, ev := replicas(); kv != 1 || ev != 1 {
+		t.Fatalf("first node asked R1: kv R%d, EVENTS R%d", kv, ev)
+	}
+	r3 := small
+	r3.Replicas = 3
+	if _, err := natsutil.Ensure(ctx, js, r3); err != nil {
+		t.Fatal(err)
+	}
+	if kv, ev := replicas(); kv != 3 || ev != 3 {
+		t.Fatalf("after asking R3: kv R%d, EVENTS R%d", kv, ev)
+	}
+	kv, err := natsutil.Ensure(ctx, js, r1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kv, ev := replicas(); kv != 3 || ev != 3 {
+		t.Fatalf("a node without NATS_REPLICAS shrank the cluster: kv R%d, EVENTS R%d", kv, ev)
+	}
+	if _, err := kv.Put(ctx, "probe", []byte("x")); err != nil {
+		t.Fatalf("bucket usable after Ensure: %v", err)
 	}
 }

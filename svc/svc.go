@@ -14,7 +14,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -26,6 +25,7 @@ import (
 )
 
 // Env returns the environment variable name, or def when it is unset or empty.
+// Settings that are flags take their variable through Parse instead.
 func Env(name, def string) string {
 	if v := os.Getenv(name); v != "" {
 		return v
@@ -33,31 +33,8 @@ func Env(name, def string) string {
 	return def
 }
 
-// EnvInt is Env for integers; a malformed value falls back to def.
-func EnvInt(name string, def int) int {
-	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
-		return v
-	}
-	return def
-}
-
-// EnvDuration is Env for durations such as "250ms".
-func EnvDuration(name string, def time.Duration) time.Duration {
-	if v, err := time.ParseDuration(os.Getenv(name)); err == nil {
-		return v
-	}
-	return def
-}
-
-// EnvBool is Env for booleans.
-func EnvBool(name string, def bool) bool {
-	if v, err := strconv.ParseBool(os.Getenv(name)); err == nil {
-		return v
-	}
-	return def
-}
-
-// NewLogger builds a logger writing JSON (format "json") or text to stderr.
+// NewLogger builds a logger writing JSON (format "json") or text to stderr,
+// at level (debug, info, warn, error; LogFlags refuses anything else).
 func NewLogger(format, level string) *slog.Logger {
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(level)); err != nil {
@@ -70,10 +47,26 @@ func NewLogger(format, level string) *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, opts))
 }
 
-// LogFlags registers -log-format and -log-level (env LOG_FORMAT, LOG_LEVEL).
+// LogFlags registers -log-format and -log-level (env LOG_FORMAT, LOG_LEVEL);
+// a format or level it does not know is a parse error.
 func LogFlags(fs *flag.FlagSet) (format, level *string) {
-	format = fs.String("log-format", Env("LOG_FORMAT", "text"), "log format: text or json (env LOG_FORMAT)")
-	level = fs.String("log-level", Env("LOG_LEVEL", "info"), "log level: debug, info, warn, error (env LOG_LEVEL)")
+	format, level = new(string), new(string)
+	*format, *level = "text", "info"
+	fs.Func("log-format", "log format: text or json (env LOG_FORMAT)", func(v string) error {
+		if !strings.EqualFold(v, "text") && !strings.EqualFold(v, "json") {
+			return fmt.Errorf("log format %q: want text or json", v)
+		}
+		*format = v
+		return nil
+	})
+	fs.Func("log-level", "log level: debug, info, warn, error (env LOG_LEVEL)", func(v string) error {
+		var lv slog.Level
+		if err := lv.UnmarshalText([]byte(v)); err != nil {
+			return fmt.Errorf("log level %q: want debug, info, warn or error", v)
+		}
+		*level = v
+		return nil
+	})
 	return format, level
 }
 

@@ -45,7 +45,7 @@ func (t Timeouts) Or(def Timeouts) Timeouts {
 // fallbacks <envPrefix>_READ_HEADER_TIMEOUT and so on.
 func (t *Timeouts) RegisterFlags(fs *flag.FlagSet, envPrefix string, def Timeouts) {
 	d := func(p *time.Duration, name, env string, v time.Duration, what string) {
-		fs.DurationVar(p, name, EnvDuration(envPrefix+env, v), what+" (env "+envPrefix+env+")")
+		fs.DurationVar(p, name, v, what+" (env "+envPrefix+env+")")
 	}
 	if def.ReadHeader > 0 {
 		d(&t.ReadHeader, "read-header-timeout", "_READ_HEADER_TIMEOUT", def.ReadHeader, "time allowed to read a request's headers")

@@ -16,7 +16,10 @@ func main() {
 	fs := flag.NewFlagSet("writer", flag.ExitOnError)
 	cfg.RegisterFlags(fs)
 	format, level := svc.LogFlags(fs)
-	_ = fs.Parse(os.Args[1:])
+	if err := svc.Parse(fs, os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "writer:", err)
+		os.Exit(2)
+	}
 	log := svc.NewLogger(*format, *level)
 	// The writer binary decodes uploads: no libvips loader but the three
 	// formats it takes may run in it. (The launcher, which also rasterizes

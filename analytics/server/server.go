@@ -37,10 +37,12 @@ type Config struct {
 	Addr          string // listen address (":8082")
 	NATSURL       string
 	ClickHouseURL string
-	NATSReplicas  int                   // NATS_REPLICAS, as on the edge and writer
-	Events        natsutil.EventsLimits // size of the EVENTS stream (EVENTS_MAX_BYTES, EVENTS_PEAK_RATE, ...)
-	Ingest        ingest.Config
-	Rankings      rankings.Config
+	NATSReplicas  int // NATS_REPLICAS, as on the edge and writer
+	// NATSAuth: credentials and TLS of a secured NATS cluster.
+	NATSAuth natsutil.Auth
+	Events   natsutil.EventsLimits // size of the EVENTS stream (EVENTS_MAX_BYTES, EVENTS_PEAK_RATE, ...)
+	Ingest   ingest.Config
+	Rankings rankings.Config
 	// AdminToken guards the reports API (Authorization: Bearer <token>).
 	AdminToken string
 	// Timeouts bound slow and idle clients (ANALYTICS_READ_HEADER_TIMEOUT,
@@ -55,16 +57,17 @@ var analyticsTimeouts = svc.Timeouts{ReadHeader: 10 * time.Second, Read: 60 * ti
 
 // RegisterFlags registers the flags, each falling back to an environment variable.
 func (c *Config) RegisterFlags(fs *flag.FlagSet) {
-	fs.StringVar(&c.Addr, "addr", svc.Env("ANALYTICS_ADDR", ":8082"), "listen address (env ANALYTICS_ADDR)")
-	fs.StringVar(&c.NATSURL, "nats-url", svc.Env("NATS_URL", contract.DefaultNATSURL), "NATS URL (env NATS_URL)")
-	fs.StringVar(&c.ClickHouseURL, "clickhouse-url", svc.Env("CLICKHOUSE_URL", "clickhouse://127.0.0.1:9000/default"), "ClickHouse URL (env CLICKHOUSE_URL)")
-	fs.IntVar(&c.Ingest.BatchSize, "batch-size", svc.EnvInt("ANALYTICS_BATCH_SIZE", 20000), "events per ClickHouse insert at most (env ANALYTICS_BATCH_SIZE)")
-	fs.DurationVar(&c.Ingest.FlushInterval, "flush-interval", svc.EnvDuration("ANALYTICS_FLUSH_INTERVAL", 200*time.Millisecond), "age at which a partial batch is inserted (env ANALYTICS_FLUSH_INTERVAL)")
-	fs.DurationVar(&c.Rankings.Interval, "rank-interval", svc.EnvDuration("ANALYTICS_RANK_INTERVAL", time.Minute), "time between ranking computations (env ANALYTICS_RANK_INTERVAL)")
-	fs.DurationVar(&c.Rankings.RealWindow, "rank-real-window", svc.EnvDuration("ANALYTICS_RANK_REAL_WINDOW", 3*time.Hour), "window of the real-time ranking (env ANALYTICS_RANK_REAL_WINDOW)")
-	fs.StringVar(&c.AdminToken, "admin-token", svc.Env("ADMIN_TOKEN", "dev-admin-token"), "bearer token of the reports API (env ADMIN_TOKEN)")
-	fs.IntVar(&c.Ingest.Workers, "insert-workers", svc.EnvInt("ANALYTICS_INSERT_WORKERS", 2), "concurrent ClickHouse inserts (env ANALYTICS_INSERT_WORKERS)")
-	fs.IntVar(&c.NATSReplicas, "nats-replicas", svc.EnvInt("NATS_REPLICAS", 1), "JetStream replicas of stream and bucket (env NATS_REPLICAS)")
+	fs.StringVar(&c.Addr, "addr", ":8082", "listen address (env ANALYTICS_ADDR)")
+	fs.StringVar(&c.NATSURL, "nats-url", contract.DefaultNATSURL, "NATS URL (env NATS_URL)")
+	fs.StringVar(&c.ClickHouseURL, "clickhouse-url", "clickhouse://127.0.0.1:9000/default", "ClickHouse URL (env CLICKHOUSE_URL)")
+	fs.IntVar(&c.Ingest.BatchSize, "batch-size", 20000, "events per ClickHouse insert at most (env ANALYTICS_BATCH_SIZE)")
+	fs.DurationVar(&c.Ingest.FlushInterval, "flush-interval", 200*time.Millisecond, "age at which a partial batch is inserted (env ANALYTICS_FLUSH_INTERVAL)")
+	fs.DurationVar(&c.Rankings.Interval, "rank-interval", time.Minute, "time between ranking computations (env ANALYTICS_RANK_INTERVAL)")
+	fs.DurationVar(&c.Rankings.RealWindow, "rank-real-window", 3*time.Hour, "window of the real-time ranking (env ANALYTICS_RANK_REAL_WINDOW)")
+	fs.StringVar(&c.AdminToken, "admin-token", "dev-admin-token", "bearer token of the reports API (env ADMIN_TOKEN)")
+	fs.IntVar(&c.Ingest.Workers, "insert-workers", 2, "concurrent ClickHouse inserts (env ANALYTICS_INSERT_WORKERS)")
+	fs.IntVar(&c.NATSReplicas, "nats-replicas", 1, "JetStream replicas of stream and bucket (env NATS_REPLICAS)")
+	c.NATSAuth.RegisterFlags(fs)
 	c.Events.RegisterFlags(fs)
 	c.Timeouts.RegisterFlags(fs, "ANALYTICS", analyticsTimeouts)
 }
@@ -144,7 +147,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		ch.Close()
 		return nil, fmt.Errorf("migrate clickhouse: %w", err)
 	}
-	nc, err := natsutil.Connect(cfg.NATSURL, "analytics", log)
+	nc, err := natsutil.Connect(cfg.NATSURL, cfg.NATSAuth, "analytics", log)
 	if err != nil {
 		ch.Close()
 		return nil, err

@@ -54,12 +54,12 @@ type depFlags struct {
 }
 
 func (f *depFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.data, "data", svc.Env("STOREFRONT_DATA", ".data/dev"), "data folder for PostgreSQL, ClickHouse and NATS (env STOREFRONT_DATA)")
-	fs.IntVar(&f.pgPort, "pg-port", svc.EnvInt("STOREFRONT_PG_PORT", 25432), "port of our PostgreSQL (env STOREFRONT_PG_PORT)")
-	fs.IntVar(&f.chTCP, "ch-port", svc.EnvInt("STOREFRONT_CH_PORT", 29000), "native port of our ClickHouse (env STOREFRONT_CH_PORT)")
-	fs.IntVar(&f.chHTTP, "ch-http-port", svc.EnvInt("STOREFRONT_CH_HTTP_PORT", 28123), "HTTP port of our ClickHouse (env STOREFRONT_CH_HTTP_PORT)")
-	fs.IntVar(&f.natsPort, "nats-port", svc.EnvInt("STOREFRONT_NATS_PORT", 24222), "port of the embedded NATS (env STOREFRONT_NATS_PORT)")
-	fs.StringVar(&f.database, "database", svc.Env("STOREFRONT_DATABASE", "storefront"), "PostgreSQL database name (env STOREFRONT_DATABASE)")
+	fs.StringVar(&f.data, "data", ".data/dev", "data folder for PostgreSQL, ClickHouse and NATS (env STOREFRONT_DATA)")
+	fs.IntVar(&f.pgPort, "pg-port", 25432, "port of our PostgreSQL (env STOREFRONT_PG_PORT)")
+	fs.IntVar(&f.chTCP, "ch-port", 29000, "native port of our ClickHouse (env STOREFRONT_CH_PORT)")
+	fs.IntVar(&f.chHTTP, "ch-http-port", 28123, "HTTP port of our ClickHouse (env STOREFRONT_CH_HTTP_PORT)")
+	fs.IntVar(&f.natsPort, "nats-port", 24222, "port of the embedded NATS (env STOREFRONT_NATS_PORT)")
+	fs.StringVar(&f.database, "database", "storefront", "PostgreSQL database name (env STOREFRONT_DATABASE)")
 }
 
 // startDeps starts whatever is not given by URL. withNATS false leaves NATS out
@@ -153,7 +153,7 @@ func depsCmd(args []string) error {
 	envFile := fs.String("env-file", "", "write DATABASE_URL, CLICKHOUSE_URL (and NATS_URL) here once ready")
 	withNATS := fs.Bool("nats", false, "also start an embedded NATS")
 	logFormat, logLevel := svc.LogFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := svc.Parse(fs, args); err != nil {
 		return err
 	}
 	log := svc.NewLogger(*logFormat, *logLevel)

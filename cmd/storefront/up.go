@@ -37,21 +37,25 @@ type upFlags struct {
 	devClock      bool
 }
 
+func (f *upFlags) register(fs *flag.FlagSet) {
+	f.deps.register(fs)
+	fs.StringVar(&f.edgeAddr, "edge-addr", ":8080", "address of the edge, the store's one origin (env EDGE_ADDR)")
+	fs.StringVar(&f.writerAddr, "writer-addr", "127.0.0.1:8081", "address of the writer (env WRITER_ADDR)")
+	fs.StringVar(&f.analyticsAddr, "analytics-addr", "127.0.0.1:8082", "address of analytics (env ANALYTICS_ADDR)")
+	fs.IntVar(&f.works, "works", 3000, "number of works in the demo catalog (env DEMO_WORKS)")
+	fs.Int64Var(&f.seed, "seed", 1, "seed of the demo catalog (env DEMO_SEED)")
+	fs.BoolVar(&f.regen, "regen", false, "regenerate and reload the demo catalog even if this seed and size are loaded")
+	fs.StringVar(&f.staticDir, "static", "frontend/build/client", "built frontend the edge serves (env STATIC_DIR)")
+	fs.StringVar(&f.readyFile, "ready-file", "", "touch this file once the store is ready (for scripts)")
+	fs.BoolVar(&f.devClock, "dev-clock", false, "TESTS ONLY: let a request move the writer's coupon clock (cookie sf_devclock, see writer/devclock); refused with COOKIE_MODE=live")
+}
+
 func up(args []string) error {
 	fs := flag.NewFlagSet("storefront up", flag.ContinueOnError)
 	var f upFlags
-	f.deps.register(fs)
-	fs.StringVar(&f.edgeAddr, "edge-addr", svc.Env("EDGE_ADDR", ":8080"), "address of the edge, the store's one origin (env EDGE_ADDR)")
-	fs.StringVar(&f.writerAddr, "writer-addr", svc.Env("WRITER_ADDR", "127.0.0.1:8081"), "address of the writer (env WRITER_ADDR)")
-	fs.StringVar(&f.analyticsAddr, "analytics-addr", svc.Env("ANALYTICS_ADDR", "127.0.0.1:8082"), "address of analytics (env ANALYTICS_ADDR)")
-	fs.IntVar(&f.works, "works", svc.EnvInt("DEMO_WORKS", 3000), "number of works in the demo catalog (env DEMO_WORKS)")
-	fs.Int64Var(&f.seed, "seed", int64(svc.EnvInt("DEMO_SEED", 1)), "seed of the demo catalog (env DEMO_SEED)")
-	fs.BoolVar(&f.regen, "regen", false, "regenerate and reload the demo catalog even if this seed and size are loaded")
-	fs.StringVar(&f.staticDir, "static", svc.Env("STATIC_DIR", "frontend/build/client"), "built frontend the edge serves (env STATIC_DIR)")
-	fs.StringVar(&f.readyFile, "ready-file", "", "touch this file once the store is ready (for scripts)")
-	fs.BoolVar(&f.devClock, "dev-clock", false, "TESTS ONLY: let a request move the writer's coupon clock (cookie sf_devclock, see writer/devclock); refused with COOKIE_MODE=live")
+	f.register(fs)
 	logFormat, logLevel := svc.LogFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := svc.Parse(fs, args); err != nil {
 		return err
 	}
 	log := svc.NewLogger(*logFormat, *logLevel)
@@ -201,7 +205,7 @@ func waitCatalogCaughtUp(ctx context.Context, edge interface {
 func parseEnvConfig(register func(*flag.FlagSet)) error {
 	fs := flag.NewFlagSet("svc", flag.ContinueOnError)
 	register(fs)
-	return fs.Parse(nil)
+	return svc.Parse(fs, nil)
 }
 
 func waitReady(ctx context.Context, url string) error {

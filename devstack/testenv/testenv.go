@@ -256,3 +256,15 @@ func JetStream(t testing.TB) jetstream.JetStream {
 func Korean(msg string) bool {
 	return strings.ContainsFunc(msg, func(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 })
 }
+
+// NATSCluster starts a private three-server JetStream cluster in this process
+// (devstack.StartNATSCluster), stopped when the test ends.
+func NATSCluster(t testing.TB) *devstack.NATSCluster {
+	t.Helper()
+	c, err := devstack.StartNATSCluster(t.TempDir(), 3)
+	if err != nil {
+		t.Fatalf("start nats cluster: %v", err)
+	}
+	t.Cleanup(c.Stop)
+	return c
+}

@@ -49,6 +49,8 @@ type Config struct {
 	IPSalt         string // TRACK_IP_SALT: salt of the tracking IP hash
 	CacheBytes     int64  // EDGE_CACHE_MB × 1 MiB
 	NATSReplicas   int    // NATS_REPLICAS
+	// NATSAuth: credentials and TLS of a secured NATS cluster.
+	NATSAuth natsutil.Auth
 	// Events sizes the EVENTS stream (EVENTS_MAX_BYTES, EVENTS_PEAK_RATE, ...).
 	Events natsutil.EventsLimits
 	// ForwardTimeout bounds a forwarded call to a writer.
@@ -74,15 +76,14 @@ type Config struct {
 
 // RegisterFlags registers the edge's flags with environment fallbacks.
 func (c *Config) RegisterFlags(fs *flag.FlagSet) {
-	fs.StringVar(&c.Addr, "addr", svc.Env("EDGE_ADDR", ":8080"), "listen address (env EDGE_ADDR)")
-	fs.StringVar(&c.NATSURL, "nats", svc.Env("NATS_URL", contract.DefaultNATSURL), "NATS URL (env NATS_URL)")
-	fs.StringVar(&c.WriterURL, "writer", svc.Env("WRITER_URL", "http://127.0.0.1:8081"), "writer node URLs, comma-separated (env WRITER_URL)")
-	fs.StringVar(&c.AnalyticsURL, "analytics", svc.Env("ANALYTICS_URL", "http://127.0.0.1:8082"), "analytics node URLs serving the reports API, comma-separated (env ANALYTICS_URL)")
-	fs.StringVar(&c.StaticDir, "static", svc.Env("STATIC_DIR", "frontend/build/client"), "built SPA to serve (env STATIC_DIR)")
-	fs.StringVar(&c.AudienceSecret, "audience-secret", svc.Env("AUDIENCE_SECRET", "dev-audience-secret"), "secret of the audience cookie shared with the writer (env AUDIENCE_SECRET)")
-	fs.StringVar(&c.ContentSecret, "content-secret", svc.Env("CONTENT_SECRET", "dev-content-secret"), "secret of content tokens shared with the writer (env CONTENT_SECRET)")
-	fs.StringVar(&c.IPSalt, "ip-salt", svc.Env("TRACK_IP_SALT", "dev-ip-salt"), "salt of the client IP hash in tracking events (env TRACK_IP_SALT)")
-	c.CacheBytes = int64(svc.EnvInt("EDGE_CACHE_MB", 256)) << 20
+	fs.StringVar(&c.Addr, "addr", ":8080", "listen address (env EDGE_ADDR)")
+	fs.StringVar(&c.NATSURL, "nats", contract.DefaultNATSURL, "NATS URL (env NATS_URL)")
+	fs.StringVar(&c.WriterURL, "writer", "http://127.0.0.1:8081", "writer node URLs, comma-separated (env WRITER_URL)")
+	fs.StringVar(&c.AnalyticsURL, "analytics", "http://127.0.0.1:8082", "analytics node URLs serving the reports API, comma-separated (env ANALYTICS_URL)")
+	fs.StringVar(&c.StaticDir, "static", "frontend/build/client", "built SPA to serve (env STATIC_DIR)")
+	fs.StringVar(&c.AudienceSecret, "audience-secret", "dev-audience-secret", "secret of the audience cookie shared with the writer (env AUDIENCE_SECRET)")
+	fs.StringVar(&c.ContentSecret, "content-secret", "dev-content-secret", "secret of content tokens shared with the writer (env CONTENT_SECRET)")
+	fs.StringVar(&c.IPSalt, "ip-salt", "dev-ip-salt", "salt of the client IP hash in tracking events (env TRACK_IP_SALT)")
 	fs.Func("cache-mb", "rendered-body cache size in MiB (env EDGE_CACHE_MB, default 256)", func(v string) error {
 		n, err := strconv.Atoi(v)
 		if err != nil || n <= 0 {
@@ -91,8 +92,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 		c.CacheBytes = int64(n) << 20
 		return nil
 	})
-	fs.StringVar(&c.ContentStoreURL, "content-store", svc.Env("CONTENT_STORE_URL", ""), "content store of media objects: a folder or s3://bucket?... (env CONTENT_STORE_URL)")
-	c.MediaCacheBytes = int64(svc.EnvInt("EDGE_MEDIA_CACHE_MB", 512)) << 20
+	fs.StringVar(&c.ContentStoreURL, "content-store", "", "content store of media objects: a folder or s3://bucket?... (env CONTENT_STORE_URL)")
 	fs.Func("media-cache-mb", "media object cache size in MiB (env EDGE_MEDIA_CACHE_MB, default 512)", func(v string) error {
 		n, err := strconv.Atoi(v)
 		if err != nil || n <= 0 {
@@ -101,10 +101,11 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 		c.MediaCacheBytes = int64(n) << 20
 		return nil
 	})
-	fs.DurationVar(&c.MediaTimeout, "media-timeout", svc.EnvDuration("EDGE_MEDIA_TIMEOUT", 10*time.Second), "timeout of one object read from the content store (env EDGE_MEDIA_TIMEOUT)")
-	fs.IntVar(&c.NATSReplicas, "nats-replicas", svc.EnvInt("NATS_REPLICAS", 1), "replicas of the stream and bucket when creating them (env NATS_REPLICAS)")
-	fs.DurationVar(&c.ForwardTimeout, "forward-timeout", svc.EnvDuration("EDGE_FORWARD_TIMEOUT", 30*time.Second), "timeout of a call forwarded to a writer (env EDGE_FORWARD_TIMEOUT)")
-	fs.DurationVar(&c.PublishTimeout, "publish-timeout", svc.EnvDuration("EDGE_PUBLISH_TIMEOUT", 5*time.Second), "timeout waiting for JetStream to ack tracking events (env EDGE_PUBLISH_TIMEOUT)")
+	fs.DurationVar(&c.MediaTimeout, "media-timeout", 10*time.Second, "timeout of one object read from the content store (env EDGE_MEDIA_TIMEOUT)")
+	fs.IntVar(&c.NATSReplicas, "nats-replicas", 1, "replicas of the stream and bucket when creating them (env NATS_REPLICAS)")
+	fs.DurationVar(&c.ForwardTimeout, "forward-timeout", 30*time.Second, "timeout of a call forwarded to a writer (env EDGE_FORWARD_TIMEOUT)")
+	fs.DurationVar(&c.PublishTimeout, "publish-timeout", 5*time.Second, "timeout waiting for JetStream to ack tracking events (env EDGE_PUBLISH_TIMEOUT)")
+	c.NATSAuth.RegisterFlags(fs)
 	c.Events.RegisterFlags(fs)
 	c.Timeouts.RegisterFlags(fs, "EDGE", edgeTimeouts)
 }
@@ -224,7 +225,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		s.objectSrc, s.ownStore = st, st
 	}
 	s.store = catalog.New(cache.NewTags())
-	if s.nc, err = natsutil.Connect(cfg.NATSURL, "edge", log); err != nil {
+	if s.nc, err = natsutil.Connect(cfg.NATSURL, cfg.NATSAuth, "edge", log); err != nil {
 		return nil, err
 	}
 	if s.js, err = jetstream.New(s.nc); err != nil {

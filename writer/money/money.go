@@ -17,7 +17,6 @@ package money
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -28,7 +27,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"storefront/contract"
-	"storefront/svc"
 	"storefront/writer/httpapi"
 	"storefront/writer/outbox"
 )
@@ -76,18 +74,6 @@ type Config struct {
 	// transaction that changed its charge facts (a completed or canceled
 	// charge); nil = none. The writer wires it to member.EnqueueProfile.
 	ProfileChanged func(ctx context.Context, tx pgx.Tx, uid int64) error
-}
-
-// RegisterFlags registers the settings read from flags with env fallbacks.
-func (c *Config) RegisterFlags(fs *flag.FlagSet) {
-	fs.StringVar(&c.ContentSecret, "content-secret", svc.Env("CONTENT_SECRET", "dev-content-secret"), "secret of content tokens shared with the edge")
-	fs.DurationVar(&c.ContentTTL, "content-ttl", svc.EnvDuration("CONTENT_TTL", 30*time.Minute), "lifetime of a content token")
-	fs.Int64Var(&c.JoinBonus, "join-bonus", int64(svc.EnvInt("MONEY_JOIN_BONUS", contract.JoinBonusMileage)), "mileage granted as join bonus")
-	fs.StringVar(&c.PaymentURL, "payment-url", svc.Env("PAYMENT_URL", ""), "payment gateway base URL (empty: charging off unless a gateway is given)")
-	fs.StringVar(&c.PaymentSecretKey, "payment-secret-key", svc.Env("PAYMENT_SECRET_KEY", "test_sk_sandbox"), "payment gateway secret key")
-	fs.StringVar(&c.PaymentWebhookSecret, "payment-webhook-secret", svc.Env("PAYMENT_WEBHOOK_SECRET", "whsec_sandbox"), "payment gateway webhook signing secret")
-	fs.IntVar(&c.ChargePerMinute, "charge-per-minute", svc.EnvInt("CHARGE_PER_MINUTE", 10), "charging calls per member and minute")
-	fs.Int64Var(&c.FirstChargeBonusPct, "first-charge-bonus-pct", int64(svc.EnvInt("MONEY_FIRST_CHARGE_BONUS_PCT", contract.FirstChargeBonusPct)), "mileage bonus on the first charge, percent")
 }
 
 func (c Config) withDefaults() Config {

@@ -11,7 +11,7 @@ import (
 )
 
 func connect(t testing.TB, url string) (*nats.Conn, jetstream.JetStream) {
-	nc, err := natsutil.Connect(url, "relay-test", writertest.Log())
+	nc, err := natsutil.Connect(url, natsutil.Auth{}, "relay-test", writertest.Log())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,10 +41,12 @@ import (
 
 // Config is every setting of the writer. Zero values get defaults in New.
 type Config struct {
-	Addr           string
-	DatabaseURL    string
-	NATSURL        string
-	NATSReplicas   int
+	Addr         string
+	DatabaseURL  string
+	NATSURL      string
+	NATSReplicas int
+	// NATSAuth: credentials and TLS of a secured NATS cluster.
+	NATSAuth       natsutil.Auth
 	Events         natsutil.EventsLimits // size of the EVENTS stream (EVENTS_MAX_BYTES, EVENTS_PEAK_RATE, ...)
 	AdminToken     string
 	AudienceSecret string
@@ -97,31 +99,32 @@ type Config struct {
 
 // RegisterFlags registers the writer's flags with environment fallbacks.
 func (c *Config) RegisterFlags(fs *flag.FlagSet) {
-	fs.StringVar(&c.Addr, "addr", svc.Env("WRITER_ADDR", ":8081"), "listen address (env WRITER_ADDR)")
-	fs.StringVar(&c.DatabaseURL, "database-url", svc.Env("DATABASE_URL", ""), "PostgreSQL URL (env DATABASE_URL)")
-	fs.StringVar(&c.NATSURL, "nats-url", svc.Env("NATS_URL", contract.DefaultNATSURL), "NATS URL (env NATS_URL)")
-	fs.IntVar(&c.NATSReplicas, "nats-replicas", svc.EnvInt("NATS_REPLICAS", 1), "JetStream replicas of stream and bucket (env NATS_REPLICAS)")
-	fs.StringVar(&c.AdminToken, "admin-token", svc.Env("ADMIN_TOKEN", "dev-admin-token"), "bearer token of the admin API (env ADMIN_TOKEN)")
-	fs.StringVar(&c.AudienceSecret, "audience-secret", svc.Env("AUDIENCE_SECRET", "dev-audience-secret"), "secret of the audience cookie shared with the edge (env AUDIENCE_SECRET)")
-	fs.StringVar(&c.ContentSecret, "content-secret", svc.Env("CONTENT_SECRET", "dev-content-secret"), "secret of content tokens shared with the edge (env CONTENT_SECRET)")
-	fs.StringVar(&c.IPSalt, "ip-salt", svc.Env("TRACK_IP_SALT", "dev-ip-salt"), "salt of the client IP hash in business events, the edge's value (env TRACK_IP_SALT)")
-	fs.IntVar(&c.DBMaxConns, "db-max-conns", svc.EnvInt("WRITER_DB_MAX_CONNS", 32), "PostgreSQL pool size (env WRITER_DB_MAX_CONNS)")
-	fs.IntVar(&c.RelayBatch, "relay-batch", svc.EnvInt("WRITER_RELAY_BATCH", 500), "outbox rows per relay transaction (env WRITER_RELAY_BATCH)")
-	fs.DurationVar(&c.RelayPoll, "relay-poll", svc.EnvDuration("WRITER_RELAY_POLL", outbox.DefaultPoll), "how often the relay looks for outbox rows committed elsewhere (env WRITER_RELAY_POLL)")
-	fs.BoolVar(&c.CookieSecure, "cookie-secure", svc.EnvBool("COOKIE_SECURE", false), "always mark cookies Secure (env COOKIE_SECURE)")
-	fs.StringVar(&c.TrustedOrigins, "trusted-origins", svc.Env("TRUSTED_ORIGINS", ""), "comma-separated origins allowed to make state-changing calls besides the request host (env TRUSTED_ORIGINS)")
-	fs.StringVar(&c.CookieMode, "cookie-mode", svc.Env("COOKIE_MODE", "dev"), "environment written into the member cookie: live, stage or dev (env COOKIE_MODE)")
-	fs.IntVar(&c.LoginPerMinute, "login-per-minute", svc.EnvInt("LOGIN_PER_MINUTE", 10), "login attempts per account and minute (env LOGIN_PER_MINUTE)")
-	fs.IntVar(&c.ChargePerMinute, "charge-per-minute", svc.EnvInt("CHARGE_PER_MINUTE", 10), "charging calls (request, confirm, cancel) per member and minute (env CHARGE_PER_MINUTE)")
-	fs.StringVar(&c.PaymentURL, "payment-url", svc.Env("PAYMENT_URL", ""), "payment gateway base URL (env PAYMENT_URL)")
-	fs.StringVar(&c.PaymentSecretKey, "payment-secret-key", svc.Env("PAYMENT_SECRET_KEY", pgsandbox.DefaultSecretKey), "payment gateway merchant key (env PAYMENT_SECRET_KEY)")
-	fs.StringVar(&c.PaymentWebhookSecret, "payment-webhook-secret", svc.Env("PAYMENT_WEBHOOK_SECRET", pgsandbox.DefaultWebhookSecret), "payment gateway webhook secret (env PAYMENT_WEBHOOK_SECRET)")
-	fs.BoolVar(&c.PaymentSandbox, "payment-sandbox", svc.EnvBool("PAYMENT_SANDBOX", true), "start the local PG sandbox when no payment-url is given (env PAYMENT_SANDBOX)")
-	fs.StringVar(&c.ContentStoreURL, "content-store-url", svc.Env("CONTENT_STORE_URL", ""), "object store of uploaded content: a folder or s3://bucket?endpoint=... (env CONTENT_STORE_URL)")
-	fs.DurationVar(&c.MediaGrace, "media-grace", svc.EnvDuration("WRITER_MEDIA_GRACE", 24*time.Hour), "how long a replaced volume version stays readable before its files are removed (env WRITER_MEDIA_GRACE)")
-	fs.IntVar(&c.MediaWorkers, "media-workers", svc.EnvInt("WRITER_MEDIA_WORKERS", 1), "processing jobs this writer runs at once (env WRITER_MEDIA_WORKERS)")
-	fs.BoolVar(&c.DevClock, "dev-clock", svc.EnvBool("WRITER_DEV_CLOCK", false), "TESTS ONLY: a request's sf_devclock cookie moves the coupon clock by that many seconds; refused with cookie-mode live (env WRITER_DEV_CLOCK)")
-	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", svc.EnvDuration("WRITER_SHUTDOWN_GRACE", 10*time.Second), "graceful shutdown limit (env WRITER_SHUTDOWN_GRACE)")
+	fs.StringVar(&c.Addr, "addr", ":8081", "listen address (env WRITER_ADDR)")
+	fs.StringVar(&c.DatabaseURL, "database-url", "", "PostgreSQL URL (env DATABASE_URL)")
+	fs.StringVar(&c.NATSURL, "nats-url", contract.DefaultNATSURL, "NATS URL (env NATS_URL)")
+	fs.IntVar(&c.NATSReplicas, "nats-replicas", 1, "JetStream replicas of stream and bucket (env NATS_REPLICAS)")
+	fs.StringVar(&c.AdminToken, "admin-token", "dev-admin-token", "bearer token of the admin API (env ADMIN_TOKEN)")
+	fs.StringVar(&c.AudienceSecret, "audience-secret", "dev-audience-secret", "secret of the audience cookie shared with the edge (env AUDIENCE_SECRET)")
+	fs.StringVar(&c.ContentSecret, "content-secret", "dev-content-secret", "secret of content tokens shared with the edge (env CONTENT_SECRET)")
+	fs.StringVar(&c.IPSalt, "ip-salt", "dev-ip-salt", "salt of the client IP hash in business events, the edge's value (env TRACK_IP_SALT)")
+	fs.IntVar(&c.DBMaxConns, "db-max-conns", 32, "PostgreSQL pool size (env WRITER_DB_MAX_CONNS)")
+	fs.IntVar(&c.RelayBatch, "relay-batch", 500, "outbox rows per relay transaction (env WRITER_RELAY_BATCH)")
+	fs.DurationVar(&c.RelayPoll, "relay-poll", outbox.DefaultPoll, "how often the relay looks for outbox rows committed elsewhere (env WRITER_RELAY_POLL)")
+	fs.BoolVar(&c.CookieSecure, "cookie-secure", false, "always mark cookies Secure (env COOKIE_SECURE)")
+	fs.StringVar(&c.TrustedOrigins, "trusted-origins", "", "comma-separated origins allowed to make state-changing calls besides the request host (env TRUSTED_ORIGINS)")
+	fs.StringVar(&c.CookieMode, "cookie-mode", "dev", "environment written into the member cookie: live, stage or dev (env COOKIE_MODE)")
+	fs.IntVar(&c.LoginPerMinute, "login-per-minute", 10, "login attempts per account and minute (env LOGIN_PER_MINUTE)")
+	fs.IntVar(&c.ChargePerMinute, "charge-per-minute", 10, "charging calls (request, confirm, cancel) per member and minute (env CHARGE_PER_MINUTE)")
+	fs.StringVar(&c.PaymentURL, "payment-url", "", "payment gateway base URL (env PAYMENT_URL)")
+	fs.StringVar(&c.PaymentSecretKey, "payment-secret-key", pgsandbox.DefaultSecretKey, "payment gateway merchant key (env PAYMENT_SECRET_KEY)")
+	fs.StringVar(&c.PaymentWebhookSecret, "payment-webhook-secret", pgsandbox.DefaultWebhookSecret, "payment gateway webhook secret (env PAYMENT_WEBHOOK_SECRET)")
+	fs.BoolVar(&c.PaymentSandbox, "payment-sandbox", true, "start the local PG sandbox when no payment-url is given (env PAYMENT_SANDBOX)")
+	fs.StringVar(&c.ContentStoreURL, "content-store-url", "", "object store of uploaded content: a folder or s3://bucket?endpoint=... (env CONTENT_STORE_URL)")
+	fs.DurationVar(&c.MediaGrace, "media-grace", 24*time.Hour, "how long a replaced volume version stays readable before its files are removed (env WRITER_MEDIA_GRACE)")
+	fs.IntVar(&c.MediaWorkers, "media-workers", 1, "processing jobs this writer runs at once (env WRITER_MEDIA_WORKERS)")
+	fs.BoolVar(&c.DevClock, "dev-clock", false, "TESTS ONLY: a request's sf_devclock cookie moves the coupon clock by that many seconds; refused with cookie-mode live (env WRITER_DEV_CLOCK)")
+	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", 10*time.Second, "graceful shutdown limit (env WRITER_SHUTDOWN_GRACE)")
+	c.NATSAuth.RegisterFlags(fs)
 	c.Events.RegisterFlags(fs)
 	c.Timeouts.RegisterFlags(fs, "WRITER", writerTimeouts)
 }
@@ -231,7 +234,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	if err := migrations.Up(ctx, s.pool, log); err != nil {
 		return nil, err
 	}
-	if s.nc, err = natsutil.Connect(cfg.NATSURL, "writer", log); err != nil {
+	if s.nc, err = natsutil.Connect(cfg.NATSURL, cfg.NATSAuth, "writer", log); err != nil {
 		return nil, err
 	}
 	if s.js, err = jetstream.New(s.nc); err != nil {

@@ -51,7 +51,7 @@ func Pool(t testing.TB) (*pgxpool.Pool, string) {
 func JS(t testing.TB) (*devstack.NATS, jetstream.JetStream, jetstream.KeyValue) {
 	t.Helper()
 	n := testenv.NATS(t)
-	nc, err := natsutil.Connect(n.URL, "test", Log())
+	nc, err := natsutil.Connect(n.URL, natsutil.Auth{}, "test", Log())
 	if err != nil {
 		t.Fatal(err)
 	}
