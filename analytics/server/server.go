@@ -38,6 +38,8 @@ type Config struct {
 	NATSURL       string
 	ClickHouseURL string
 	NATSReplicas  int // NATS_REPLICAS, as on the edge and writer
+	// CookieMode (COOKIE_MODE): live refuses the development admin token.
+	CookieMode string
 	// NATSAuth: credentials and TLS of a secured NATS cluster.
 	NATSAuth natsutil.Auth
 	Events   natsutil.EventsLimits // size of the EVENTS stream (EVENTS_MAX_BYTES, EVENTS_PEAK_RATE, ...)
@@ -67,6 +69,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.AdminToken, "admin-token", "dev-admin-token", "bearer token of the reports API (env ADMIN_TOKEN)")
 	fs.IntVar(&c.Ingest.Workers, "insert-workers", 2, "concurrent ClickHouse inserts (env ANALYTICS_INSERT_WORKERS)")
 	fs.IntVar(&c.NATSReplicas, "nats-replicas", 1, "JetStream replicas of stream and bucket (env NATS_REPLICAS)")
+	svc.ModeFlag(fs, &c.CookieMode)
 	c.NATSAuth.RegisterFlags(fs)
 	c.Events.RegisterFlags(fs)
 	c.Timeouts.RegisterFlags(fs, "ANALYTICS", analyticsTimeouts)
@@ -136,6 +139,10 @@ func OpenClickHouse(url string) (driver.Conn, error) {
 // the stream, bucket and consumer, and binds the listen address.
 func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	cfg = cfg.withDefaults()
+	if err := svc.RefuseDevDefaults(cfg.CookieMode,
+		svc.DevDefault{Name: "ADMIN_TOKEN", Value: cfg.AdminToken, Dev: "dev-admin-token"}); err != nil {
+		return nil, fmt.Errorf("analytics: %w", err)
+	}
 	s := &Server{cfg: cfg, log: log, reg: svc.NewRegistry()}
 	s.ready.Set(false, "starting")
 	ch, err := OpenClickHouse(cfg.ClickHouseURL)

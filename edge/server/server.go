@@ -49,6 +49,8 @@ type Config struct {
 	IPSalt         string // TRACK_IP_SALT: salt of the tracking IP hash
 	CacheBytes     int64  // EDGE_CACHE_MB × 1 MiB
 	NATSReplicas   int    // NATS_REPLICAS
+	// CookieMode (COOKIE_MODE): live refuses the development secrets.
+	CookieMode string
 	// NATSAuth: credentials and TLS of a secured NATS cluster.
 	NATSAuth natsutil.Auth
 	// Events sizes the EVENTS stream (EVENTS_MAX_BYTES, EVENTS_PEAK_RATE, ...).
@@ -105,6 +107,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.NATSReplicas, "nats-replicas", 1, "replicas of the stream and bucket when creating them (env NATS_REPLICAS)")
 	fs.DurationVar(&c.ForwardTimeout, "forward-timeout", 30*time.Second, "timeout of a call forwarded to a writer (env EDGE_FORWARD_TIMEOUT)")
 	fs.DurationVar(&c.PublishTimeout, "publish-timeout", 5*time.Second, "timeout waiting for JetStream to ack tracking events (env EDGE_PUBLISH_TIMEOUT)")
+	svc.ModeFlag(fs, &c.CookieMode)
 	c.NATSAuth.RegisterFlags(fs)
 	c.Events.RegisterFlags(fs)
 	c.Timeouts.RegisterFlags(fs, "EDGE", edgeTimeouts)
@@ -203,6 +206,13 @@ type Server struct {
 // listener and loads the static files. Serving and watching start in Run.
 func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	cfg = cfg.withDefaults()
+	if err := svc.RefuseDevDefaults(cfg.CookieMode,
+		svc.DevDefault{Name: "AUDIENCE_SECRET", Value: cfg.AudienceSecret, Dev: "dev-audience-secret"},
+		svc.DevDefault{Name: "CONTENT_SECRET", Value: cfg.ContentSecret, Dev: "dev-content-secret"},
+		svc.DevDefault{Name: "TRACK_IP_SALT", Value: cfg.IPSalt, Dev: "dev-ip-salt"},
+	); err != nil {
+		return nil, fmt.Errorf("edge: %w", err)
+	}
 	s := &Server{cfg: cfg, log: log, startedAt: time.Now(), restart: make(chan struct{}, 1),
 		compressSem: make(chan struct{}, runtime.GOMAXPROCS(0)),
 		audSecret:   []byte(cfg.AudienceSecret), contentSecret: []byte(cfg.ContentSecret)}

@@ -112,7 +112,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&c.RelayPoll, "relay-poll", outbox.DefaultPoll, "how often the relay looks for outbox rows committed elsewhere (env WRITER_RELAY_POLL)")
 	fs.BoolVar(&c.CookieSecure, "cookie-secure", false, "always mark cookies Secure (env COOKIE_SECURE)")
 	fs.StringVar(&c.TrustedOrigins, "trusted-origins", "", "comma-separated origins allowed to make state-changing calls besides the request host (env TRUSTED_ORIGINS)")
-	fs.StringVar(&c.CookieMode, "cookie-mode", "dev", "environment written into the member cookie: live, stage or dev (env COOKIE_MODE)")
+	svc.ModeFlag(fs, &c.CookieMode)
 	fs.IntVar(&c.LoginPerMinute, "login-per-minute", 10, "login attempts per account and minute (env LOGIN_PER_MINUTE)")
 	fs.IntVar(&c.ChargePerMinute, "charge-per-minute", 10, "charging calls (request, confirm, cancel) per member and minute (env CHARGE_PER_MINUTE)")
 	fs.StringVar(&c.PaymentURL, "payment-url", "", "payment gateway base URL (env PAYMENT_URL)")
@@ -214,8 +214,22 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	if cfg.DatabaseURL == "" {
 		return nil, errors.New("writer: DATABASE_URL is required")
 	}
-	if cfg.DevClock && cfg.CookieMode == "live" {
+	if cfg.DevClock && cfg.CookieMode == svc.ModeLive {
 		return nil, errors.New("writer: -dev-clock is a test hook and is refused with COOKIE_MODE=live")
+	}
+	// Charging with no gateway URL starts the sandbox, which confirms any
+	// payment: a live store would hand out money.
+	sandbox := cfg.PaymentURL == "" && cfg.PaymentSandbox
+	if err := svc.RefuseDevDefaults(cfg.CookieMode,
+		svc.DevDefault{Name: "ADMIN_TOKEN", Value: cfg.AdminToken, Dev: "dev-admin-token"},
+		svc.DevDefault{Name: "AUDIENCE_SECRET", Value: cfg.AudienceSecret, Dev: "dev-audience-secret"},
+		svc.DevDefault{Name: "CONTENT_SECRET", Value: cfg.ContentSecret, Dev: "dev-content-secret"},
+		svc.DevDefault{Name: "TRACK_IP_SALT", Value: cfg.IPSalt, Dev: "dev-ip-salt"},
+		svc.DevDefault{Name: "PAYMENT_SECRET_KEY", Value: cfg.PaymentSecretKey, Dev: pgsandbox.DefaultSecretKey},
+		svc.DevDefault{Name: "PAYMENT_WEBHOOK_SECRET", Value: cfg.PaymentWebhookSecret, Dev: pgsandbox.DefaultWebhookSecret},
+		svc.DevDefault{Name: "PAYMENT_URL (the payment sandbox is on; or PAYMENT_SANDBOX=false)", Value: fmt.Sprint(sandbox), Dev: "true"},
+	); err != nil {
+		return nil, fmt.Errorf("writer: %w", err)
 	}
 	s := &Server{cfg: cfg, log: log}
 	defer func() {

@@ -1,0 +1,18 @@
+package server_test
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"storefront/analytics/server"
+)
+
+// A live analytics node refuses the development admin token of the reports API.
+func TestLiveModeRefusesTheDevAdminToken(t *testing.T) {
+	_, err := server.New(context.Background(), server.Config{CookieMode: "live", ClickHouseURL: "clickhouse://127.0.0.1:1/x"}, slog.New(slog.DiscardHandler))
+	if err == nil || !strings.Contains(err.Error(), "ADMIN_TOKEN") {
+		t.Fatalf("live analytics with the dev token: %v", err)
+	}
+}

@@ -1,0 +1,44 @@
+package server_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"storefront/writer/internal/writertest"
+	"storefront/writer/server"
+)
+
+// A live store refuses every development value: the admin token, the
+// secrets shared with the edge, the sandbox gateway's keys, and the payment
+// sandbox itself (it confirms any payment). The check runs before anything
+// is connected.
+func TestLiveModeRefusesDevelopmentValues(t *testing.T) {
+	t.Parallel()
+	_, err := server.New(context.Background(), server.Config{Addr: "127.0.0.1:0", DatabaseURL: "postgres://unused",
+		CookieMode: "live", PaymentSandbox: true}, writertest.Log())
+	if err == nil {
+		t.Fatal("live mode started with development values")
+	}
+	for _, name := range []string{"ADMIN_TOKEN", "AUDIENCE_SECRET", "CONTENT_SECRET", "TRACK_IP_SALT",
+		"PAYMENT_SECRET_KEY", "PAYMENT_WEBHOOK_SECRET", "PAYMENT_SANDBOX"} {
+		if !strings.Contains(err.Error(), name) {
+			t.Errorf("%s not named: %v", name, err)
+		}
+	}
+}
+
+// With its own secrets and a real gateway (or none), the live writer runs.
+func TestLiveModeRunsWithItsOwnSecrets(t *testing.T) {
+	t.Parallel()
+	e := writertest.StartWriter(t, func(c *server.Config) {
+		c.CookieMode, c.AdminToken = "live", "tok"
+		c.AudienceSecret, c.ContentSecret, c.IPSalt = "a-secret", "c-secret", "salt"
+		c.PaymentSecretKey, c.PaymentWebhookSecret, c.PaymentSandbox = "sk_live_x", "whsec_live_x", false
+	})
+	// StartWriter waited for /readyz; the live admin API takes its token.
+	// (404: the token was accepted, the work does not exist.)
+	if st, body := e.Admin.Do("GET", "/admin/api/v1/works/NOPE", nil); st != 404 {
+		t.Fatalf("admin call: %d %s", st, body)
+	}
+}
