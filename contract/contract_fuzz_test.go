@@ -146,6 +146,48 @@ func FuzzSignature(f *testing.F) {
 	})
 }
 
+// FuzzSignatureV2: SFS2 agrees with an independent computation of its
+// formula, whether signed from the body or from the state kept with a cached
+// body; any change of status, token or body changes it; version 1 is still
+// SFS1 and only "2" asks for SFS2.
+func FuzzSignatureV2(f *testing.F) {
+	f.Add(200, "0123456789abcdef0123456789abcdef", []byte(`{"header":{"code":200,"message":""}}`))
+	f.Add(404, "", []byte{})
+	f.Add(-1, "\n", []byte("\n"))
+	f.Add(0, strings.Repeat("긴토큰", 40), bytes.Repeat([]byte{0xff, 0x00}, 5000))
+	f.Fuzz(func(t *testing.T, status int, token string, body []byte) {
+		d := sha256.Sum256(body)
+		sum := sha256.Sum256([]byte(hex.EncodeToString(d[:]) + "\n" + strconv.Itoa(status) + "\n" + token))
+		want := contract.SignaturePrefixV2 + hex.EncodeToString(sum[:])
+		if got := contract.SignatureV2(status, token, body); got != want {
+			t.Fatalf("SignatureV2 = %s, want %s", got, want)
+		}
+		st := contract.NewBodyState(body)
+		if got := st.AppendSignature([]byte("x"), status, []byte(token)); string(got) != "x"+want {
+			t.Fatalf("BodyState.AppendSignature = %s, want x%s", got, want)
+		}
+		// The state is not consumed: a second request signs from it again.
+		if got := st.AppendSignature(nil, status, []byte(token)); string(got) != want {
+			t.Fatalf("second signature from one state = %s", got)
+		}
+		if got := contract.AppendSignatureVersion(nil, 2, status, []byte(token), body); string(got) != want {
+			t.Fatalf("version 2 = %s", got)
+		}
+		if got, v1 := contract.AppendSignatureVersion(nil, 1, status, []byte(token), body), contract.Signature(status, token, body); string(got) != v1 || v1 == want {
+			t.Fatalf("version 1 = %s, want %s", got, v1)
+		}
+		if contract.SignatureV2(status+1, token, body) == want ||
+			contract.SignatureV2(status, token, append(bytes.Clone(body), 'x')) == want ||
+			contract.SignatureV2(status, token+"x", body) == want ||
+			string(st.AppendSignature(nil, status, []byte(token+"x"))) == want {
+			t.Fatal("a changed answer kept its signature")
+		}
+		if v := contract.SignatureVersion([]byte(token)); (v == 2) != (token == "2") {
+			t.Fatalf("SignatureVersion(%q) = %d", token, v)
+		}
+	})
+}
+
 // FuzzTrackedEvent: the event schema. Whatever decodes and validates encodes
 // and decodes to the same event, which still validates; validation bounds the
 // fields every consumer relies on.

@@ -25,6 +25,8 @@ import (
 	"github.com/andybalholm/brotli"
 	"github.com/cespare/xxhash/v2"
 	"github.com/dgraph-io/ristretto/v2"
+
+	"storefront/contract"
 )
 
 // Tags maps tag names to version counters. The zero value is not usable; use NewTags.
@@ -74,12 +76,16 @@ type Entry struct {
 	// Private marks content that needs the caller's authorization check on
 	// every hit (volume pages beyond the preview).
 	Private bool
-	// SigNoToken is the response signature for a request without a request
-	// token, computed once (requests with a token are signed per request).
+	// SigNoToken is the SFS1 response signature for a request without a
+	// request token, computed once (SFS1 with a token hashes the body per
+	// request).
 	SigNoToken []byte
-	Body       []byte
-	Gzip       []byte // nil when compression does not pay
-	Brotli     []byte
+	// SigState is the body's part of an SFS2 signature, computed once: a
+	// request adds its status and token to it (one SHA-256 block).
+	SigState contract.BodyState
+	Body     []byte
+	Gzip     []byte // nil when compression does not pay
+	Brotli   []byte
 	// Until is the unix nanosecond instant the body stops being true by the
 	// clock (0 = never): a scheduled release or an event boundary.
 	Until int64
@@ -113,6 +119,13 @@ func NewEntry(status int, body []byte, until int64, refs []Ref) *Entry {
 // NewPlainEntry builds an entry without compressed variants; Compressed makes them.
 func NewPlainEntry(status int, body []byte, until int64, refs []Ref) *Entry {
 	return &Entry{Status: status, Body: body, Until: until, refs: refs}
+}
+
+// Sign computes what the entry keeps for signing its answers (before the
+// entry is shared: it is not safe to call concurrently with readers).
+func (e *Entry) Sign() {
+	e.SigNoToken = []byte(contract.Signature(e.Status, "", e.Body))
+	e.SigState = contract.NewBodyState(e.Body)
 }
 
 // NeedsCompression reports whether compressed variants would pay.

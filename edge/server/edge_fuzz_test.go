@@ -149,7 +149,7 @@ func startFuzzEdge(f *testing.F) *fuzzEdge {
 var fuzzRemote = &net.TCPAddr{IP: net.IPv4(203, 0, 113, 7), Port: 50000}
 
 // do runs one request through the edge's handler.
-func (e *fuzzEdge) do(method, uri, cookie, channel, token string, body []byte) *fasthttp.RequestCtx {
+func (e *fuzzEdge) do(method, uri, cookie, channel, token, sigVersion string, body []byte) *fasthttp.RequestCtx {
 	var req fasthttp.Request
 	req.Header.SetMethod(method)
 	req.SetRequestURI(uri)
@@ -162,6 +162,9 @@ func (e *fuzzEdge) do(method, uri, cookie, channel, token string, body []byte) *
 	}
 	if token != "" {
 		req.Header.Set(contract.HeaderRequestToken, token)
+	}
+	if sigVersion != "" {
+		req.Header.Set(contract.HeaderSignatureVersion, sigVersion)
 	}
 	if body != nil {
 		req.Header.SetContentType("application/json")
@@ -185,7 +188,8 @@ func fuzzAudiences() []string {
 
 // FuzzEdgeRead: any GET or HEAD. Properties:
 //   - only 200, 400, 403, 404, 405 or 502 (no writer behind this edge);
-//   - every API answer is signed over status, request token and body;
+//   - every API answer is signed over status, request token and body, in
+//     the version asked for (SFS2 with X-Signature-Version: 2, else SFS1);
 //   - every refusal (API, picture, content page or static file) is the seed
 //     envelope with the same code and a Korean message;
 //   - no raw '<' in API JSON (encoding/json escapes it), so stored markup can
@@ -224,6 +228,7 @@ func FuzzEdgeRead(f *testing.F) {
 		f.Add(false, u, uint8(0), "", "", "")
 		f.Add(true, u, uint8(1), "", "AW", "rt-1234")
 		f.Add(false, u, uint8(2), "", "AA", "")
+		f.Add(false, u, uint8(0x81), "", "IW", "0123456789abcdef0123456789abcdef")
 	}
 	f.Add(false, "/home/api/v1/products/fzad1", uint8(6), "sf_aud="+auds[1]+"; sf_aud=x", "IA", "")
 	f.Add(false, "/home/api/v1/products/fzad1", uint8(6), `sf_aud="`+auds[1]+`"`, "aa", "\n")
@@ -240,7 +245,12 @@ func FuzzEdgeRead(f *testing.F) {
 		} else {
 			cookie = rawCookie
 		}
-		ctx := e.do(method, uri, cookie, channel, reqToken, nil)
+		// aud's top bit asks for SFS2 (the store's pages), else SFS1 (old clients).
+		sigVersion := ""
+		if aud&0x80 != 0 {
+			sigVersion = "2"
+		}
+		ctx := e.do(method, uri, cookie, channel, reqToken, sigVersion, nil)
 		status := ctx.Response.StatusCode()
 		body := ctx.Response.Body()
 		path := string(ctx.Path())
@@ -273,7 +283,11 @@ func FuzzEdgeRead(f *testing.F) {
 				t.Fatalf("%q: raw '<' in a JSON answer: %.300s", uri, body)
 			}
 			tok := string(ctx.Request.Header.Peek(contract.HeaderRequestToken))
-			if got, want := string(ctx.Response.Header.Peek(contract.HeaderSignature)), contract.Signature(status, tok, body); got != want {
+			want := contract.Signature(status, tok, body)
+			if sigVersion == "2" {
+				want = contract.SignatureV2(status, tok, body)
+			}
+			if got := string(ctx.Response.Header.Peek(contract.HeaderSignature)); got != want {
 				t.Fatalf("%q: signature %q, want %q", uri, got, want)
 			}
 			if !adult && (bytes.Contains(body, []byte(adultSecretTitle)) || bytes.Contains(body, []byte(adultSecretReview))) {
@@ -362,7 +376,7 @@ func FuzzEdgeTracking(f *testing.F) {
 		mu.Lock()
 		before := received
 		mu.Unlock()
-		ctx := e.do("POST", path, cookie, "AW", "", body)
+		ctx := e.do("POST", path, cookie, "AW", "", "", body)
 		status := ctx.Response.StatusCode()
 		var ans struct {
 			Header   contract.Header `json:"header"`

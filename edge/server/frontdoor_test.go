@@ -58,11 +58,15 @@ func TestForwardsMemberCallsRoundRobinAndSignsThem(t *testing.T) {
 		{"GET", "/pc/api/awards/"},
 		{"POST", "/home/api/v1/products/p1/reviews"},
 	}
-	for _, p := range paths {
+	for i, p := range paths {
 		req, _ := http.NewRequest(p.method, g.url+p.path, strings.NewReader(`{"x":1}`))
 		req.AddCookie(&http.Cookie{Name: "session", Value: "s3cr3t"})
 		req.Header.Set(contract.HeaderChannel, "IW")
 		req.Header.Set(contract.HeaderRequestToken, "rt-"+p.method)
+		v2 := i%2 == 0 // half the callers ask for SFS2, the others are old clients
+		if v2 {
+			req.Header.Set(contract.HeaderSignatureVersion, "2")
+		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -79,7 +83,11 @@ func TestForwardsMemberCallsRoundRobinAndSignsThem(t *testing.T) {
 		if resp.Header.Get("Set-Cookie") == "" || resp.Header.Get("X-Writer") == "" {
 			t.Fatalf("writer headers not passed back: %v", resp.Header)
 		}
-		if got, want := resp.Header.Get("Authorization"), contract.Signature(200, "rt-"+p.method, raw); got != want {
+		want := contract.Signature(200, "rt-"+p.method, raw)
+		if v2 {
+			want = contract.SignatureV2(200, "rt-"+p.method, raw)
+		}
+		if got := resp.Header.Get("Authorization"); got != want {
 			t.Fatalf("forwarded answer signature %q, want %q", got, want)
 		}
 	}
@@ -227,6 +235,20 @@ func TestAPIAnswersAreSignedAndCompressed(t *testing.T) {
 		if got, want := resp.Header.Get("Authorization"), contract.Signature(200, "abc", plain); got != want {
 			t.Fatalf("%s: signature %q, want %q", enc, got, want)
 		}
+		// SFS2 of the cached answer (from the state kept with the body) covers the same plain body.
+		req, _ := http.NewRequest("GET", g.url+"/home/api/v1/home?section=wt", nil)
+		req.Header.Set(contract.HeaderRequestToken, "abc2")
+		req.Header.Set(contract.HeaderSignatureVersion, "2")
+		if enc != "" {
+			req.Header.Set("Accept-Encoding", enc)
+		}
+		resp2, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if raw2 := readAll(t, resp2); !bytes.Equal(raw2, raw) || resp2.Header.Get("Authorization") != contract.SignatureV2(200, "abc2", plain) {
+			t.Fatalf("%s: SFS2 signature %q of %d bytes, want %q", enc, resp2.Header.Get("Authorization"), len(raw2), contract.SignatureV2(200, "abc2", plain))
+		}
 	}
 	// Errors are signed envelopes with the same status.
 	req, _ := http.NewRequest("GET", g.url+"/home/api/v1/home?section=zz", nil)
@@ -238,6 +260,15 @@ func TestAPIAnswersAreSignedAndCompressed(t *testing.T) {
 	raw := readAll(t, resp)
 	if resp.StatusCode != 400 || !bytes.Contains(raw, []byte(`"code":400`)) || resp.Header.Get("Authorization") != contract.Signature(400, "t2", raw) {
 		t.Fatalf("bad section: %d %s", resp.StatusCode, raw)
+	}
+	req.Header.Set(contract.HeaderSignatureVersion, "2")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw = readAll(t, resp)
+	if resp.StatusCode != 400 || resp.Header.Get("Authorization") != contract.SignatureV2(400, "t2", raw) {
+		t.Fatalf("bad section, SFS2: %d %s %s", resp.StatusCode, raw, resp.Header.Get("Authorization"))
 	}
 }
 

@@ -166,7 +166,7 @@ func (s *Server) render(ctx *fasthttp.RequestCtx, key string, fn renderFunc, now
 		status, b = 500, contract.ErrorBody(500, "일시적인 오류입니다.")
 	}
 	e := cache.NewPlainEntry(status, b, until, refs)
-	e.SigNoToken = []byte(contract.Signature(status, "", b))
+	e.Sign()
 	s.cache.Set([]byte(key), e)
 	if e.NeedsCompression() {
 		s.compressLater(key, e)
@@ -196,7 +196,7 @@ func (s *Server) compressLater(key string, e *cache.Entry) {
 }
 
 // writeEntry writes a rendered answer: the best encoding the client takes and
-// the signature over the plain body.
+// the signature over the plain body, from what the entry keeps of it.
 func (s *Server) writeEntry(ctx *fasthttp.RequestCtx, e *cache.Entry) {
 	ctx.SetStatusCode(e.Status)
 	h := &ctx.Response.Header
@@ -213,11 +213,7 @@ func (s *Server) writeEntry(ctx *fasthttp.RequestCtx, e *cache.Entry) {
 	default:
 		setCachedBody(ctx, e.Body)
 	}
-	if len(ctx.Request.Header.Peek(contract.HeaderRequestToken)) == 0 && e.SigNoToken != nil {
-		h.SetBytesV(contract.HeaderSignature, e.SigNoToken)
-		return
-	}
-	s.sign(ctx, e.Status, e.Body)
+	s.signEntry(ctx, e)
 }
 
 // msgBadPath refuses a path no route takes: control characters or invalid

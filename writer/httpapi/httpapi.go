@@ -367,8 +367,9 @@ func (s *signWriter) Write(b []byte) (int, error) {
 	return s.buf.Write(b)
 }
 
-// Sign adds the seed's response signature when the request carries a request
-// token (the edge signs what it forwards itself; a direct caller gets it here).
+// Sign adds the seed's response signature, in the version the request asks
+// for (contract/signature.go), when the request carries a request token (the
+// edge signs what it forwards itself; a direct caller gets it here).
 func Sign(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tok := r.Header.Get(contract.HeaderRequestToken)
@@ -381,7 +382,8 @@ func Sign(h http.Handler) http.Handler {
 		if sw.status == 0 {
 			sw.status = http.StatusOK
 		}
-		w.Header().Set(contract.HeaderSignature, contract.Signature(sw.status, tok, sw.buf.Bytes()))
+		v := contract.SignatureVersion([]byte(r.Header.Get(contract.HeaderSignatureVersion)))
+		w.Header().Set(contract.HeaderSignature, string(contract.AppendSignatureVersion(nil, v, sw.status, []byte(tok), sw.buf.Bytes())))
 		w.Header().Set("Cache-Control", "no-store")
 		w.WriteHeader(sw.status)
 		_, _ = w.Write(sw.buf.Bytes())
