@@ -57,7 +57,7 @@ func TestAnswersMatchOpenAPI(t *testing.T) {
 		"/home/api/v1/comic/heroism/nobody", "/home/api/v1/awards/nosuch", "/home/api/v1/rankings?tab=x",
 	)
 	for _, p := range paths {
-		for _, hdr := range [][]string{nil, {audCookie(2, t0.Add(time.Hour)), "X-Channel: AW"}} {
+		for _, hdr := range [][]string{nil, {audCookie(2, t0.Add(time.Hour)), "X-Channel: AW", contract.HeaderSignatureVersion + ": 2"}} {
 			req, _ := http.NewRequest("GET", g.url+p, nil)
 			req.Host = u.Host
 			req.Header.Set(contract.HeaderRequestToken, "tok")

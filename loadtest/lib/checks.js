@@ -5,6 +5,9 @@ import { check } from 'k6';
 import crypto from 'k6/crypto';
 import { CHANNEL, PROFILE, RESULTS_DIR, url } from './config.js';
 
+// SIG_VERSION is the response signature version the requests ask for.
+const SIG_VERSION = __ENV.SIG_VERSION || '2';
+
 // headers of the seed's HTTP helper (§7): the channel, a random request token
 // (the answer is signed over it) and no caching.
 export function apiHeaders(extra) {
@@ -12,6 +15,8 @@ export function apiHeaders(extra) {
     {
       'X-Channel': CHANNEL,
       'X-Request-Token': token(),
+      // the store's pages ask for SFS2 (contract/signature.go); SIG_VERSION=1 checks old clients' SFS1
+      'X-Signature-Version': SIG_VERSION,
       'Cache-Control': 'no-cache',
       Accept: 'application/json',
     },
@@ -53,14 +58,19 @@ export function json(res) {
   }
 }
 
-// signed reports whether the answer carries the response signature
-// (contract/signature.go): "SFS1 " + hex SHA-256(status \n token \n body).
+// signed reports whether the answer carries the response signature in the
+// version asked for (contract/signature.go):
+//   SFS1: "SFS1 " + hex SHA-256(status \n token \n body)
+//   SFS2: "SFS2 " + hex SHA-256(hex SHA-256(body) \n status \n token)
 export function signed(res) {
   const tok = res.request.headers['X-Request-Token'];
+  const ver = res.request.headers['X-Signature-Version'];
   const sig = res.headers.Authorization;
   if (!tok || !sig) return false;
-  const want = 'SFS1 ' + crypto.sha256(`${res.status}\n${tok[0]}\n${res.body}`, 'hex');
-  return sig === want;
+  if (ver && ver[0] === '2') {
+    return sig === 'SFS2 ' + crypto.sha256(`${crypto.sha256(res.body, 'hex')}\n${res.status}\n${tok[0]}`, 'hex');
+  }
+  return sig === 'SFS1 ' + crypto.sha256(`${res.status}\n${tok[0]}\n${res.body}`, 'hex');
 }
 
 // apiOK checks a JSON answer: the status, the envelope's header.code and the signature.

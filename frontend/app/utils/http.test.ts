@@ -1,16 +1,20 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createHttp, HttpError, REQUEST_TIMEOUT_MS, requestToken, signature } from "./http";
+import { createHttp, HttpError, REQUEST_TIMEOUT_MS, requestToken, signature, signatureV2 } from "./http";
 import { sha256Fallback } from "./sha256";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const OK_BODY = '{"header":{"code":200,"message":""}}';
 // sha256(b'200\nabc\n' + OK_BODY), computed outside JavaScript (Python hashlib).
 const OK_SIG = "SFS1 2a7fdc15543201f8bf32050772a0a34c28f68180085066376ab0238a9565c189";
+// sha256(hex(sha256(OK_BODY)) + '\n200\nabc'), Python hashlib (contract/signature_test.go).
+const OK_SIG2 = "SFS2 14ad78488de0b809124bfc98cf29180e52a6367d2aededd4b54e4e71b1955639";
 
-async function signed(status: number, token: string, body: string) {
+/** signed answers as the edge does: SFS2 when the request asks for it. */
+async function signed(status: number, token: string, body: string, req?: Request) {
+  const v2 = req?.headers.get("X-Signature-Version") === "2";
   return new Response(body === "" ? null : body, {
     status,
-    headers: { Authorization: await signature(status, token, enc(body)) },
+    headers: { Authorization: await (v2 ? signatureV2 : signature)(status, token, enc(body)) },
   });
 }
 
@@ -41,6 +45,29 @@ describe("signature", () => {
     const big = enc("가".repeat(500));
     expect(sha256Fallback(big)).toEqual(new Uint8Array(await crypto.subtle.digest("SHA-256", big)));
   });
+  it("SFS2 is hex SHA-256 of the body's hex digest, status and token", async () => {
+    expect(await signatureV2(200, "abc", enc(OK_BODY))).toBe(OK_SIG2);
+  });
+  it("both versions are right without Web Crypto (pages over plain http)", async () => {
+    const big = enc(`{"header":{"code":200,"message":""},"list":"${"가".repeat(3000)}"}`);
+    const want1 = await signature(200, "t", big);
+    const want2 = await signatureV2(200, "t", big);
+    const real = globalThis.crypto;
+    vi.stubGlobal("crypto", { getRandomValues: real.getRandomValues.bind(real) });
+    try {
+      expect(globalThis.crypto.subtle).toBeUndefined();
+      expect(await signatureV2(200, "abc", enc(OK_BODY))).toBe(OK_SIG2);
+      expect(await signature(200, "abc", enc(OK_BODY))).toBe(OK_SIG);
+      expect(await signature(200, "t", big)).toBe(want1);
+      expect(await signatureV2(200, "t", big)).toBe(want2);
+      // the whole helper: asks for SFS2 and verifies it with the fallback
+      const srv = server((r, t) => signed(200, t, OK_BODY, r));
+      const http = createHttp({ channel: () => "AW", fetch: srv.fetchImpl });
+      await expect(http("/x")).resolves.toMatchObject({ header: { code: 200 } });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
   it("request tokens are random 32-hex strings", () => {
     const a = requestToken();
     expect(a).toMatch(/^[0-9a-f]{32}$/);
@@ -62,6 +89,27 @@ describe("createHttp", () => {
     expect(a.headers.get("Cache-Control")).toContain("no-cache");
     expect(a.headers.get("Pragma")).toBe("no-cache");
     expect(a.headers.get("Expires")).toBe("0");
+    expect(a.headers.get("X-Signature-Version")).toBe("2");
+  });
+
+  it("verifies SFS2 answers and still SFS1 ones (a server not updated yet)", async () => {
+    const v2 = server((r, t) => signed(200, t, '{"header":{"code":200,"message":""},"n":2}', r));
+    await expect(createHttp({ channel: () => "AW", fetch: v2.fetchImpl })<{ n: number }>("/x")).resolves.toMatchObject({ n: 2 });
+    expect((await v2.fetchImpl("/y", { headers: { "X-Signature-Version": "2" } })).headers.get("Authorization")).toMatch(/^SFS2 /);
+    const v1 = server((_r, t) => signed(200, t, '{"header":{"code":200,"message":""},"n":1}'));
+    await expect(createHttp({ channel: () => "AW", fetch: v1.fetchImpl })<{ n: number }>("/x")).resolves.toMatchObject({ n: 1 });
+  });
+
+  it("rejects an SFS2 answer whose body, token or status was changed", async () => {
+    for (const change of ["body", "token", "status", "prefix"] as const) {
+      const srv = server(async (r, t) => {
+        const sig = await signatureV2(change === "status" ? 201 : 200, change === "token" ? t + "x" : t, enc(OK_BODY));
+        const body = change === "body" ? '{"header":{"code":200,"message":"evil"}}' : OK_BODY;
+        return new Response(body, { status: 200, headers: { Authorization: change === "prefix" ? sig.replace("SFS2", "SFS1") : sig } });
+      });
+      const err = await createHttp({ channel: () => "AW", fetch: srv.fetchImpl })("/x").catch((e) => e);
+      expect(err?.kind, change).toBe("forged");
+    }
   });
 
   it("returns the parsed answer when the signature matches", async () => {

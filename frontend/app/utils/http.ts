@@ -7,6 +7,14 @@ import { sha256Hex } from "./sha256";
 
 export const REQUEST_TIMEOUT_MS = 50_000;
 export const SIGNATURE_PREFIX = "SFS1 ";
+export const SIGNATURE_PREFIX_V2 = "SFS2 ";
+/**
+ * The signature version the page asks for (X-Signature-Version). SFS2 lets
+ * the server hash a cached body once instead of on every request
+ * (contract/signature.go); answers signed SFS1 (a server not yet updated)
+ * are still verified.
+ */
+export const SIGNATURE_VERSION = "2";
 
 export type ApiHeader = { code: number; message: string; [k: string]: unknown };
 export type Envelope = { header: ApiHeader };
@@ -39,6 +47,25 @@ export async function signature(status: number, token: string, body: Uint8Array)
   all.set(head);
   all.set(body, head.length);
   return SIGNATURE_PREFIX + (await sha256Hex(all));
+}
+
+/**
+ * signatureV2 is the SFS2 value: SHA-256 over the hex SHA-256 of the body,
+ * then status and token. Same inputs as SFS1; the server keeps the body's part.
+ */
+export async function signatureV2(status: number, token: string, body: Uint8Array): Promise<string> {
+  const digest = await sha256Hex(body);
+  return SIGNATURE_PREFIX_V2 + (await sha256Hex(new TextEncoder().encode(`${digest}\n${status}\n${token}`)));
+}
+
+/**
+ * verifySignature checks the answer's Authorization value against status,
+ * token and body, in the version the value names (SFS2 or SFS1).
+ */
+export async function verifySignature(value: string | null, status: number, token: string, body: Uint8Array): Promise<boolean> {
+  if (value?.startsWith(SIGNATURE_PREFIX_V2)) return value === (await signatureV2(status, token, body));
+  if (value?.startsWith(SIGNATURE_PREFIX)) return value === (await signature(status, token, body));
+  return false;
 }
 
 /** requestToken makes the random per-request token (32 hex characters). */
@@ -80,6 +107,7 @@ export function createHttp(cfg: HttpConfig): Http {
       Accept: "application/json",
       "X-Channel": cfg.channel(),
       "X-Request-Token": token,
+      "X-Signature-Version": SIGNATURE_VERSION,
       "Cache-Control": "no-cache, no-store, must-revalidate",
       Pragma: "no-cache",
       Expires: "0",
@@ -132,8 +160,7 @@ export function createHttp(cfg: HttpConfig): Http {
       opts.signal?.removeEventListener("abort", onAbort);
     }
 
-    const expected = await signature(res.status, token, raw);
-    if (res.headers.get("Authorization") !== expected) {
+    if (!(await verifySignature(res.headers.get("Authorization"), res.status, token, raw))) {
       throw new HttpError("forged", res.status, res.status, "forged response");
     }
 

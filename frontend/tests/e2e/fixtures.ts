@@ -42,16 +42,20 @@ export async function signup(ctx: BrowserContext | Page, email = uniqueEmail()) 
   return email;
 }
 
-/** The response signature the page checks (contract/signature.go). */
-export function sign(status: number, token: string, body: string) {
-  return "SFS1 " + createHash("sha256").update(`${status}\n${token}\n${body}`).digest("hex");
+/** The response signature the page checks (contract/signature.go): SFS1, or SFS2 when version is "2". */
+export function sign(status: number, token: string, body: string, version?: string) {
+  const sha = (s: string) => createHash("sha256").update(s).digest("hex");
+  if (version === "2") return "SFS2 " + sha(`${sha(body)}\n${status}\n${token}`);
+  return "SFS1 " + sha(`${status}\n${token}\n${body}`);
 }
 
 /** fulfillSigned answers an intercepted API call with a correctly signed body. */
 export async function fulfillSigned(route: Route, status: number, body: unknown) {
-  const token = route.request().headers()["x-request-token"] ?? "";
+  const headers = route.request().headers();
+  const token = headers["x-request-token"] ?? "";
   const text = JSON.stringify(body);
-  await route.fulfill({ status, contentType: "application/json", body: text, headers: { Authorization: sign(status, token, text) } });
+  const sig = sign(status, token, text, headers["x-signature-version"]);
+  await route.fulfill({ status, contentType: "application/json", body: text, headers: { Authorization: sig } });
 }
 
 export async function openMenu(page: Page) {
