@@ -45,61 +45,67 @@ var (
 // not to sniff types (a JSON answer or an SVG must never run as a page) and
 // to send only the origin to other sites.
 func (s *Server) handle(ctx *fasthttp.RequestCtx) {
-	s.dispatch(ctx)
+	start := ctx.Time()
+	if start.IsZero() {
+		start = time.Now() // a RequestCtx not made by fasthttp's server
+	}
+	class := s.dispatch(ctx)
 	h := &ctx.Response.Header
 	h.SetCanonical(hdrNosniff, valNosniff)
 	h.SetCanonical(hdrReferrer, valReferrer)
+	s.m.latency.Observe(class, time.Since(start))
 }
 
-func (s *Server) dispatch(ctx *fasthttp.RequestCtx) {
+// dispatch answers the request and returns its route class (for latency).
+func (s *Server) dispatch(ctx *fasthttp.RequestCtx) routeClass {
 	path := ctx.Path()
 	if !cleanPath(path) {
 		s.writeError(ctx, fasthttp.StatusBadRequest, msgBadPath)
-		return
+		return classRefused
 	}
 	switch {
 	case bytes.HasPrefix(path, apiPrefix):
 		if ctx.IsGet() || ctx.IsHead() {
-			s.serveAPI(ctx)
-			return
+			return s.serveAPI(ctx)
 		}
 		if ctx.IsPost() && s.serveTracking(ctx, path[len(apiPrefix):]) {
-			return
+			return classTracking
 		}
 		s.forward(ctx)
-		return
+		return classForwarded
 	case string(path) == "/healthz" || string(path) == "/readyz" || string(path) == "/metrics":
 		s.ops(ctx)
-		return
+		return classOps
 	case bytes.HasPrefix(path, mediaPrefix):
 		s.serveMedia(ctx)
-		return
+		return classContent
 	case bytes.HasPrefix(path, contPrefix) && bytes.Count(path, slash) >= 5:
 		// /content/<pid>/<no>/<ver>/<n>...: a processed upload
 		s.serveContent(ctx)
-		return
+		return classContent
 	case bytes.HasPrefix(path, imgPrefix) || bytes.HasPrefix(path, contPrefix):
 		s.serveArt(ctx)
-		return
+		return classContent
 	case bytes.HasPrefix(path, analyticsPrefix):
 		s.forwardTo(ctx, s.analytics)
-		return
+		return classForwarded
 	}
 	if s.serveHelpdesk(ctx) {
-		return
+		return classAPI
 	}
 	for _, p := range forwardPrefixes {
 		if bytes.HasPrefix(path, p) {
 			s.forward(ctx)
-			return
+			return classForwarded
 		}
 	}
 	if !ctx.IsGet() && !ctx.IsHead() {
 		s.writeError(ctx, fasthttp.StatusMethodNotAllowed, msgMethodNotAllowed)
-		return
+		return classRefused
 	}
 	s.m.requests.WithLabelValues("static").Inc()
 	s.static.Serve(ctx)
+	return classStatic
 }
 
 var keyPool = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
@@ -117,8 +123,8 @@ func (s *Server) teen(ctx *fasthttp.RequestCtx, now time.Time) bool {
 }
 
 // serveAPI answers a read from the cache or renders it; a path the edge does
-// not serve goes to a writer.
-func (s *Server) serveAPI(ctx *fasthttp.RequestCtx) {
+// not serve goes to a writer (classForwarded).
+func (s *Server) serveAPI(ctx *fasthttp.RequestCtx) routeClass {
 	now := s.cfg.Now()
 	teen := s.teen(ctx, now)
 	kp := keyPool.Get().(*[]byte)
@@ -133,14 +139,14 @@ func (s *Server) serveAPI(ctx *fasthttp.RequestCtx) {
 		*kp = key
 		keyPool.Put(kp)
 		s.writeEntry(ctx, e)
-		return
+		return classAPI
 	}
 	fn, ok := s.route(ctx)
 	if !ok {
 		*kp = key
 		keyPool.Put(kp)
 		s.forward(ctx)
-		return
+		return classForwarded
 	}
 	// One render per key at a time: at a release instant thousands of readers
 	// miss the same list together.
@@ -153,6 +159,7 @@ func (s *Server) serveAPI(ctx *fasthttp.RequestCtx) {
 	*kp = key
 	keyPool.Put(kp)
 	s.writeEntry(ctx, e)
+	return classAPI
 }
 
 // render builds, caches and returns the answer of fn.

@@ -17,6 +17,7 @@ type metrics struct {
 	requests  *prometheus.CounterVec
 	forwarded *prometheus.CounterVec
 	tracked   *prometheus.CounterVec
+	latency   *latencies
 }
 
 func newMetrics(s *Server) *metrics {
@@ -29,6 +30,7 @@ func newMetrics(s *Server) *metrics {
 		tracked: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "edge_tracking_events_total", Help: "Tracking events by outcome."},
 			[]string{"outcome"}),
 	}
+	m.latency = newLatencies(s.reg)
 	s.reg.MustRegister(m.applied, m.requests, m.forwarded, m.tracked,
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_tracking_bundles_total", Help: "Messages of tracking events acked by JetStream (bundles of calls)."},
 			func() float64 { return float64(s.tracker.Bundler.Messages.Load()) }),
