@@ -1,4 +1,4 @@
-import { expect, fulfillSigned, test } from "./fixtures";
+import { expect, fulfillSigned, sign, test } from "./fixtures";
 
 // A failed API answer shows in Chromium's console as a failed resource load;
 // these tests cause such answers on purpose.
@@ -48,6 +48,30 @@ for (const status of [400, 404, 500]) {
     await expect(err.getByText(`answer ${status}`)).toBeVisible();
   });
 }
+
+test("the page asks for SFS2 and the edge signs its answers so, brotli or not (contract/signature.go)", async ({ page }) => {
+  const answered = page.waitForResponse((r) => r.url().includes("/home/api/v1/home?"));
+  await page.goto("/");
+  const res = await answered;
+  const req = res.request().headers();
+  expect(req["x-signature-version"]).toBe("2");
+  const body = await res.text();
+  expect(res.headers()["authorization"]).toBe(sign(res.status(), req["x-request-token"], body, "2"));
+  await expect(page.getByTestId("error-page")).toHaveCount(0);
+});
+
+test("an SFS2 answer with a changed body is a forged response", async ({ page }) => {
+  await page.route("**/home/api/v1/home?**", async (route) => {
+    const h = route.request().headers();
+    const good = '{"header":{"code":200,"message":""},"sections":[]}';
+    const sig = sign(200, h["x-request-token"] ?? "", good, "2");
+    await route.fulfill({ status: 200, contentType: "application/json", body: good.replace("[]", "[{}]"), headers: { Authorization: sig } });
+  });
+  await page.goto("/");
+  const err = page.getByTestId("error-page");
+  await expect(err).toHaveAttribute("data-status", "500");
+  await expect(err.getByText("forged response")).toBeVisible();
+});
 
 test("a forged answer (signature mismatch) is not shown as data", async ({ page }) => {
   await page.route("**/home/api/v1/home?**", (route) =>
