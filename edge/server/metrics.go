@@ -18,6 +18,8 @@ type metrics struct {
 	forwarded *prometheus.CounterVec
 	tracked   *prometheus.CounterVec
 	latency   *latencies
+	// watchRestarts counts watches restarted because they stopped delivering.
+	watchRestarts prometheus.Counter
 }
 
 func newMetrics(s *Server) *metrics {
@@ -29,9 +31,11 @@ func newMetrics(s *Server) *metrics {
 			[]string{"outcome"}),
 		tracked: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "edge_tracking_events_total", Help: "Tracking events by outcome."},
 			[]string{"outcome"}),
+		watchRestarts: prometheus.NewCounter(prometheus.CounterOpts{Name: "edge_catalog_watch_restarts_total",
+			Help: "Catalog watches restarted because they delivered nothing while the bucket moved on (connection up)."}),
 	}
 	m.latency = newLatencies(s.reg)
-	s.reg.MustRegister(m.applied, m.requests, m.forwarded, m.tracked,
+	s.reg.MustRegister(m.applied, m.requests, m.forwarded, m.tracked, m.watchRestarts,
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_tracking_bundles_total", Help: "Messages of tracking events acked by JetStream (bundles of calls)."},
 			func() float64 { return float64(s.tracker.Bundler.Messages.Load()) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_tracking_bundled_calls_total", Help: "Tracking calls those bundles held: divided by edge_tracking_bundles_total, the mean bundle."},
@@ -60,7 +64,7 @@ func newMetrics(s *Server) *metrics {
 				}
 				return s.cfg.Now().Sub(at).Seconds()
 			}),
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "edge_catalog_stale_seconds", Help: "Seconds the edge has been cut off from catalog updates (0 when connected)."},
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "edge_catalog_stale_seconds", Help: "Seconds the edge has been cut off from catalog updates: NATS lost, or a bucket revision its watch has not delivered (0 when caught up)."},
 			func() float64 { return s.Staleness().Seconds() }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "edge_nats_connected", Help: "1 when connected to NATS."},
 			func() float64 {

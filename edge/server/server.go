@@ -74,6 +74,11 @@ type Config struct {
 	MediaCacheBytes int64
 	// MediaTimeout bounds one read of an object from the store.
 	MediaTimeout time.Duration
+	// WatchCheck is how often the edge compares what it applied with the
+	// bucket's last revision (EDGE_WATCH_CHECK): a watch that stopped
+	// delivering while the connection stayed up shows as staleness and is
+	// restarted after three checks without progress.
+	WatchCheck time.Duration
 }
 
 // RegisterFlags registers the edge's flags with environment fallbacks.
@@ -106,6 +111,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&c.MediaTimeout, "media-timeout", 10*time.Second, "timeout of one object read from the content store (env EDGE_MEDIA_TIMEOUT)")
 	fs.IntVar(&c.NATSReplicas, "nats-replicas", 1, "replicas of the stream and bucket when creating them (env NATS_REPLICAS)")
 	fs.DurationVar(&c.ForwardTimeout, "forward-timeout", 30*time.Second, "timeout of a call forwarded to a writer (env EDGE_FORWARD_TIMEOUT)")
+	fs.DurationVar(&c.WatchCheck, "watch-check", 2*time.Second, "how often the catalog watch's progress is checked against the bucket (env EDGE_WATCH_CHECK)")
 	fs.DurationVar(&c.PublishTimeout, "publish-timeout", 5*time.Second, "timeout waiting for JetStream to ack tracking events (env EDGE_PUBLISH_TIMEOUT)")
 	svc.ModeFlag(fs, &c.CookieMode)
 	c.NATSAuth.RegisterFlags(fs)
@@ -138,6 +144,9 @@ func (c *Config) withDefaults() Config {
 	}
 	if o.MediaCacheBytes <= 0 {
 		o.MediaCacheBytes = 512 << 20
+	}
+	if o.WatchCheck <= 0 {
+		o.WatchCheck = 2 * time.Second
 	}
 	if o.MediaTimeout <= 0 {
 		o.MediaTimeout = 10 * time.Second
@@ -192,7 +201,12 @@ type Server struct {
 	syncedAt time.Time
 	// disconnectedAt is when NATS was lost (unix ns, 0 = connected).
 	disconnectedAt atomic.Int64
-	startedAt      time.Time
+	// behindSince is since when the bucket has held a revision the watch
+	// has not delivered (unix ns, 0 = caught up): see watchProgress.
+	behindSince atomic.Int64
+	// behindTarget is the revision behindSince waits for.
+	behindTarget atomic.Uint64
+	startedAt    time.Time
 
 	restart chan struct{}
 	// compressSem bounds background compressions to the cores.
@@ -287,6 +301,7 @@ func (s *Server) Run(ctx context.Context) error {
 	watchDone := make(chan error, 1)
 	go func() { watchDone <- s.watch(wctx) }()
 	go s.watchConnection(wctx)
+	go s.watchProgress(wctx)
 
 	srv := &fasthttp.Server{
 		Handler:               s.handle,

@@ -70,7 +70,7 @@ func (s *Server) watchOnce(ctx context.Context) error {
 			return ctx.Err()
 		case <-s.restart:
 			flush()
-			return fmt.Errorf("nats reconnected")
+			return fmt.Errorf("restart asked (nats reconnected, or the watch stalled)")
 		case e, ok := <-w.Updates():
 			if !ok {
 				flush()
@@ -142,16 +142,12 @@ func (s *Server) markSynced() {
 // imported a catalog asks this before it calls the store ready, so the count
 // it reports is the store's.
 func (s *Server) CaughtUp(ctx context.Context) (bool, int, error) {
-	st, err := s.kv.Status(ctx)
+	last, err := s.bucketRevision(ctx)
 	if err != nil {
-		return false, 0, fmt.Errorf("catalog bucket status: %w", err)
-	}
-	bs, ok := st.(*jetstream.KeyValueBucketStatus)
-	if !ok {
-		return false, 0, fmt.Errorf("catalog bucket status: unexpected type %T", st)
+		return false, 0, err
 	}
 	rev, _, _, products := s.store.Stats()
-	return s.synced.Load() && rev >= bs.StreamInfo().State.LastSeq, products, nil
+	return s.synced.Load() && rev >= last, products, nil
 }
 
 // watchConnection tracks NATS connectivity for staleness reporting and
@@ -177,12 +173,86 @@ func (s *Server) watchConnection(ctx context.Context) {
 	}
 }
 
-// Staleness is how long the edge has been cut off from catalog updates (0
-// while connected).
-func (s *Server) Staleness() time.Duration {
-	d := s.disconnectedAt.Load()
-	if d == 0 || s.nc.IsConnected() {
-		return 0
+// watchProgress catches a watch that stopped delivering while the
+// connection stayed up: its ordered consumer deleted or lost on the server
+// (a JetStream leader change, an operator's mistake), a subscription the
+// client dropped as a slow consumer. Every WatchCheck it reads the bucket's
+// last revision; when the edge has not applied a revision that already
+// existed at the previous check, it is behind since that check (a busy
+// bucket whose watch keeps up is never behind: each check only asks for what
+// existed one check ago). After three checks behind, the watch is restarted
+// from the last applied revision.
+func (s *Server) watchProgress(ctx context.Context) {
+	t := time.NewTicker(s.cfg.WatchCheck)
+	defer t.Stop()
+	var target uint64 // the bucket's last revision at the previous check
+	var targetAt, restarted time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if !s.synced.Load() || !s.nc.IsConnected() {
+			// Before the first sync there is nothing to compare; while
+			// disconnected, watchConnection reports the staleness.
+			target, targetAt = 0, time.Time{}
+			s.behindSince.Store(0)
+			continue
+		}
+		rev, _, _, _ := s.store.Stats()
+		if rev >= target {
+			s.behindSince.Store(0)
+		} else if s.behindSince.Load() == 0 {
+			s.behindTarget.Store(target)
+			s.behindSince.Store(targetAt.UnixNano())
+		}
+		// A restarted watch gets three checks of its own before the next.
+		if b := s.behindSince.Load(); b != 0 && time.Since(time.Unix(0, b)) >= 3*s.cfg.WatchCheck &&
+			time.Since(restarted) >= 3*s.cfg.WatchCheck {
+			s.log.Warn("catalog watch delivers nothing while the bucket moved on, restarting it",
+				"applied_revision", rev, "bucket_revision", target, "behind", time.Since(time.Unix(0, b)).Round(time.Millisecond))
+			s.m.watchRestarts.Inc()
+			s.restartWatch()
+			restarted = time.Now()
+		}
+		cctx, cancel := context.WithTimeout(ctx, s.cfg.WatchCheck)
+		last, err := s.bucketRevision(cctx)
+		cancel()
+		if err != nil {
+			s.log.Warn("catalog bucket status", "err", err)
+			continue
+		}
+		target, targetAt = last, time.Now()
 	}
-	return time.Since(time.Unix(0, d))
+}
+
+// bucketRevision is the catalog bucket's last revision.
+func (s *Server) bucketRevision(ctx context.Context) (uint64, error) {
+	st, err := s.kv.Status(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("catalog bucket status: %w", err)
+	}
+	bs, ok := st.(*jetstream.KeyValueBucketStatus)
+	if !ok {
+		return 0, fmt.Errorf("catalog bucket status: unexpected type %T", st)
+	}
+	return bs.StreamInfo().State.LastSeq, nil
+}
+
+// Staleness is how long the edge has been cut off from catalog updates: the
+// time since NATS was lost, or since the bucket has held a revision the watch
+// has not delivered although the connection is up (0 when caught up).
+func (s *Server) Staleness() time.Duration {
+	var d time.Duration
+	if at := s.disconnectedAt.Load(); at != 0 && !s.nc.IsConnected() {
+		d = time.Since(time.Unix(0, at))
+	}
+	if at := s.behindSince.Load(); at != 0 {
+		if rev, _, _, _ := s.store.Stats(); rev >= s.behindTarget.Load() {
+			return d // caught up since the last check
+		}
+		d = max(d, time.Since(time.Unix(0, at)))
+	}
+	return d
 }

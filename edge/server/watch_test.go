@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"storefront/contract"
 	"storefront/edge/server"
 )
 
@@ -80,4 +81,73 @@ func TestCaughtUpCountsWorksPublishedAfterStart(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// A watch whose ordered consumer is deleted on the server while the
+// connection stays up delivers nothing more, and nats.go only notices after
+// missing two 5 s heartbeats. The edge sees the bucket move on without it:
+// the staleness grows (it stayed 0 before, the connection being up), the
+// watch is restarted from the last revision, the edge catches up and the
+// staleness is back to 0.
+func TestStalenessShowsAWatchWhoseConsumerDied(t *testing.T) {
+	e := newEnv(t)
+	e.putProduct(product("w1", "WT", "첫 제목"))
+	g := startEdge(t, e, func(c *server.Config) { c.WatchCheck = 200 * time.Millisecond })
+	g.waitReady()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	kvStream, err := e.js.Stream(ctx, "KV_"+contract.CatalogBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deleted := 0
+	names := kvStream.ConsumerNames(ctx)
+	for name := range names.Name() {
+		if err := kvStream.DeleteConsumer(ctx, name); err != nil {
+			t.Fatal(err)
+		}
+		deleted++
+	}
+	if deleted != 1 {
+		t.Fatalf("%d consumers on the bucket, want the edge's one watch", deleted)
+	}
+	e.putProduct(product("w1", "WT", "바뀐 제목"))
+
+	var most time.Duration
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		most = max(most, g.srv.Staleness())
+		ok, _, err := g.srv.CaughtUp(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("edge not caught up 20s after its watch's consumer died (staleness %s)", g.srv.Staleness())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if most < 200*time.Millisecond {
+		t.Fatalf("staleness peaked at %s while the edge missed an update with its connection up", most)
+	}
+	if s := g.srv.Staleness(); s != 0 {
+		t.Fatalf("staleness %s after catching up", s)
+	}
+	_, body := g.get("/metrics")
+	if !strings.Contains(string(body), "edge_catalog_watch_restarts_total 1") {
+		t.Fatalf("watch restart not counted:\n%s", grepLines(string(body), "edge_catalog_watch"))
+	}
+}
+
+func grepLines(s, sub string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
