@@ -13,6 +13,9 @@ const (
 	// EventsSubjectPrefix prefixes every subject of EventsStream:
 	// events.<kind>.<type>, kind being "track" or "biz".
 	EventsSubjectPrefix = "events."
+	// LeaseBucket holds the leases of single-leader work (one analytics node
+	// computes rankings); its TTL is the lease's.
+	LeaseBucket = "leases"
 	// AnalyticsConsumer is the durable pull consumer shared by every analytics process.
 	AnalyticsConsumer = "analytics"
 	// DefaultNATSURL is the embedded NATS that `storefront up` starts, which

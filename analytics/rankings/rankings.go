@@ -27,6 +27,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
@@ -45,6 +46,17 @@ type Config struct {
 	ViewWeight     float64       // (1)
 	PurchaseWeight float64       // (10)
 	Now            func() time.Time
+	// Leader, when set, lets only the node holding it compute (one analytics
+	// node at a time: N nodes would make N times the ClickHouse load for
+	// the same answer); nil = always compute.
+	Leader Leader
+}
+
+// Leader is single-leader work's gate (natsutil.Lease).
+type Leader interface {
+	Held() bool
+	// Gained receives when this node becomes the leader.
+	Gained() <-chan struct{}
 }
 
 func (c Config) withDefaults() Config {
@@ -89,7 +101,12 @@ type Computer struct {
 
 	mu    sync.RWMutex
 	works map[string]Work
+
+	computed atomic.Int64
 }
+
+// Computed is how many computations this node has published.
+func (c *Computer) Computed() int64 { return c.computed.Load() }
 
 // New makes a Computer.
 func New(ch driver.Conn, kv jetstream.KeyValue, cfg Config, log *slog.Logger) *Computer {
@@ -160,14 +177,21 @@ func (c *Computer) Run(ctx context.Context) error {
 	go c.watch(ctx)
 	t := time.NewTicker(c.cfg.Interval)
 	defer t.Stop()
+	var gained <-chan struct{}
+	if c.cfg.Leader != nil {
+		gained = c.cfg.Leader.Gained()
+	}
 	for {
-		if err := c.ComputeAndPublish(ctx); err != nil && ctx.Err() == nil {
-			c.log.Warn("rankings not updated", "err", err)
+		if c.cfg.Leader == nil || c.cfg.Leader.Held() {
+			if err := c.ComputeAndPublish(ctx); err != nil && ctx.Err() == nil {
+				c.log.Warn("rankings not updated", "err", err)
+			}
 		}
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-t.C:
+		case <-gained:
 		}
 	}
 }
@@ -178,7 +202,11 @@ func (c *Computer) ComputeAndPublish(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.Publish(ctx, rs)
+	if err := c.Publish(ctx, rs); err != nil {
+		return err
+	}
+	c.computed.Add(1)
+	return nil
 }
 
 type score struct {

@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"time"
 
@@ -45,6 +46,10 @@ type Config struct {
 	Events   natsutil.EventsLimits // size of the EVENTS stream (EVENTS_MAX_BYTES, EVENTS_PEAK_RATE, ...)
 	Ingest   ingest.Config
 	Rankings rankings.Config
+	// RankLeaseTTL (ANALYTICS_RANK_LEASE_TTL) is the TTL of the rankings
+	// lease: one analytics node computes rankings at a time, and another
+	// takes over within TTL + TTL/3 of its death. Equal on every node.
+	RankLeaseTTL time.Duration
 	// AdminToken guards the reports API (Authorization: Bearer <token>).
 	AdminToken string
 	// Timeouts bound slow and idle clients (ANALYTICS_READ_HEADER_TIMEOUT,
@@ -65,6 +70,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.Ingest.BatchSize, "batch-size", 20000, "events per ClickHouse insert at most (env ANALYTICS_BATCH_SIZE)")
 	fs.DurationVar(&c.Ingest.FlushInterval, "flush-interval", 200*time.Millisecond, "age at which a partial batch is inserted (env ANALYTICS_FLUSH_INTERVAL)")
 	fs.DurationVar(&c.Rankings.Interval, "rank-interval", time.Minute, "time between ranking computations (env ANALYTICS_RANK_INTERVAL)")
+	fs.DurationVar(&c.RankLeaseTTL, "rank-lease-ttl", natsutil.DefaultLeaseTTL, "TTL of the rankings lease: one node computes rankings, another takes over within TTL + TTL/3 of its death; equal on every node (env ANALYTICS_RANK_LEASE_TTL)")
 	fs.DurationVar(&c.Rankings.RealWindow, "rank-real-window", 3*time.Hour, "window of the real-time ranking (env ANALYTICS_RANK_REAL_WINDOW)")
 	fs.StringVar(&c.AdminToken, "admin-token", "dev-admin-token", "bearer token of the reports API (env ADMIN_TOKEN)")
 	fs.IntVar(&c.Ingest.Workers, "insert-workers", 2, "concurrent ClickHouse inserts (env ANALYTICS_INSERT_WORKERS)")
@@ -114,6 +120,7 @@ type Server struct {
 	ready    svc.Readiness
 	ingester *ingest.Ingester
 	rankings *rankings.Computer
+	lease    *natsutil.Lease
 	http     *http.Server
 }
 
@@ -179,14 +186,32 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		return nil, err
 	}
 	s.ingester = ingest.New(ch, js, cfg.Ingest, log, s.reg)
-	s.rankings = rankings.New(ch, kv, cfg.Rankings, log)
-
+	leases, ttl, err := natsutil.EnsureLeases(ctx, js, cfg.RankLeaseTTL, nopts)
+	if err != nil {
+		s.close()
+		return nil, err
+	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		s.close()
 		return nil, fmt.Errorf("listen %s: %w", cfg.Addr, err)
 	}
 	s.ln = ln
+	host, _ := os.Hostname()
+	s.lease = natsutil.NewLease(leases, "rankings", host+" "+s.Addr(), ttl, log)
+	rcfg := cfg.Rankings
+	rcfg.Leader = s.lease
+	s.rankings = rankings.New(ch, kv, rcfg, log)
+	s.reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "analytics_rankings_leader", Help: "1 while this node holds the rankings lease (computes rankings)."},
+			func() float64 {
+				if s.lease.Held() {
+					return 1
+				}
+				return 0
+			}),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "analytics_rankings_computed_total", Help: "Ranking computations this node published."},
+			func() float64 { return float64(s.rankings.Computed()) }))
 	mux := svc.OpsMux(&s.ready, s.reg, s.readyDetail)
 	reports.New(ch, cfg.AdminToken, cfg.Now, log).Register(mux)
 	s.http = cfg.Timeouts.Apply(&http.Server{Handler: mux})
@@ -195,7 +220,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 
 func (s *Server) readyDetail() string {
 	consuming, lastErr := s.ingester.Status()
-	out := fmt.Sprintf("consuming: %v\n", consuming)
+	out := fmt.Sprintf("consuming: %v\nrankings leader: %v\n", consuming, s.lease.Held())
 	if lastErr != "" {
 		out += "last insert error: " + lastErr + "\n"
 	}
@@ -219,6 +244,10 @@ func (s *Server) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errc := make(chan error, 3)
+	leaseDone := make(chan struct{})
+	go func() { defer close(leaseDone); s.lease.Run(ctx) }()
+	// Released before the connection closes, for an immediate handover.
+	defer func() { cancel(); <-leaseDone }()
 	go func() {
 		err := s.rankings.Run(ctx)
 		if err != nil {
