@@ -50,9 +50,6 @@ export default function Screen() {
   const now = useRef({ url: "", prod: d.prodInfo });
   now.current = { url: location.pathname + location.search, prod: d.prodInfo };
   const gated = d.adultVerificationNeeded;
-  useEffect(() => {
-    document.documentElement.scrollTop = 0;
-  }, [d.prodInfo.pid]);
   // One detail view per open of a work (seed §4 sends no page view here):
   // switching tabs keeps the work, another work or coming back is a new open.
   // Behind the adult gate the work is not shown, so it is not counted.

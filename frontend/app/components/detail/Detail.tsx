@@ -22,7 +22,7 @@ import {
 } from "~/utils/screens/api";
 import { addDibs, COPIED, DIBS_ADDED, DIBS_REMOVED, listDibs, removeDibs, setAlarm } from "~/utils/screens/dibs";
 import { benefitLine, countdown, viewCount, won } from "~/utils/screens/format";
-import { detailContext, detailHint, quickView, saveDetailContext, saveDetailHint, setVolOrder, volOrder, type VolOrder } from "~/utils/screens/prefs";
+import { detailArrival, detailContext, detailHint, quickView, saveDetailContext, saveDetailHint, setVolOrder, volOrder, type VolOrder } from "~/utils/screens/prefs";
 import { applyWallet, loadSideInfo, useUser } from "~/utils/userStore";
 import { previewLoginFirst } from "~/components/viewer/nav";
 import { currentDevice, shownMoney } from "~/utils/device";
@@ -40,6 +40,7 @@ const TABS: { key: Tab; label: string }[] = [
   { key: "V", label: "회차" },
   { key: "R", label: "리뷰" },
 ];
+const TAB_KEYS = TABS.map((t) => t.key);
 
 export const viewerHref = (pid: string, no: number) => `/viewer?pid=${encodeURIComponent(pid)}&no=${no}`;
 
@@ -49,18 +50,27 @@ export function Detail({ detail }: { detail: DetailT }) {
   const user = useUser();
   const navigate = useNavigate();
   const [sp, setSp] = useSearchParams();
-  const tab: Tab = (["I", "V", "R"] as const).find((t) => t === sp.get("tab")) ?? "I";
+  const named = TABS.find((t) => t.key === sp.get("tab"))?.key ?? null;
+  const tab: Tab = named ?? "I";
   // Returning to this work keeps its tab and scroll (session key detailContext)
-  // and marks the volume last opened from it (detailHint): an address with
-  // its own tab keeps that tab. Kept as the reader scrolls or switches tabs.
+  // and marks the volume last opened from it (detailHint); another work is
+  // left to the router (detailArrival). Kept as the reader scrolls or switches tabs.
   const [hint] = useState(() => detailHint(p.pid));
   const restore = useRef(detailContext(p.pid));
+  // The place is kept from the detail's own top, not the document's: the top
+  // banner above it (Android web) comes 50 ms after the layout mounts, as on
+  // the way back from the viewer, and may come after the restore.
+  const root = useRef<HTMLElement>(null);
+  const pageTop = () => (root.current ? root.current.getBoundingClientRect().top + window.scrollY : 0);
   useLayoutEffect(() => {
-    const ctx = restore.current;
-    if (!ctx) return;
-    if (!sp.get("tab") && ctx.tab !== "I" && ["V", "R"].includes(ctx.tab)) {
+    const arrival = detailArrival(restore.current, named, TAB_KEYS);
+    if (!arrival) {
+      restore.current = null;
+      return;
+    }
+    if ("tab" in arrival) {
       const n = new URLSearchParams(sp);
-      n.set("tab", ctx.tab);
+      n.set("tab", arrival.tab);
       setSp(n, { replace: true, preventScrollReset: true });
       return; // scrolled once the tab is drawn
     }
@@ -70,23 +80,28 @@ export function Detail({ detail }: { detail: DetailT }) {
     let tries = 0;
     let frame = 0;
     const step = () => {
+      const y = Math.max(0, pageTop() + arrival.scroll);
       const room = document.documentElement.scrollHeight - window.innerHeight;
-      if (room >= ctx.scroll || ++tries > 60) {
+      if (room >= y || ++tries > 60) {
         restore.current = null;
-        window.scrollTo(0, ctx.scroll);
+        window.scrollTo(0, y);
         return;
       }
       frame = requestAnimationFrame(step);
     };
     frame = requestAnimationFrame(step);
     return () => cancelAnimationFrame(frame);
-  }, [sp, setSp]);
-  useEffect(() => {
+  }, [named, sp, setSp]);
+  // A layout effect, so the listener goes in the commit that takes the page
+  // away: the router scrolls the next page (the viewer) to the top in that
+  // commit's layout effects, and a passive listener still attached then
+  // saved that top as this work's place (the restore then "worked", to 0).
+  useLayoutEffect(() => {
     let frame = 0;
     const save = () => {
       if (restore.current) return; // not the reader's scroll yet
       cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => saveDetailContext(p.pid, { tab, scroll: window.scrollY }));
+      frame = requestAnimationFrame(() => saveDetailContext(p.pid, { tab, scroll: window.scrollY - pageTop() }));
     };
     if (!restore.current) save();
     window.addEventListener("scroll", save, { passive: true });
@@ -330,7 +345,7 @@ export function Detail({ detail }: { detail: DetailT }) {
   });
 
   return (
-    <article aria-label={p.title} data-testid="detail">
+    <article ref={root} aria-label={p.title} data-testid="detail">
       <header className={s.hero}>
         <img className={s.heroBg} src={p.thumbUrl} alt="" aria-hidden="true" width={360} height={200} />
         <div className={s.heroInner}>

@@ -58,12 +58,13 @@ export const setLocal = (k: string, v: string, store = local()) => put(store, k,
 /**
  * Detail context (seed §3's session key): the tab and scroll of the detail
  * page last shown, so returning to that work (from the viewer, a list, the
- * app) opens it where the reader left it. The detail hint is the volume the
- * reader last opened from it, marked on return.
+ * app) opens it where the reader left it. The scroll is measured from the
+ * detail's own top (negative while the header above it still shows). The
+ * detail hint is the volume the reader last opened from it, marked on return.
  */
 export type DetailPlace = { tab: string; scroll: number };
 export function saveDetailContext(pid: string, place: DetailPlace, store = session()) {
-  put(store, SESSION.detailContext, JSON.stringify({ pid, tab: place.tab, y: Math.max(0, Math.round(place.scroll)) }));
+  put(store, SESSION.detailContext, JSON.stringify({ pid, tab: place.tab, y: Math.round(place.scroll) }));
 }
 export function detailContext(pid: string, store = session()): DetailPlace | null {
   try {
@@ -73,6 +74,20 @@ export function detailContext(pid: string, store = session()): DetailPlace | nul
   } catch {
     return null;
   }
+}
+/**
+ * What arriving at a work's detail does with the saved context: the work last
+ * shown comes back on its tab when the address names none, then at its scroll
+ * once that tab is the one shown. Anything else (another work, or an address
+ * naming another tab) is the router's: the top on a new visit, the history
+ * entry's own place on Back and Forward. `shown` is the address's tab, null
+ * when it names none; `tabs[0]` is the default tab.
+ */
+export type DetailArrival = { tab: string } | { scroll: number } | null;
+export function detailArrival(ctx: DetailPlace | null, shown: string | null, tabs: readonly string[]): DetailArrival {
+  if (!ctx || !tabs.includes(ctx.tab)) return null;
+  if (shown === null && ctx.tab !== tabs[0]) return { tab: ctx.tab };
+  return ctx.tab === (shown ?? tabs[0]) ? { scroll: ctx.scroll } : null;
 }
 export const saveDetailHint = (pid: string, no: number, store = session()) => put(store, SESSION.detailHint, JSON.stringify({ pid, no }));
 export function detailHint(pid: string, store = session()): number | null {
