@@ -1,16 +1,21 @@
 package frontdoor
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"net/url"
 	"strings"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/valyala/fasthttp"
+
+	"storefront/realip"
 )
 
 // Proxy forwards calls to upstream nodes (writers, or analytics for the
@@ -18,6 +23,9 @@ import (
 // refuses the connection is skipped (the request never reached it, so trying
 // the next one cannot apply it twice).
 type Proxy struct {
+	// Trusted are the balancers in front of the edge (EDGE_TRUSTED_PROXIES).
+	Trusted realip.Trusted
+
 	nodes   []*fasthttp.HostClient
 	next    atomic.Uint64
 	timeout time.Duration
@@ -75,11 +83,18 @@ func (p *Proxy) Forward(ctx *fasthttp.RequestCtx) error {
 	ctx.Request.CopyTo(req)
 	// The answer is signed over its plain body, so ask for it uncompressed.
 	req.Header.Del("Accept-Encoding")
-	req.Header.Set("X-Forwarded-For", clientIP(ctx))
+	// The writer trusts this header from its edges only, and takes its
+	// one entry as the reader: what the edge resolved, never a list the
+	// client started.
+	req.Header.Set("X-Forwarded-For", ClientAddr(ctx, p.Trusted).String())
 	req.Header.SetBytesV("X-Forwarded-Host", ctx.Host())
-	if ctx.IsTLS() {
+	switch proto := ctx.Request.Header.Peek("X-Forwarded-Proto"); {
+	case ctx.IsTLS():
 		req.Header.Set("X-Forwarded-Proto", "https")
-	} else {
+	case fromTrusted(ctx, p.Trusted) && (string(proto) == "https" || string(proto) == "http"):
+		// A trusted balancer terminated TLS and says so.
+		req.Header.SetBytesV("X-Forwarded-Proto", proto)
+	default:
 		req.Header.Set("X-Forwarded-Proto", "http")
 	}
 	start := p.next.Add(1)
@@ -102,11 +117,31 @@ func (p *Proxy) Forward(ctx *fasthttp.RequestCtx) error {
 	return fmt.Errorf("forward %s: %w", ctx.Path(), err)
 }
 
-func clientIP(ctx *fasthttp.RequestCtx) string {
-	prior := string(ctx.Request.Header.Peek("X-Forwarded-For"))
-	ip := ctx.RemoteIP().String()
-	if prior != "" {
-		return prior + ", " + ip
+// ClientAddr is the reader's address: the peer's, or, when the peer is one
+// of the trusted balancers in front of the edge, the address they saw
+// (realip: X-Forwarded-For read from the right up to the first untrusted
+// entry). Nothing a reader writes into X-Forwarded-For is believed.
+func ClientAddr(ctx *fasthttp.RequestCtx, trusted realip.Trusted) netip.Addr {
+	peer, _ := netip.AddrFromSlice(ctx.RemoteIP())
+	if trusted.Empty() {
+		return peer.Unmap()
 	}
-	return ip
+	var xff string
+	switch all := ctx.Request.Header.PeekAll("X-Forwarded-For"); len(all) {
+	case 0:
+	case 1:
+		// Read in place: Client keeps nothing of the string.
+		xff = unsafe.String(unsafe.SliceData(all[0]), len(all[0]))
+	default:
+		xff = string(bytes.Join(all, []byte(",")))
+	}
+	return trusted.Client(peer, xff)
+}
+
+func fromTrusted(ctx *fasthttp.RequestCtx, trusted realip.Trusted) bool {
+	if trusted.Empty() {
+		return false
+	}
+	peer, _ := netip.AddrFromSlice(ctx.RemoteIP())
+	return trusted.Contains(peer)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"storefront/contract"
+	"storefront/realip"
 )
 
 // SessionCookie holds the tracking session id the edge hands out; the writer
@@ -42,6 +43,9 @@ type Tracker struct {
 	Timeout        time.Duration
 	// Bundler publishes fresh events.
 	Bundler *Bundler
+	// Trusted are the balancers in front of the edge: the IP hash is of the
+	// reader's address they saw.
+	Trusted realip.Trusted
 }
 
 // ClientEvent is what a browser may say about an event. Identity (uid) is not
@@ -116,10 +120,10 @@ func (t *Tracker) Build(ctx *fasthttp.RequestCtx, c *ClientEvent, sessionID stri
 		return nil, &BadRequest{Msg: "이벤트 ID는 16~64자의 영문, 숫자, -, _로 보내 주세요."}
 	}
 	// The writer enriches its business events with the same function from
-	// the same headers, cookie and address (the last X-Forwarded-For entry
-	// the proxy appends is this RemoteIP), so both join in analytics.
+	// the same headers, cookie and address (the proxy sends it this
+	// ClientAddr), so both join in analytics.
 	en := contract.Enrich(t.Salt, string(ctx.Request.Header.Peek(contract.HeaderChannel)),
-		string(ctx.Request.Header.Peek(HeaderAppVersion)), ctx.RemoteIP().String(),
+		string(ctx.Request.Header.Peek(HeaderAppVersion)), ClientAddr(ctx, t.Trusted).String(),
 		string(ctx.Request.Header.UserAgent()), sessionID)
 	ev := &contract.TrackedEvent{
 		V: contract.EventSchemaVersion, ID: id, Type: c.Type, Time: t.Now().UTC(),

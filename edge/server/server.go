@@ -32,6 +32,7 @@ import (
 	"storefront/edge/frontdoor"
 	"storefront/media/store"
 	"storefront/natsutil"
+	"storefront/realip"
 	"storefront/svc"
 )
 
@@ -49,6 +50,11 @@ type Config struct {
 	IPSalt         string // TRACK_IP_SALT: salt of the tracking IP hash
 	CacheBytes     int64  // EDGE_CACHE_MB × 1 MiB
 	NATSReplicas   int    // NATS_REPLICAS
+	// TrustedProxies (EDGE_TRUSTED_PROXIES) are the load balancers in front
+	// of the edge, comma-separated CIDR ranges or addresses: only from them
+	// is X-Forwarded-For believed. Empty: the edge is the front door and the
+	// reader is its peer.
+	TrustedProxies string
 	// CookieMode (COOKIE_MODE): live refuses the development secrets.
 	CookieMode string
 	// NATSAuth: credentials and TLS of a secured NATS cluster.
@@ -114,6 +120,13 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&c.WatchCheck, "watch-check", 2*time.Second, "how often the catalog watch's progress is checked against the bucket (env EDGE_WATCH_CHECK)")
 	fs.DurationVar(&c.PublishTimeout, "publish-timeout", 5*time.Second, "timeout waiting for JetStream to ack tracking events (env EDGE_PUBLISH_TIMEOUT)")
 	svc.ModeFlag(fs, &c.CookieMode)
+	fs.Func("trusted-proxies", "load balancers in front of the edge, comma-separated CIDR ranges or addresses: the reader's address is taken from their X-Forwarded-For, from nobody else's (env EDGE_TRUSTED_PROXIES)", func(v string) error {
+		if _, err := realip.Parse(v); err != nil {
+			return err
+		}
+		c.TrustedProxies = v
+		return nil
+	})
 	c.NATSAuth.RegisterFlags(fs)
 	c.Events.RegisterFlags(fs)
 	c.Timeouts.RegisterFlags(fs, "EDGE", edgeTimeouts)
@@ -227,11 +240,15 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	); err != nil {
 		return nil, fmt.Errorf("edge: %w", err)
 	}
+	trusted, err := realip.Parse(cfg.TrustedProxies)
+	if err != nil {
+		return nil, fmt.Errorf("edge: %w", err)
+	}
 	s := &Server{cfg: cfg, log: log, startedAt: time.Now(), restart: make(chan struct{}, 1),
 		compressSem: make(chan struct{}, runtime.GOMAXPROCS(0)),
 		audSecret:   []byte(cfg.AudienceSecret), contentSecret: []byte(cfg.ContentSecret)}
 	s.ready.Set(false, "initial catalog sync")
-	var err error
+
 	if s.cache, err = cache.New(cfg.CacheBytes); err != nil {
 		return nil, fmt.Errorf("create body cache: %w", err)
 	}
@@ -276,8 +293,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		s.nc.Close()
 		return nil, err
 	}
+	s.proxy.Trusted, s.analytics.Trusted = trusted, trusted
 	s.tracker = &frontdoor.Tracker{JS: s.js, Now: cfg.Now, Salt: []byte(cfg.IPSalt), AudienceSecret: s.audSecret, Timeout: cfg.PublishTimeout,
-		Bundler: frontdoor.NewBundler(s.js, frontdoor.BundlerOptions{AckWait: cfg.PublishTimeout})}
+		Bundler: frontdoor.NewBundler(s.js, frontdoor.BundlerOptions{AckWait: cfg.PublishTimeout}), Trusted: trusted}
 	s.reg = svc.NewRegistry()
 	s.m = newMetrics(s)
 	s.mediaReqs = s.m.requests.WithLabelValues("media")

@@ -611,3 +611,23 @@ func TestSessionSharedAcrossNodes(t *testing.T) {
 		t.Fatalf("node A still honours the session after logout on B: %+v", m.AuthInfo)
 	}
 }
+
+// The writer believes X-Forwarded-For only from its edges
+// (WRITER_TRUSTED_PROXIES). A caller that is not one (here the test's
+// loopback address once the edges are elsewhere) is its own address however
+// many made-up addresses it writes: each new one used to open a fresh
+// allowance, since the last entry was taken from anyone.
+func TestLoginLimitTrustsForwardedForFromEdgesOnly(t *testing.T) {
+	t.Parallel()
+	e := start(t, func(c *server.Config) { c.LoginPerMinute, c.TrustedProxies = 2, "10.0.0.0/8" })
+	b := e.Browser()
+	var codes []int
+	for i := range 4 {
+		b.Headers = map[string]string{"X-Forwarded-For": fmt.Sprintf("203.0.113.%d", i+1)}
+		st, _ := b.Do("POST", "/home/api/v1/auth/login", map[string]any{"email": fmt.Sprintf("nobody%d@example.com", i), "password": "guess guess"})
+		codes = append(codes, st)
+	}
+	if fmt.Sprint(codes) != "[401 401 429 429]" {
+		t.Fatalf("login codes from one untrusted caller naming 4 addresses: %v, want 401 twice, then 429", codes)
+	}
+}

@@ -3,7 +3,6 @@ package auth
 import (
 	"net/http"
 	"net/url"
-	"strings"
 )
 
 // CSRF protection (documented in writer/README.md): every state-changing call
@@ -50,21 +49,4 @@ func (a *Auth) sameOrigin(r *http.Request) bool {
 	}
 	fh := r.Header.Get("X-Forwarded-Host")
 	return fh != "" && u.Host == fh
-}
-
-// clientIP is the caller's address. Behind the edge it is the last entry of
-// X-Forwarded-For: the edge appends the address it saw, and everything before
-// it is whatever the client wrote (a login limiter keyed on the first entry
-// could be walked around with a new made-up address per attempt).
-func clientIP(r *http.Request) string {
-	if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
-		if ip := strings.TrimSpace(xff[strings.LastIndexByte(xff, ',')+1:]); ip != "" {
-			return ip
-		}
-	}
-	host := r.RemoteAddr
-	if i := strings.LastIndexByte(host, ':'); i >= 0 {
-		return host[:i]
-	}
-	return host
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"storefront/contract"
+	"storefront/realip"
 	"storefront/writer/httpapi"
 	"storefront/writer/outbox"
 )
@@ -152,7 +153,7 @@ func (a *Auth) login(w http.ResponseWriter, r *http.Request) error {
 		return httpapi.BadRequest("이메일과 비밀번호를 입력해 주세요.")
 	}
 	now := a.cfg.Now()
-	if !a.byIP.Allow("ip:"+clientIP(r), now) || !a.byAcct.Allow("acct:"+strings.ToLower(c.Email), now) {
+	if !a.byIP.Allow("ip:"+realip.RemoteHost(r), now) || !a.byAcct.Allow("acct:"+strings.ToLower(c.Email), now) {
 		return httpapi.Errorf(http.StatusTooManyRequests, "로그인 시도가 너무 많습니다. 1분 후에 다시 시도해 주세요.")
 	}
 	ctx := r.Context()

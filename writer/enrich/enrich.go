@@ -12,9 +12,9 @@ package enrich
 import (
 	"context"
 	"net/http"
-	"strings"
 
 	"storefront/contract"
+	"storefront/realip"
 )
 
 type ctxKey struct{}
@@ -37,7 +37,7 @@ func FromRequest(r *http.Request, salt []byte) contract.Enrichment {
 		sid = c.Value
 	}
 	return contract.Enrich(salt, r.Header.Get(contract.HeaderChannel), r.Header.Get(contract.HeaderAppVersion),
-		ClientIP(r), r.UserAgent(), sid)
+		realip.RemoteHost(r), r.UserAgent(), sid)
 }
 
 // Middleware puts the enrichment of every request into its context, except
@@ -51,21 +51,4 @@ func Middleware(salt []byte, skip func(*http.Request) bool, next http.Handler) h
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// ClientIP is the address the edge saw: the last X-Forwarded-For entry (the
-// edge appends its peer's address; what comes before is the client's own
-// say), or the peer address when the call did not come through an edge.
-// The edge hashes exactly this address for page views.
-func ClientIP(r *http.Request) string {
-	if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
-		if ip := strings.TrimSpace(xff[strings.LastIndexByte(xff, ',')+1:]); ip != "" {
-			return ip
-		}
-	}
-	host := r.RemoteAddr
-	if i := strings.LastIndexByte(host, ':'); i >= 0 {
-		host = host[:i]
-	}
-	return strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
 }

@@ -12,7 +12,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -24,6 +26,7 @@ import (
 	"storefront/contract"
 	"storefront/media/store"
 	"storefront/natsutil"
+	"storefront/realip"
 	"storefront/svc"
 	"storefront/writer/admin"
 	"storefront/writer/auth"
@@ -64,6 +67,11 @@ type Config struct {
 	CookieSecure bool
 	// TrustedOrigins may make state-changing calls besides the request's host.
 	TrustedOrigins string
+	// TrustedProxies (WRITER_TRUSTED_PROXIES) are the edges, comma-separated
+	// CIDR ranges or addresses: only their X-Forwarded-For names the reader
+	// (login limits, the IP hash of business events). Empty = loopback
+	// (DefaultTrustedProxies), the edge of one machine.
+	TrustedProxies string
 	// CookieMode is live, stage or dev (written into the member cookie).
 	CookieMode string
 	// LoginPerMinute bounds login attempts per account and client.
@@ -113,6 +121,13 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.CookieSecure, "cookie-secure", false, "always mark cookies Secure (env COOKIE_SECURE)")
 	fs.StringVar(&c.TrustedOrigins, "trusted-origins", "", "comma-separated origins allowed to make state-changing calls besides the request host (env TRUSTED_ORIGINS)")
 	svc.ModeFlag(fs, &c.CookieMode)
+	fs.Func("trusted-proxies", "the edges, comma-separated CIDR ranges or addresses: only their X-Forwarded-For names the reader; default "+DefaultTrustedProxies+" (env WRITER_TRUSTED_PROXIES)", func(v string) error {
+		if _, err := realip.Parse(v); err != nil {
+			return err
+		}
+		c.TrustedProxies = v
+		return nil
+	})
 	fs.IntVar(&c.LoginPerMinute, "login-per-minute", 10, "login attempts per account and minute (env LOGIN_PER_MINUTE)")
 	fs.IntVar(&c.ChargePerMinute, "charge-per-minute", 10, "charging calls (request, confirm, cancel) per member and minute (env CHARGE_PER_MINUTE)")
 	fs.StringVar(&c.PaymentURL, "payment-url", "", "payment gateway base URL (env PAYMENT_URL)")
@@ -128,6 +143,10 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	c.Events.RegisterFlags(fs)
 	c.Timeouts.RegisterFlags(fs, "WRITER", writerTimeouts)
 }
+
+// DefaultTrustedProxies are the edges of one machine. Several machines list
+// their edges' addresses in WRITER_TRUSTED_PROXIES.
+const DefaultTrustedProxies = "127.0.0.0/8,::1"
 
 // writerTimeouts are the defaults of Config.Timeouts.
 var writerTimeouts = svc.Timeouts{ReadHeader: 10 * time.Second, Read: 60 * time.Second, Write: 120 * time.Second, Idle: 120 * time.Second}
@@ -156,6 +175,9 @@ func (c *Config) defaults() {
 	}
 	if c.PaymentWebhookSecret == "" {
 		c.PaymentWebhookSecret = pgsandbox.DefaultWebhookSecret
+	}
+	if c.TrustedProxies == "" {
+		c.TrustedProxies = DefaultTrustedProxies
 	}
 	if c.DBMaxConns <= 0 {
 		c.DBMaxConns = 32
@@ -229,6 +251,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 		svc.DevDefault{Name: "PAYMENT_WEBHOOK_SECRET", Value: cfg.PaymentWebhookSecret, Dev: pgsandbox.DefaultWebhookSecret},
 		svc.DevDefault{Name: "PAYMENT_URL (the payment sandbox is on; or PAYMENT_SANDBOX=false)", Value: fmt.Sprint(sandbox), Dev: "true"},
 	); err != nil {
+		return nil, fmt.Errorf("writer: %w", err)
+	}
+	trusted, err := realip.Parse(cfg.TrustedProxies)
+	if err != nil {
 		return nil, fmt.Errorf("writer: %w", err)
 	}
 	s := &Server{cfg: cfg, log: log}
@@ -316,6 +342,13 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	// Guard: no route sees a path or query with text PostgreSQL cannot
 	// store or a query field given twice.
 	s.Handler = httpapi.Metrics(reg, httpapi.Sign(httpapi.Guard(mux)))
+	// The reader's address, resolved once for every handler (realip).
+	var warned sync.Map
+	s.Handler = trusted.Middleware(s.Handler, func(peer netip.Addr) {
+		if _, seen := warned.LoadOrStore(peer, true); !seen {
+			log.Warn("X-Forwarded-For from a peer that is not a trusted proxy is ignored: list the edges in WRITER_TRUSTED_PROXIES", "peer", peer)
+		}
+	})
 
 	if s.ln, err = net.Listen("tcp", cfg.Addr); err != nil {
 		return nil, fmt.Errorf("listen %s: %w", cfg.Addr, err)
