@@ -50,6 +50,11 @@ type Config struct {
 	// lease: one analytics node computes rankings at a time, and another
 	// takes over within TTL + TTL/3 of its death. Equal on every node.
 	RankLeaseTTL time.Duration
+	// Retention of the raw tables (ANALYTICS_RAW_RETENTION,
+	// ANALYTICS_DEAD_RETENTION), applied by the lease holder every
+	// RetentionCheck (10 min); see chschema.Retention.
+	Retention      chschema.Retention
+	RetentionCheck time.Duration
 	// AdminToken guards the reports API (Authorization: Bearer <token>).
 	AdminToken string
 	// Timeouts bound slow and idle clients (ANALYTICS_READ_HEADER_TIMEOUT,
@@ -71,6 +76,8 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&c.Ingest.FlushInterval, "flush-interval", 200*time.Millisecond, "age at which a partial batch is inserted (env ANALYTICS_FLUSH_INTERVAL)")
 	fs.DurationVar(&c.Rankings.Interval, "rank-interval", time.Minute, "time between ranking computations (env ANALYTICS_RANK_INTERVAL)")
 	fs.DurationVar(&c.RankLeaseTTL, "rank-lease-ttl", natsutil.DefaultLeaseTTL, "TTL of the rankings lease: one node computes rankings, another takes over within TTL + TTL/3 of its death; equal on every node (env ANALYTICS_RANK_LEASE_TTL)")
+	fs.DurationVar(&c.Retention.Events, "raw-retention", chschema.DefaultEventsRetention, "raw events older than this are dropped by whole months; 0 = kept for ever; rollups are kept (env ANALYTICS_RAW_RETENTION)")
+	fs.DurationVar(&c.Retention.Dead, "dead-retention", chschema.DefaultDeadRetention, "dead letters (events_dead) older than this are dropped by whole months; 0 = kept for ever (env ANALYTICS_DEAD_RETENTION)")
 	fs.DurationVar(&c.Rankings.RealWindow, "rank-real-window", 3*time.Hour, "window of the real-time ranking (env ANALYTICS_RANK_REAL_WINDOW)")
 	fs.StringVar(&c.AdminToken, "admin-token", "dev-admin-token", "bearer token of the reports API (env ADMIN_TOKEN)")
 	fs.IntVar(&c.Ingest.Workers, "insert-workers", 2, "concurrent ClickHouse inserts (env ANALYTICS_INSERT_WORKERS)")
@@ -102,6 +109,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.AdminToken == "" {
 		c.AdminToken = "dev-admin-token"
+	}
+	if c.RetentionCheck <= 0 {
+		c.RetentionCheck = 10 * time.Minute
 	}
 	c.Timeouts = c.Timeouts.Or(analyticsTimeouts)
 	return c
@@ -237,6 +247,30 @@ func (s *Server) Addr() string {
 	return net.JoinHostPort("127.0.0.1", strconv.Itoa(a.Port))
 }
 
+// retain applies the retention every RetentionCheck on the node that holds
+// the lease (one node drops; DROP PARTITION replicates).
+func (s *Server) retain(ctx context.Context) {
+	t := time.NewTicker(s.cfg.RetentionCheck)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if !s.lease.Held() {
+			continue
+		}
+		dropped, err := s.cfg.Retention.Apply(ctx, s.ch, s.cfg.Now())
+		if err != nil && ctx.Err() == nil {
+			s.log.Warn("retention", "err", err)
+		}
+		for _, d := range dropped {
+			s.log.Info("retention: partition dropped", "partition", d)
+		}
+	}
+}
+
 // Run serves until ctx is done, then stops consuming, lets in-flight inserts
 // finish and shuts down; it returns nil on a clean stop.
 func (s *Server) Run(ctx context.Context) error {
@@ -244,10 +278,11 @@ func (s *Server) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errc := make(chan error, 3)
-	leaseDone := make(chan struct{})
+	leaseDone, retainDone := make(chan struct{}), make(chan struct{})
 	go func() { defer close(leaseDone); s.lease.Run(ctx) }()
+	go func() { defer close(retainDone); s.retain(ctx) }()
 	// Released before the connection closes, for an immediate handover.
-	defer func() { cancel(); <-leaseDone }()
+	defer func() { cancel(); <-leaseDone; <-retainDone }()
 	go func() {
 		err := s.rankings.Run(ctx)
 		if err != nil {

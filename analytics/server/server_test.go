@@ -30,13 +30,19 @@ type env struct {
 	ch  driver.Conn
 }
 
-func start(t *testing.T) *env {
+func start(t *testing.T) *env { return startWith(t, nil) }
+
+// startWith is start with edit applied to the config first.
+func startWith(t *testing.T, edit func(*server.Config)) *env {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	n := testenv.NATS(t)
 	chURL := testenv.ClickHouseURL(t)
 	cfg := server.Config{Addr: "127.0.0.1:0", NATSURL: n.URL, ClickHouseURL: chURL}
 	cfg.Ingest.FlushInterval = 50 * time.Millisecond
+	if edit != nil {
+		edit(&cfg)
+	}
 	s, err := server.New(ctx, cfg, testLog())
 	if err != nil {
 		t.Fatal(err)
