@@ -15,6 +15,9 @@ have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need_pkgs+=(postgresql)
 command -v clickhouse-server >/dev/null 2>&1 || [ -x /usr/sbin/clickhouse-server ] || command -v clickhouse >/dev/null 2>&1 || need_pkgs+=(clickhouse-server clickhouse-client)
 command -v chromium >/dev/null 2>&1 || need_pkgs+=(chromium)
+# PgBouncer: the writer's transaction-pooling test runs through a real one
+# (started by the test on its own port; the package's service is not used).
+[ -x /usr/sbin/pgbouncer ] || command -v pgbouncer >/dev/null 2>&1 || need_pkgs+=(pgbouncer)
 # Korean glyphs for screenshots of the store.
 have_pkg fonts-noto-cjk || need_pkgs+=(fonts-noto-cjk)
 command -v curl >/dev/null 2>&1 || need_pkgs+=(curl)

@@ -268,3 +268,27 @@ func NATSCluster(t testing.TB) *devstack.NATSCluster {
 	t.Cleanup(c.Stop)
 	return c
 }
+
+// PgBouncer starts a private PgBouncer in transaction pooling mode in front
+// of the server of databaseURL and returns databaseURL through it; it stops
+// when the test ends.
+func PgBouncer(t testing.TB, databaseURL string) string {
+	t.Helper()
+	port, err := devstack.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	// Not t.TempDir: PgBouncer runs as the postgres user, who must reach it.
+	dir, err := tempDir("sf-pgbouncer-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := devstack.StartPgBouncer(ctx, dir, port, databaseURL, quietLog())
+	if err != nil {
+		t.Fatalf("pgbouncer for tests: %v", err)
+	}
+	t.Cleanup(func() { _ = b.Stop(); _ = os.RemoveAll(dir) })
+	return b.URL(databaseURL)
+}

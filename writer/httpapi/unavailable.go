@@ -32,8 +32,11 @@ func Unavailable(err error) bool {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
 		// 08: connection exception; 57P01-57P03: shutting down, crashed,
-		// starting up.
-		return strings.HasPrefix(pe.Code, "08") || pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03"
+		// starting up; 57014 and 55P03: the writer's statement_timeout or
+		// lock_timeout ran out (something holds a lock or the database is
+		// overloaded: the client retries, rather than waiting on).
+		return strings.HasPrefix(pe.Code, "08") || pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03" ||
+			pe.Code == "57014" || pe.Code == "55P03"
 	}
 	var op *net.OpError
 	if errors.As(err, &op) {

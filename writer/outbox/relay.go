@@ -38,6 +38,11 @@ type Config struct {
 	MaxBackoff time.Duration
 	// Keep is how long sent rows stay for inspection before they are purged (default 1h).
 	Keep time.Duration
+	// ListenPool is where the relay LISTENs for Notify: a direct connection
+	// to PostgreSQL. Through a transaction pooler (PgBouncer) a LISTEN lasts
+	// one transaction, so the writer gives its direct pool here. nil = the
+	// relay's pool.
+	ListenPool *pgxpool.Pool
 }
 
 func (c Config) withDefaults() Config {
@@ -188,7 +193,11 @@ func (r *Relay) runLane(ctx context.Context, l *lane) {
 func (r *Relay) listen(ctx context.Context) {
 	for ctx.Err() == nil {
 		err := func() error {
-			conn, err := r.pool.Acquire(ctx)
+			pool := r.pool
+			if r.cfg.ListenPool != nil {
+				pool = r.cfg.ListenPool
+			}
+			conn, err := pool.Acquire(ctx)
 			if err != nil {
 				return err
 			}

@@ -44,10 +44,21 @@ import (
 
 // Config is every setting of the writer. Zero values get defaults in New.
 type Config struct {
-	Addr         string
-	DatabaseURL  string
-	NATSURL      string
-	NATSReplicas int
+	Addr        string
+	DatabaseURL string
+	// DatabaseMigrateURL (DATABASE_MIGRATE_URL) is a direct connection to
+	// the primary for migrations (goose holds a session advisory lock) and
+	// the outbox's LISTEN; empty = DatabaseURL. Required with DBPooled.
+	DatabaseMigrateURL string
+	// DBPooled (DATABASE_POOLED): DatabaseURL is a transaction pooler
+	// (PgBouncer pool_mode=transaction), see database.go.
+	DBPooled bool
+	// DBStatementTimeout and DBLockTimeout (WRITER_DB_STATEMENT_TIMEOUT,
+	// WRITER_DB_LOCK_TIMEOUT) bound one statement and one lock wait; 0 = none.
+	DBStatementTimeout time.Duration
+	DBLockTimeout      time.Duration
+	NATSURL            string
+	NATSReplicas       int
 	// NATSAuth: credentials and TLS of a secured NATS cluster.
 	NATSAuth       natsutil.Auth
 	Events         natsutil.EventsLimits // size of the EVENTS stream (EVENTS_MAX_BYTES, EVENTS_PEAK_RATE, ...)
@@ -116,6 +127,10 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.ContentSecret, "content-secret", "dev-content-secret", "secret of content tokens shared with the edge (env CONTENT_SECRET)")
 	fs.StringVar(&c.IPSalt, "ip-salt", "dev-ip-salt", "salt of the client IP hash in business events, the edge's value (env TRACK_IP_SALT)")
 	fs.IntVar(&c.DBMaxConns, "db-max-conns", 32, "PostgreSQL pool size (env WRITER_DB_MAX_CONNS)")
+	fs.StringVar(&c.DatabaseMigrateURL, "database-migrate-url", "", "direct PostgreSQL URL for migrations and the outbox's LISTEN, when DATABASE_URL is a pooler (env DATABASE_MIGRATE_URL)")
+	fs.BoolVar(&c.DBPooled, "database-pooled", false, "DATABASE_URL is a transaction pooler such as PgBouncer: no prepared statements, LISTEN and migrations on -database-migrate-url (env DATABASE_POOLED)")
+	fs.DurationVar(&c.DBStatementTimeout, "db-statement-timeout", DefaultStatementTimeout, "PostgreSQL statement_timeout of the writer's connections, 0 = none (env WRITER_DB_STATEMENT_TIMEOUT)")
+	fs.DurationVar(&c.DBLockTimeout, "db-lock-timeout", DefaultLockTimeout, "PostgreSQL lock_timeout of the writer's connections, 0 = none (env WRITER_DB_LOCK_TIMEOUT)")
 	fs.IntVar(&c.RelayBatch, "relay-batch", 500, "outbox rows per relay transaction (env WRITER_RELAY_BATCH)")
 	fs.DurationVar(&c.RelayPoll, "relay-poll", outbox.DefaultPoll, "how often the relay looks for outbox rows committed elsewhere (env WRITER_RELAY_POLL)")
 	fs.BoolVar(&c.CookieSecure, "cookie-secure", false, "always mark cookies Secure (env COOKIE_SECURE)")
@@ -193,19 +208,22 @@ func (c *Config) defaults() {
 
 // Server is a running writer.
 type Server struct {
-	cfg   Config
-	log   *slog.Logger
-	pool  *pgxpool.Pool
-	nc    *nats.Conn
-	js    jetstream.JetStream
-	relay *outbox.Relay
-	auth  *auth.Auth
-	media *media.Service
-	store *store.Store
-	pgsb  *pgsandbox.Server
-	ln    net.Listener
-	http  *http.Server
-	ready svc.Readiness
+	cfg  Config
+	log  *slog.Logger
+	pool *pgxpool.Pool
+	// direct is the direct connection for migrations and LISTEN (pool
+	// itself unless DATABASE_MIGRATE_URL is given).
+	direct *pgxpool.Pool
+	nc     *nats.Conn
+	js     jetstream.JetStream
+	relay  *outbox.Relay
+	auth   *auth.Auth
+	media  *media.Service
+	store  *store.Store
+	pgsb   *pgsandbox.Server
+	ln     net.Listener
+	http   *http.Server
+	ready  svc.Readiness
 	// Handler is the writer's whole HTTP surface (tests may call it directly).
 	Handler http.Handler
 	// patterns are the registered route patterns, in registration order.
@@ -263,15 +281,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 			s.close()
 		}
 	}()
-	pcfg, err := pgxpool.ParseConfig(cfg.DatabaseURL)
-	if err != nil {
-		return nil, fmt.Errorf("parse database url: %w", err)
+	if s.pool, s.direct, err = openDatabase(ctx, cfg, log); err != nil {
+		return nil, err
 	}
-	pcfg.MaxConns = int32(cfg.DBMaxConns)
-	if s.pool, err = pgxpool.NewWithConfig(ctx, pcfg); err != nil {
-		return nil, fmt.Errorf("connect postgres: %w", err)
-	}
-	if err := migrations.Up(ctx, s.pool, log); err != nil {
+	if err := migrations.Up(ctx, s.direct, log); err != nil {
 		return nil, err
 	}
 	if s.nc, err = natsutil.Connect(cfg.NATSURL, cfg.NATSAuth, "writer", log); err != nil {
@@ -295,7 +308,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	s.media = media.New(s.pool, s.store, media.Config{Grace: cfg.MediaGrace, Workers: cfg.MediaWorkers, Now: cfg.Now}, log.With("part", "media"))
 	reg := svc.NewRegistry()
 	s.relay = outbox.New(s.pool, s.js, outbox.Route(s.builders()),
-		outbox.Config{Batch: cfg.RelayBatch, Poll: cfg.RelayPoll}, log.With("part", "relay"), reg)
+		outbox.Config{Batch: cfg.RelayBatch, Poll: cfg.RelayPoll, ListenPool: s.direct}, log.With("part", "relay"), reg)
 
 	mux := http.NewServeMux()
 	top := recorder{mux, &s.patterns}
@@ -474,6 +487,9 @@ func (s *Server) close() {
 	}
 	if s.nc != nil {
 		_ = s.nc.Drain()
+	}
+	if s.direct != nil && s.direct != s.pool {
+		s.direct.Close()
 	}
 	if s.pool != nil {
 		s.pool.Close()
