@@ -110,6 +110,57 @@ func BenchmarkCachedHit(b *testing.B) {
 	b.Run("detail", func(b *testing.B) { benchHit(b, s, "/home/api/v1/products/"+demo.PID(contract.SectionWebtoon, 1)) })
 	b.Run("ranking", func(b *testing.B) { benchHit(b, s, "/home/api/v1/rankings?category=wt") })
 	b.Run("search", func(b *testing.B) { benchHit(b, s, "/home/api/v1/search?q=%E3%84%B1%E3%85%81") })
+	// The request as the store's pages send it from a browser or an app web
+	// view (frontend/app/utils/http.ts): each page once signed as they ask
+	// (SFS2), once as an old client asks (SFS1, the body hashed per request),
+	// and once without a token (unsigned: the signature kept with the body).
+	for _, pg := range realPages {
+		for _, sig := range []struct{ name, version, token string }{
+			{"sfs2", "2", realToken}, {"sfs1", "", realToken}, {"unsigned", "", ""},
+		} {
+			b.Run("real/"+pg.name+"/"+sig.name, func(b *testing.B) {
+				benchHit(b, s, pg.uri, realHeaders(aud, sig.token, sig.version)...)
+			})
+		}
+	}
+}
+
+// realPages are the answers of the release minute's most-read pages.
+var realPages = []struct{ name, uri string }{
+	{"home", "/home/api/v1/home"},
+	{"genre-list", "/home/api/v1/webtoon/genre/21?sort=popular&page=1&size=24"},
+	{"detail", "/home/api/v1/products/" + demo.PID(contract.SectionWebtoon, 1)},
+	{"ranking", "/home/api/v1/rankings?category=wt&tab=daily"},
+}
+
+// realToken is a request token as the page makes it (32 hex characters).
+const realToken = "9f86d081884c7d659a2feaa0c55ad015"
+
+// realHeaders are the headers of a logged-in reader's call from the store's
+// page in Chrome on Android: the HTTP helper's own (channel, token, signature
+// version, cache-disabling), the browser's, and the cookies the writer sets
+// at login (session, browser id, member, adult mode, audience).
+func realHeaders(aud, token, version string) []string {
+	h := []string{
+		"Accept", "application/json",
+		"Accept-Encoding", "br, gzip",
+		"Accept-Language", "ko-KR,ko;q=0.9,en-US;q=0.8",
+		"Cache-Control", "no-cache, no-store, must-revalidate",
+		"Pragma", "no-cache",
+		"Expires", "0",
+		"User-Agent", "Mozilla/5.0 (Linux; Android 14; SM-S921N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36",
+		"Referer", "https://store.example/webtoon",
+		contract.HeaderChannel, "AW",
+		"Cookie", "sf_session=Jd9qk3VbX0uLr2mYtP8wNcE5hA1sGz7oKfQiUy4TvWe; sf_bid=b-6f1c2e9a4d; " +
+			"sf_member=uid%3D41%26loginType%3Demail%2619Toggle%3DOFF; sf_adult=Y; " + contract.AudienceCookie + "=" + aud,
+	}
+	if token != "" {
+		h = append(h, contract.HeaderRequestToken, token)
+	}
+	if version != "" {
+		h = append(h, contract.HeaderSignatureVersion, version)
+	}
+	return h
 }
 
 // BenchmarkRender measures answers rendered from the read models (cache misses).

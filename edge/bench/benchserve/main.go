@@ -27,7 +27,7 @@ import (
 )
 
 func main() {
-	mode := flag.String("mode", "edge", "edge or bare")
+	mode := flag.String("mode", "edge", "edge, bare, or cookie (print a logged-in reader's Cookie header for the edge's dev secret)")
 	addr := flag.String("addr", "127.0.0.1:0", "listen address")
 	file := flag.String("file", "", "bare: the body to answer with")
 	encoding := flag.String("encoding", "", "bare: the Content-Encoding of -file (gzip), none by default")
@@ -38,6 +38,9 @@ func main() {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	var err error
 	switch *mode {
+	case "cookie":
+		fmt.Println(readerCookie(time.Now()))
+		return
 	case "bare":
 		err = bare(ctx, *addr, *file, *encoding)
 	default:
@@ -73,6 +76,16 @@ func bare(ctx context.Context, addr, file, encoding string) error {
 	fmt.Printf("http://%s\n", ln.Addr())
 	go func() { <-ctx.Done(); srv.Shutdown() }()
 	return srv.Serve(ln)
+}
+
+// readerCookie is the Cookie header of a logged-in reader as the writer sets
+// it at login (session, browser id, member, adult mode) with an audience
+// token the edge accepts (its development secret): the edge checks that
+// token on every read.
+func readerCookie(now time.Time) string {
+	aud := contract.SignAudience([]byte("dev-audience-secret"), contract.Audience{AdultLevel: 2, Expires: now.Add(24 * time.Hour)})
+	return "sf_session=Jd9qk3VbX0uLr2mYtP8wNcE5hA1sGz7oKfQiUy4TvWe; sf_bid=b-6f1c2e9a4d; " +
+		"sf_member=uid%3D41%26loginType%3Demail%2619Toggle%3DOFF; sf_adult=Y; " + contract.AudienceCookie + "=" + aud
 }
 
 func edge(ctx context.Context, addr string, works int, log *slog.Logger) error {
