@@ -70,6 +70,9 @@ type signer struct {
 	num   [24]byte
 	sum   [sha256.Size]byte
 	hex   [2 * sha256.Size]byte
+	// tail gathers "\n" status "\n" token for one Write: each Write of
+	// crypto/sha256 has a cost of its own, of the order of the block's.
+	tail [128]byte
 }
 
 var signers = sync.Pool{New: func() any {
@@ -131,10 +134,15 @@ func AppendSignatureV2(dst []byte, status int, token, body []byte) []byte {
 
 // finishV2 hashes status and token after the body part already in s.h.
 func (s *signer) finishV2(dst []byte, status int, token []byte) []byte {
-	s.h.Write(newline)
-	s.h.Write(s.status(status))
-	s.h.Write(newline)
-	s.h.Write(token)
+	t := append(s.tail[:0], '\n')
+	t = strconv.AppendInt(t, int64(status), 10)
+	t = append(t, '\n')
+	if len(t)+len(token) <= len(s.tail) {
+		s.h.Write(append(t, token...))
+	} else {
+		s.h.Write(t)
+		s.h.Write(token)
+	}
 	return s.finish(dst, SignaturePrefixV2)
 }
 

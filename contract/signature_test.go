@@ -37,3 +37,14 @@ func TestSignatureKnownValues(t *testing.T) {
 		t.Errorf("SFS2 %s, want %s", got, want)
 	}
 }
+
+// BenchmarkSignFromState is the per-request work of an SFS2 cached answer.
+func BenchmarkSignFromState(b *testing.B) {
+	st := contract.NewBodyState(bytes.Repeat([]byte("x"), 20000))
+	tok := []byte("0123456789abcdef0123456789abcdef")
+	var buf [contract.SignatureLen]byte
+	b.ReportAllocs()
+	for b.Loop() {
+		st.AppendSignature(buf[:0], 200, tok)
+	}
+}

@@ -18,8 +18,11 @@
 # (nginx as a file with a Content-Encoding header: nginx-light has no brotli)
 # and sign nothing.
 #
-# TOKEN=1 makes wrk send an X-Request-Token (one token, SFS1: the edge hashes
-# the body per request, as for an old client); SIG=2 with it asks for SFS2.
+# SIG=1 with SHAPE=real sends the same request without X-Signature-Version,
+# as an old client does: the edge signs SFS1, hashing the body per request.
+#
+# TOKEN=1 makes wrk send an X-Request-Token (one token, SFS1); SIG=2 with it
+# asks for SFS2.
 #
 # ENCODING=gzip makes wrk send "Accept-Encoding: gzip": the edge answers its
 # precompressed gzip body, the bare server the same bytes, and nginx the same
@@ -59,7 +62,9 @@ if [ "$shape" = real ]; then
   enc=br
   # The reader's audience (adult, web channel) picks the variant of the list.
   aud=(-H "Cookie: $("$work/benchserve" -mode cookie)" -H "X-Channel: AW")
-  hdr+=("${aud[@]}" -H "Accept: application/json" -H "Accept-Encoding: br, gzip" -H "X-Signature-Version: 2"
+  # SIG=1: the same request from an old client (SFS1: the edge hashes the body per request).
+  [ "${SIG:-2}" = 1 ] || hdr+=(-H "X-Signature-Version: 2")
+  hdr+=("${aud[@]}" -H "Accept: application/json" -H "Accept-Encoding: br, gzip"
     -H "Cache-Control: no-cache, no-store, must-revalidate" -H "Pragma: no-cache" -H "Expires: 0"
     -H "User-Agent: Mozilla/5.0 (Linux; Android 14; SM-S921N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36")
 elif [ -n "$shape" ]; then
@@ -141,10 +146,14 @@ function request()
 end
 LUA
   lua=(-s "$work/tokens.lua")
-  # The edge's answer verifies for its token (SFS2 over the plain body).
+  # The edge's answer verifies for its token (over the plain body).
   tok=0123456789abcdef0123456789abcdef
   sig=$(curl -fsS "${hdr[@]}" -H "X-Request-Token: $tok" -D - -o /dev/null "$edge$path" | tr -d '\r' | sed -n 's/^[Aa]uthorization: //p')
-  want="SFS2 $(printf '%s\n200\n%s' "$(sha256sum <"$work/list.json" | cut -d' ' -f1)" "$tok" | sha256sum | cut -d' ' -f1)"
+  if [ "${SIG:-2}" = 1 ]; then
+    want="SFS1 $({ printf '200\n%s\n' "$tok"; cat "$work/list.json"; } | sha256sum | cut -d' ' -f1)"
+  else
+    want="SFS2 $(printf '%s\n200\n%s' "$(sha256sum <"$work/list.json" | cut -d' ' -f1)" "$tok" | sha256sum | cut -d' ' -f1)"
+  fi
   [ "$sig" = "$want" ] || { echo "edge signature $sig, want $want" >&2; exit 1; }
 fi
 
@@ -174,7 +183,7 @@ run() {
 }
 what="wrk -t$threads -c$conns -d$dur"
 [ -n "${TOKEN:-}" ] && what+=" (request token${SIG:+, SFS$SIG})"
-[ "$shape" = real ] && what+=" (real request shape: fresh token per request, SFS2, br, channel, reader cookies)"
+[ "$shape" = real ] && what+=" (real request shape: fresh token per request, SFS${SIG:-2}, br, channel, reader cookies)"
 echo "body: $(wc -c <"$body") bytes${enc:+ ($enc)} of $(wc -c <"$work/list.json") plain; $what; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 # Interleaved rounds: on a shared machine the load moves during a run.
 for round in $(seq 1 "${ROUNDS:-2}"); do
