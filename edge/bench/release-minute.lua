@@ -23,6 +23,9 @@ local function token()
   return table.concat(t)
 end
 
+-- SIG=1 sends no X-Signature-Version, as an old client: the edge signs SFS1.
+local sfs2 = os.getenv("SIG") ~= "1"
+
 local function api(path, ch)
   return wrk.format("GET", path, {
     ["Accept"] = "application/json",
@@ -30,7 +33,7 @@ local function api(path, ch)
     ["X-Channel"] = ch[1],
     ["User-Agent"] = ch[2],
     ["X-Request-Token"] = token(),
-    ["X-Signature-Version"] = "2",
+    ["X-Signature-Version"] = sfs2 and "2" or nil,
     ["Cache-Control"] = "no-cache, no-store, must-revalidate",
     ["Pragma"] = "no-cache",
     ["Expires"] = "0",

@@ -11,7 +11,8 @@
 #
 #   edge/bench/replay.sh [step duration=10s] [connection steps="8 16 32 64 128 256"]
 #
-# EDGE_URL=http://... replays against a running edge (EDGE_PID=its pid for
+# SIG=1 sends the API calls as old clients do (SFS1, the body hashed per
+# request). EDGE_URL=http://... replays against a running edge (EDGE_PID=its pid for
 # the CPU figures); otherwise benchserve starts an edge over an embedded NATS
 # with the 3,000-work demo catalog. Needs wrk, curl and jq.
 set -euo pipefail
