@@ -5,10 +5,10 @@
 -- a fresh request token, X-Signature-Version 2, the channel, no-cache headers;
 -- pictures what the browser's image loader sends. Channels and user agents
 -- are the k6 run's (loadtest/data/channels.json). Every request is prebuilt in
--- init (READERS readers), so wrk spends nothing per request on Lua.
+-- init (READERS readers; edge/bench/prebuilt.lua).
 --
 --   wrk -s edge/bench/release-minute.lua URL -- PID VOL PREVIEW_PAGES
-local reqs, i = {}, 0
+dofile("edge/bench/prebuilt.lua")
 local channels = {
   { "AW", "Mozilla/5.0 (Linux; Android 14; SM-S921N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36" },
   { "IW", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1" },
@@ -16,12 +16,6 @@ local channels = {
   { "IA", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148" },
 }
 local days = { "sun", "mon", "tue", "wed", "thu", "fri", "sat" }
-
-local function token()
-  local t = {}
-  for k = 1, 32 do t[k] = string.format("%x", math.random(0, 15)) end
-  return table.concat(t)
-end
 
 -- SIG=1 sends no X-Signature-Version, as an old client: the edge signs SFS1.
 local sfs2 = os.getenv("SIG") ~= "1"
@@ -64,9 +58,4 @@ function init(args)
       reqs[#reqs + 1] = asset(string.format("/content/%s/%s/%d.svg", pid, vol, (n - 1) % preview + 1), ch)
     end
   end
-end
-
-function request()
-  i = i % #reqs + 1
-  return reqs[i]
 end

@@ -127,25 +127,7 @@ cmp <(curl -fsS "${hdr[@]}" "$bare$path") "$body"
 cmp <(curl -fsS "${hdr[@]}" "$edge$path") "$body"
 lua=()
 if [ "$shape" = real ]; then
-  # A fresh token per request, as the page makes them; wrk cycles through
-  # 4,096 prebuilt requests so that making them costs wrk nothing per request.
-  cat >"$work/tokens.lua" <<'LUA'
-local reqs, i = {}, 0
-function init(args)
-  math.randomseed(os.time())
-  for n = 1, 4096 do
-    local t = {}
-    for k = 1, 32 do t[k] = string.format("%x", math.random(0, 15)) end
-    wrk.headers["X-Request-Token"] = table.concat(t)
-    reqs[n] = wrk.format()
-  end
-end
-function request()
-  i = i % #reqs + 1
-  return reqs[i]
-end
-LUA
-  lua=(-s "$work/tokens.lua")
+  lua=(-s edge/bench/fresh-token.lua)
   # The edge's answer verifies for its token (over the plain body).
   tok=0123456789abcdef0123456789abcdef
   sig=$(curl -fsS "${hdr[@]}" -H "X-Request-Token: $tok" -D - -o /dev/null "$edge$path" | tr -d '\r' | sed -n 's/^[Aa]uthorization: //p')
