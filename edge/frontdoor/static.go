@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -36,9 +37,9 @@ type file struct {
 // inlineScript finds the scripts written into a page (not those with src).
 var inlineScript = regexp.MustCompile(`(?s)<script(\s[^>]*)?>(.*?)</script>`)
 
-// pageCSP is the policy of a built page. Images may come from any https host
+// PageCSP is the policy of a built page. Images may come from any https host
 // (the ad pixel); everything else is this origin.
-func pageCSP(html []byte) string {
+func PageCSP(html []byte) string {
 	var b strings.Builder
 	b.WriteString("default-src 'self'; script-src 'self'")
 	for _, m := range inlineScript.FindAllSubmatch(html, -1) {
@@ -60,6 +61,18 @@ func pageCSP(html []byte) string {
 type Static struct {
 	files map[string]*file
 	index *file
+	// routes are the build's route modules by route id (React Router's
+	// manifest), so a page the edge draws can name its route's chunks.
+	routes map[string]routeAssets
+	// preloaded are the modules and style sheets index.html already loads.
+	preloaded map[string]bool
+}
+
+// routeAssets is one route of React Router's build manifest.
+type routeAssets struct {
+	Module  string   `json:"module"`
+	Imports []string `json:"imports"`
+	CSS     []string `json:"css"`
 }
 
 const (
@@ -106,7 +119,7 @@ func LoadStatic(dir string, log *slog.Logger) (*Static, error) {
 			f.cacheControl = cacheImmutable
 		case strings.HasSuffix(urlPath, ".html"):
 			f.cacheControl = cacheRevalid
-			f.csp = pageCSP(b)
+			f.csp = PageCSP(b)
 		default:
 			f.cacheControl = cacheShort
 		}
@@ -117,11 +130,74 @@ func LoadStatic(dir string, log *slog.Logger) (*Static, error) {
 		return nil, fmt.Errorf("load static files from %s: %w", dir, err)
 	}
 	s.index = s.files["/index.html"]
+	if s.index != nil {
+		s.loadRoutes(log)
+	}
 	if s.index == nil {
 		log.Warn("no built frontend, serving a placeholder page", "dir", dir)
 		s.index = &file{body: placeholder, ctype: "text/html; charset=utf-8", cacheControl: cacheRevalid}
 	}
 	return s, nil
+}
+
+var (
+	manifestRef  = regexp.MustCompile(`/assets/manifest-[A-Za-z0-9_-]+\.js`)
+	modulePreRef = regexp.MustCompile(`<link rel="(?:modulepreload|stylesheet)" href="([^"]+)"`)
+)
+
+// loadRoutes reads React Router's route manifest the index names
+// (window.__reactRouterManifest={...};). A build without one (or one the
+// edge cannot read) only loses the route preloads of drawn pages.
+func (s *Static) loadRoutes(log *slog.Logger) {
+	s.preloaded = map[string]bool{}
+	for _, m := range modulePreRef.FindAllSubmatch(s.index.body, -1) {
+		s.preloaded[string(m[1])] = true
+	}
+	f := s.files[string(manifestRef.Find(s.index.body))]
+	if f == nil {
+		return
+	}
+	b := bytes.TrimSpace(f.body)
+	b = bytes.TrimPrefix(b, []byte("window.__reactRouterManifest="))
+	b = bytes.TrimSuffix(b, []byte(";"))
+	var m struct {
+		Routes map[string]routeAssets `json:"routes"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		log.Warn("cannot read the route manifest of the build", "err", err)
+		return
+	}
+	s.routes = m.Routes
+}
+
+// Index is the build's index.html and its Content-Security-Policy: the page
+// the edge adds a route's own head and first screen to.
+func (s *Static) Index() (html []byte, csp string) { return s.index.body, s.index.csp }
+
+// RouteModules lists the modules and style sheets of the given routes
+// (React Router route ids, e.g. "layouts/default", "routes/home") that
+// index.html does not preload already, each once, in order.
+func (s *Static) RouteModules(ids ...string) (modules, css []string) {
+	seen := map[string]bool{}
+	for _, id := range ids {
+		r, ok := s.routes[id]
+		if !ok {
+			continue
+		}
+		for _, u := range append([]string{r.Module}, r.Imports...) {
+			if u != "" && !seen[u] && !s.preloaded[u] {
+				seen[u] = true
+				modules = append(modules, u)
+			}
+		}
+		for _, u := range r.CSS {
+			if !seen[u] && !s.preloaded[u] {
+				seen[u] = true
+				css = append(css, u)
+			}
+		}
+	}
+	return modules, css
 }
 
 // notFoundBody answers a missing file in the seed's envelope, like every

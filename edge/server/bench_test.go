@@ -27,12 +27,15 @@ var benchNow = time.Date(2026, 3, 2, 12, 0, 0, 0, contract.KST)
 
 // benchServer is an edge whose store is filled directly from a demo catalog
 // (no HTTP listener is used: requests go straight to the handler).
-func benchServer(b testing.TB, works int) *Server {
+func benchServer(b testing.TB, works int) *Server { return benchServerStatic(b, works, b.TempDir()) }
+
+// benchServerStatic is benchServer serving the SPA build in static.
+func benchServerStatic(b testing.TB, works int, static string) *Server {
 	b.Helper()
 	n := testenv.NATS(b)
 	ctx, cancel := context.WithCancel(context.Background())
 	b.Cleanup(cancel)
-	s, err := New(ctx, Config{Addr: "127.0.0.1:0", NATSURL: n.URL, StaticDir: b.TempDir(), Now: func() time.Time { return benchNow }},
+	s, err := New(ctx, Config{Addr: "127.0.0.1:0", NATSURL: n.URL, StaticDir: static, Now: func() time.Time { return benchNow }},
 		slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
 	if err != nil {
 		b.Fatal(err)
@@ -176,6 +179,18 @@ func realHeaders(aud, token, version string) []string {
 		h = append(h, contract.HeaderSignatureVersion, version)
 	}
 	return h
+}
+
+// BenchmarkPageHit: a page the edge draws (first screen) served from the
+// cache, as a phone asks it (brotli).
+func BenchmarkPageHit(b *testing.B) {
+	dir := b.TempDir()
+	WriteSPABuild(b, dir)
+	s := benchServerStatic(b, 3000, dir)
+	pid := demo.PID(contract.SectionWebtoon, 1)
+	for _, uri := range []string{"/", "/webtoon/genre", "/webtoon/detail/" + pid, "/viewer?pid=" + pid + "&no=1"} {
+		b.Run(uri, func(b *testing.B) { benchHit(b, s, uri, "Accept-Encoding", "gzip, deflate, br") })
+	}
 }
 
 // BenchmarkRender measures answers rendered from the read models (cache misses).

@@ -104,7 +104,9 @@ func (s *Server) dispatch(ctx *fasthttp.RequestCtx) routeClass {
 		return classRefused
 	}
 	s.m.requests.WithLabelValues("static").Inc()
-	s.static.Serve(ctx)
+	if !s.servePage(ctx) {
+		s.static.Serve(ctx)
+	}
 	return classStatic
 }
 
@@ -210,6 +212,13 @@ func (s *Server) writeEntry(ctx *fasthttp.RequestCtx, e *cache.Entry) {
 	h.SetContentTypeBytes(ctJSON)
 	h.Set("Cache-Control", "no-store")
 	h.Set("Vary", "Accept-Encoding, Cookie, X-Channel")
+	setEncodedBody(ctx, e)
+	s.signEntry(ctx, e)
+}
+
+// setEncodedBody sends a cached body in the best encoding the client takes.
+func setEncodedBody(ctx *fasthttp.RequestCtx, e *cache.Entry) {
+	h := &ctx.Response.Header
 	switch {
 	case e.Brotli != nil && ctx.Request.Header.HasAcceptEncoding("br"):
 		h.Set("Content-Encoding", "br")
@@ -220,7 +229,6 @@ func (s *Server) writeEntry(ctx *fasthttp.RequestCtx, e *cache.Entry) {
 	default:
 		setCachedBody(ctx, e.Body)
 	}
-	s.signEntry(ctx, e)
 }
 
 // msgBadPath refuses a path no route takes: control characters or invalid

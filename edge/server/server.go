@@ -12,6 +12,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"html"
 	"log/slog"
 	"net"
 	"runtime"
@@ -197,6 +198,11 @@ type Server struct {
 	tracker   *frontdoor.Tracker
 	ops       fasthttp.RequestHandler
 
+	// shell is the build's index.html the drawn pages start from (nil
+	// without a build), pageBrand the product name of its <title>.
+	shell     *pageShell
+	pageBrand string
+
 	audSecret, contentSecret []byte
 	auds                     audCache
 
@@ -284,6 +290,14 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	if s.static, err = frontdoor.LoadStatic(cfg.StaticDir, log); err != nil {
 		s.nc.Close()
 		return nil, err
+	}
+	if !s.static.IsPlaceholder() {
+		index, _ := s.static.Index()
+		if sh, ok := newPageShell(index); ok {
+			s.shell, s.pageBrand = sh, html.EscapeString(pageTitle(index))
+		} else {
+			log.Warn("index.html has no React Router boot script: routes are served without their first screen")
+		}
 	}
 	if s.proxy, err = frontdoor.NewProxy(frontdoor.SplitURLs(cfg.WriterURL), cfg.ForwardTimeout, log.With("upstream", "writer")); err != nil {
 		s.nc.Close()

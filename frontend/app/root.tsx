@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useNavigate, useNavigation, useRouteError } from "react-router";
 import { ErrorPage } from "~/components/ErrorPage/ErrorPage";
 import { installChunkReload, isChunkLoadError, reloadOnce } from "~/shell/chunkReload";
+import { dropFirstScreen } from "~/shell/firstScreen";
 import { tracker, versionCheck } from "~/shell/services";
 import { ShellProvider, useShell } from "~/shell/ShellProvider";
 import { ThemeProvider } from "~/shell/theme";
@@ -57,6 +58,8 @@ export async function clientLoader() {
 export const shouldRevalidate = () => false;
 
 export default function App() {
+  // The router renders App once the first route's data is in: its screen is drawn.
+  useEffect(dropFirstScreen, []);
   return (
     <ThemeProvider>
       <ShellProvider>
@@ -127,5 +130,6 @@ export function ErrorBoundary() {
   const error = useRouteError();
   if (isChunkLoadError(error) && typeof window !== "undefined") reloadOnce(window.sessionStorage, () => window.location.reload());
   const { status, message } = describeError(error);
+  useEffect(dropFirstScreen, []);
   return <ErrorPage status={status} message={message} />;
 }

@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+// What a phone goes through to show the first screen (issue 23 item 4):
+// Lighthouse 12 with its default mobile settings (Moto G Power screen, Slow 4G
+// and a 4x slower CPU, simulated) against the built store at BASE_URL, on the
+// home, a genre list, a work's detail and the viewer. Budgets fail the run:
+// LCP < 2.0 s, TBT < 200 ms, CLS < 0.05, and the home's JavaScript <= 130 KB
+// gzip (the build's own .gz siblings of the scripts the page loaded).
+//
+//   BASE_URL=http://127.0.0.1:8080 node scripts/lighthouse.mjs
+//
+// CPU: Lighthouse's 4x slowdown is calibrated for a quiet high-end desktop
+// host (benchmarkIndex 1500-2000, docs/throttling.md "Calibrating the CPU
+// slowdown"): it moves that host into the mid-tier mobile bracket. This
+// machine has two cores shared with other builds, and its benchmarkIndex
+// moves with their load (940-1280 measured), so a constant 4x emulates a phone
+// two to four times slower than the target and the budgets would judge the
+// neighbours' builds. As those docs prescribe for a slower host, the
+// multiplier is calibrated: a first Lighthouse run measures the host's
+// benchmarkIndex and every page runs at benchmarkIndex / 437.5 (the target
+// 1750 / 4), between 1 and 4: exactly 4x on the host the default assumes.
+// LH_CPU_MULTIPLIER=4 forces the raw default.
+//
+// RUNS (default 1) runs every page that many times and judges the median: the
+// test command does one run per page (Lighthouse is CPU heavy on two shared
+// cores); the README's figures come from RUNS=3. Reports go to
+// LH_OUTPUT_DIR (default test-results/lighthouse): one JSON per page and run,
+// and summary.json.
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
+
+const run = promisify(execFile);
+const here = path.dirname(new URL(import.meta.url).pathname);
+const root = path.resolve(here, "..");
+const base = (process.env.BASE_URL ?? "http://127.0.0.1:8080").replace(/\/$/, "");
+const runs = Math.max(1, Number(process.env.RUNS ?? 1));
+const outDir = path.resolve(root, process.env.LH_OUTPUT_DIR ?? "test-results/lighthouse");
+const chrome = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export const BUDGET = { lcpMs: 2000, tbtMs: 200, cls: 0.05, homeJsGzipKB: 130 };
+
+/** pages picks a webtoon the visitor may see (not adult) and its first volume. */
+async function pages() {
+  const res = await fetch(`${base}/home/api/v1/webtoon/genre/all?size=12&sort=popular`);
+  if (!res.ok) throw new Error(`cannot list webtoons at ${base}: ${res.status}`);
+  const list = (await res.json()).list ?? [];
+  const work = list.find((w) => !w.isAdult);
+  if (!work) throw new Error("no webtoon a visitor may see in the catalog");
+  const d = await (await fetch(`${base}/home/api/v1/products/${work.pid}`)).json();
+  const vol = (d.volList ?? []).find((v) => v.previewPages > 0 || v.isFree) ?? d.volList?.[0];
+  if (!vol) throw new Error(`${work.pid} has no volume`);
+  return [
+    { name: "home", path: "/" },
+    { name: "genre", path: "/webtoon/genre" },
+    { name: "detail", path: `/webtoon/detail/${work.pid}` },
+    { name: "viewer", path: `/viewer?pid=${work.pid}&no=${vol.no}` },
+  ];
+}
+
+/** TARGET_BENCHMARK is the mid-tier phone Lighthouse's default 4x aims at: 1750 / 4. */
+const TARGET_BENCHMARK = 437.5;
+
+/** cpuMultiplier measures the host once (Lighthouse's benchmarkIndex) and calibrates the CPU slowdown. */
+async function cpuMultiplier() {
+  if (process.env.LH_CPU_MULTIPLIER) return { multiplier: Number(process.env.LH_CPU_MULTIPLIER), benchmarkIndex: null };
+  const lhr = await lighthouse(`${base}/cs/privacy`, path.join(outDir, "calibration.json"), 4);
+  const bi = lhr.environment.benchmarkIndex;
+  return { multiplier: Math.min(4, Math.max(1, Math.round((bi / TARGET_BENCHMARK) * 10) / 10)), benchmarkIndex: Math.round(bi) };
+}
+
+async function lighthouse(url, file, cpu) {
+  const bin = path.join(root, "node_modules", ".bin", "lighthouse");
+  await run(
+    bin,
+    [
+      url,
+      `--throttling.cpuSlowdownMultiplier=${cpu}`,
+      "--quiet",
+      "--output=json",
+      `--output-path=${file}`,
+      "--only-categories=performance",
+      "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
+    ],
+    { env: { ...process.env, CHROME_PATH: chrome }, maxBuffer: 64 << 20, timeout: 180_000 },
+  );
+  return JSON.parse(readFileSync(file, "utf8"));
+}
+
+/** jsGzipKB sums the gzip size of every script of the build the page requested. */
+function jsGzipKB(lhr) {
+  let gz = 0;
+  const seen = new Set();
+  for (const r of lhr.audits["network-requests"].details.items) {
+    if (r.resourceType !== "Script") continue;
+    const p = new URL(r.url).pathname;
+    if (seen.has(p)) continue;
+    seen.add(p);
+    const f = path.join(root, "build/client", p);
+    if (existsSync(`${f}.gz`)) gz += readFileSync(`${f}.gz`).length;
+    else if (existsSync(f)) gz += gzipSync(readFileSync(f), { level: 9 }).length;
+    else gz += r.transferSize; // not ours
+  }
+  return { kb: +(gz / 1024).toFixed(1), files: seen.size };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main() {
+  mkdirSync(outDir, { recursive: true });
+  const cpu = await cpuMultiplier();
+  console.log(`CPU slowdown ${cpu.multiplier}x (host benchmarkIndex ${cpu.benchmarkIndex ?? "not measured"})`);
+  const summary = { base, runs, budget: BUDGET, cpu, pages: {} };
+  const failures = [];
+  for (const p of await pages()) {
+    const rows = [];
+    for (let i = 1; i <= runs; i++) {
+      const lhr = await lighthouse(base + p.path, path.join(outDir, `${p.name}-${i}.json`), cpu.multiplier);
+      if (lhr.runtimeError) throw new Error(`${p.name}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+      const a = lhr.audits;
+      const js = jsGzipKB(lhr);
+      rows.push({
+        fcpMs: Math.round(a["first-contentful-paint"].numericValue),
+        lcpMs: Math.round(a["largest-contentful-paint"].numericValue),
+        tbtMs: Math.round(a["total-blocking-time"].numericValue),
+        cls: +a["cumulative-layout-shift"].numericValue.toFixed(3),
+        siMs: Math.round(a["speed-index"].numericValue),
+        jsGzipKB: js.kb,
+        jsFiles: js.files,
+        lcpElement: a["largest-contentful-paint-element"]?.details?.items?.[0]?.items?.[0]?.node?.snippet ?? "",
+      });
+    }
+    const m = { path: p.path, runs: rows };
+    for (const k of ["fcpMs", "lcpMs", "tbtMs", "cls", "siMs", "jsGzipKB"]) m[k] = median(rows.map((r) => r[k]));
+    summary.pages[p.name] = m;
+    console.log(`${p.name.padEnd(7)} FCP ${m.fcpMs} ms  LCP ${m.lcpMs} ms  TBT ${m.tbtMs} ms  CLS ${m.cls}  SI ${m.siMs} ms  JS ${m.jsGzipKB} KB gzip  (${p.path}; LCP element ${rows[0].lcpElement.slice(0, 100)})`);
+    if (m.lcpMs >= BUDGET.lcpMs) failures.push(`${p.name}: LCP ${m.lcpMs} ms >= ${BUDGET.lcpMs}`);
+    if (m.tbtMs >= BUDGET.tbtMs) failures.push(`${p.name}: TBT ${m.tbtMs} ms >= ${BUDGET.tbtMs}`);
+    if (m.cls >= BUDGET.cls) failures.push(`${p.name}: CLS ${m.cls} >= ${BUDGET.cls}`);
+    if (p.name === "home" && m.jsGzipKB > BUDGET.homeJsGzipKB) failures.push(`home: JavaScript ${m.jsGzipKB} KB gzip > ${BUDGET.homeJsGzipKB}`);
+  }
+  summary.failures = failures;
+  writeFileSync(path.join(outDir, "summary.json"), JSON.stringify(summary, null, 2));
+  if (failures.length) {
+    console.error(`lighthouse budgets missed:\n  ${failures.join("\n  ")}`);
+    process.exit(1);
+  }
+  console.log("lighthouse budgets met");
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
