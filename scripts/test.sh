@@ -5,7 +5,8 @@
 #      the short fault drills, and a bounded run of every fuzz target
 #   2. frontend type check and unit tests (vitest)
 #   3. the whole stack with a small demo catalog, and browser end-to-end tests
-#      (Playwright in Debian's Chromium) against it
+#      (Playwright in Debian's Chromium) against it, then Lighthouse's budgets
+#      on the pages a phone lands on
 #   4. the smoke variant of every k6 load-test scenario, with its after-run checks
 # TEST_SKIP_GO=1 / TEST_SKIP_E2E=1 / TEST_SKIP_LOAD=1 skip steps 1 / 3 / 4 while
 # iterating; GO_TEST_FLAGS adds flags to go test.
@@ -92,6 +93,10 @@ if [ -z "${TEST_SKIP_E2E:-}" ] && [ -f frontend/package.json ]; then
   [ -f "$data/e2e.ready" ] || { log "stack did not become ready"; tail -50 "$data/stack.log" >&2; exit 1; }
   log "frontend: end-to-end tests in Chromium"
   (cd frontend && BASE_URL="http://127.0.0.1:$e2e_port" ADMIN_TOKEN=dev-admin-token npm run --silent e2e) || { tail -30 "$data/stack.log" >&2; failed+=("end-to-end tests"); }
+  # What a phone loads (issue 23): Lighthouse on the home, a genre list, a
+  # detail and the viewer of the same store, one run each (about a minute).
+  log "frontend: Lighthouse budgets"
+  (cd frontend && BASE_URL="http://127.0.0.1:$e2e_port" npm run --silent lighthouse) || failed+=("lighthouse budgets")
   # The load tests start a store of their own: this one would only take CPU from it.
   kill -TERM "${pids[-1]}" 2>/dev/null || true
   wait "${pids[-1]}" 2>/dev/null || true

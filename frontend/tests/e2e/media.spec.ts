@@ -151,14 +151,18 @@ test("viewer: time to the first visible strip on a throttled phone", async ({ pa
   await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
   await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 });
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-  // The first strip's load, on the page's own clock from the navigation's start.
+  // The first strip's load, on the page's own clock from the navigation's
+  // start: the strip the edge drew into the page (<sf-first>, before the app
+  // runs) and the viewer's own.
   await page.addInitScript(() => {
     document.addEventListener(
       "load",
       (e) => {
         const t = e.target as Element;
-        const w = window as unknown as { firstStrip?: number };
-        if (w.firstStrip === undefined && t instanceof HTMLImageElement && t.dataset.testid === "page") w.firstStrip = performance.now();
+        const w = window as unknown as { firstStrip?: number; drawnStrip?: number };
+        if (!(t instanceof HTMLImageElement)) return;
+        if (w.drawnStrip === undefined && t.closest("sf-first")) w.drawnStrip = performance.now();
+        if (w.firstStrip === undefined && t.dataset.testid === "page") w.firstStrip = performance.now();
       },
       true,
     );
@@ -168,12 +172,18 @@ test("viewer: time to the first visible strip on a throttled phone", async ({ pa
   await expect.poll(() => page.evaluate(() => (window as unknown as { firstStrip?: number }).firstStrip ?? 0), { timeout: 60_000 }).toBeGreaterThan(0);
   await expect(first).toBeInViewport();
   const ms = await page.evaluate(() => Math.round((window as unknown as { firstStrip: number }).firstStrip));
+  // The edge drew the same strip (a preview page) with the viewer's srcset:
+  // one download, seen before the app has started.
+  const drawnMs = await page.evaluate(() => Math.round((window as unknown as { drawnStrip?: number }).drawnStrip ?? -1));
+  expect(drawnMs, "the edge's drawing of the first strip").toBeGreaterThan(0);
+  const downloads = await page.evaluate(() => performance.getEntriesByType("resource").filter((e) => /\/content\/[^/]+\/\d+\/[0-9a-f]+\/1\?w=/.test(e.name)).length);
+  expect(downloads, "the first strip is downloaded once").toBe(1);
   const firstBytes = await first.evaluate((img: HTMLImageElement) => {
     const e = performance.getEntriesByName(img.currentSrc)[0] as PerformanceResourceTiming | undefined;
     return e ? { url: img.currentSrc, bytes: e.encodedBodySize, startMs: Math.round(e.startTime), endMs: Math.round(e.responseEnd) } : { url: img.currentSrc };
   });
   mkdirSync("test-results/media", { recursive: true });
-  const out = { firstStripMs: ms, firstStrip: firstBytes, profile: "Slow 4G 1.6Mbps/150ms RTT, CPU x4, cold cache", targetMs: 1500 };
+  const out = { firstStripMs: Math.min(ms, drawnMs), drawnStripMs: drawnMs, viewerStripMs: ms, firstStrip: firstBytes, profile: "Slow 4G 1.6Mbps/150ms RTT, CPU x4, cold cache", targetMs: 1500 };
   writeFileSync("test-results/media/perf.json", JSON.stringify(out, null, 2));
   console.log(JSON.stringify(out));
 });
