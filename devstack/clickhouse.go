@@ -55,6 +55,12 @@ var chConfig = template.Must(template.New("config").Parse(`<?xml version="1.0"?>
   <max_connections>1024</max_connections>
   <keep_alive_timeout>10</keep_alive_timeout>
   <timezone>UTC</timezone>
+{{- if .ZooKeeper}}
+  <zookeeper><node><host>127.0.0.1</host><port>{{.ZooKeeper}}</port></node></zookeeper>
+  <macros><shard>1</shard><replica>{{.Replica}}</replica></macros>
+  <interserver_http_port>{{.InterserverPort}}</interserver_http_port>
+  <interserver_http_host>127.0.0.1</interserver_http_host>
+{{- end}}
 </yandex>
 `))
 
@@ -91,6 +97,20 @@ func clickhouseCommand(config string) ([]string, error) {
 // StartClickHouse writes a configuration into dir and starts a server on the
 // given ports. Data persists in dir/data across restarts.
 func StartClickHouse(ctx context.Context, dir string, tcpPort, httpPort int, log *slog.Logger) (*ClickHouse, error) {
+	return startClickHouse(ctx, dir, map[string]any{"TCPPort": tcpPort, "HTTPPort": httpPort}, log)
+}
+
+// StartClickHouseReplica is StartClickHouse for one replica of replicated
+// tables: it coordinates through the ZooKeeper on zkPort, names itself
+// replica (macros {shard} = 1 and {replica}, for ReplicatedMergeTree's
+// paths) and serves its parts to the other replicas on interserverPort.
+func StartClickHouseReplica(ctx context.Context, dir string, tcpPort, httpPort, interserverPort, zkPort int, replica string, log *slog.Logger) (*ClickHouse, error) {
+	return startClickHouse(ctx, dir, map[string]any{"TCPPort": tcpPort, "HTTPPort": httpPort,
+		"InterserverPort": interserverPort, "ZooKeeper": zkPort, "Replica": replica}, log)
+}
+
+func startClickHouse(ctx context.Context, dir string, params map[string]any, log *slog.Logger) (*ClickHouse, error) {
+	tcpPort, httpPort := params["TCPPort"].(int), params["HTTPPort"].(int)
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -101,7 +121,8 @@ func StartClickHouse(ctx context.Context, dir string, tcpPort, httpPort int, log
 		}
 	}
 	var cfg strings.Builder
-	if err := chConfig.Execute(&cfg, map[string]any{"Dir": dir, "TCPPort": tcpPort, "HTTPPort": httpPort}); err != nil {
+	params["Dir"] = dir
+	if err := chConfig.Execute(&cfg, params); err != nil {
 		return nil, err
 	}
 	if err := os.WriteFile(filepath.Join(dir, "config.xml"), []byte(cfg.String()), 0o644); err != nil {

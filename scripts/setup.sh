@@ -18,6 +18,9 @@ command -v chromium >/dev/null 2>&1 || need_pkgs+=(chromium)
 # PgBouncer: the writer's transaction-pooling test runs through a real one
 # (started by the test on its own port; the package's service is not used).
 [ -x /usr/sbin/pgbouncer ] || command -v pgbouncer >/dev/null 2>&1 || need_pkgs+=(pgbouncer)
+# ZooKeeper (with a JRE): ClickHouse 18.16's replicated tables coordinate
+# through it; the ingest test of retries across replicas starts one.
+[ -f /usr/share/java/zookeeper.jar ] || need_pkgs+=(zookeeper)
 # Korean glyphs for screenshots of the store.
 have_pkg fonts-noto-cjk || need_pkgs+=(fonts-noto-cjk)
 command -v curl >/dev/null 2>&1 || need_pkgs+=(curl)

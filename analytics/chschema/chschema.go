@@ -119,9 +119,27 @@ func Applied(ctx context.Context, conn driver.Conn) (map[uint32]bool, error) {
 // Migrate applies every embedded migration the database has not recorded yet and
 // returns how many it applied.
 func Migrate(ctx context.Context, conn driver.Conn, log *slog.Logger) (int, error) {
+	return migrate(ctx, conn, log, false)
+}
+
+// MigrateReplicated is Migrate for one replica of a replicated database:
+// every table is made with the Replicated variant of its engine (see
+// Replicate), registered in ZooKeeper under the database's name. Run it on
+// every replica (each records its own schema_migrations).
+func MigrateReplicated(ctx context.Context, conn driver.Conn, log *slog.Logger) (int, error) {
+	return migrate(ctx, conn, log, true)
+}
+
+func migrate(ctx context.Context, conn driver.Conn, log *slog.Logger, replicated bool) (int, error) {
 	ms, err := Migrations()
 	if err != nil {
 		return 0, err
+	}
+	var db string
+	if replicated {
+		if err := conn.QueryRow(ctx, "SELECT currentDatabase()").Scan(&db); err != nil {
+			return 0, fmt.Errorf("current database: %w", err)
+		}
 	}
 	if err := conn.Exec(ctx, createMigrations); err != nil {
 		return 0, fmt.Errorf("create schema_migrations: %w", err)
@@ -136,6 +154,9 @@ func Migrate(ctx context.Context, conn driver.Conn, log *slog.Logger) (int, erro
 			continue
 		}
 		for i, st := range m.Statements {
+			if replicated {
+				st = Replicate(st, db)
+			}
 			if err := conn.Exec(ctx, st); err != nil {
 				return n, fmt.Errorf("migration %s statement %d: %w", m.Name, i+1, err)
 			}

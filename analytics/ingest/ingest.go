@@ -54,7 +54,17 @@ type Config struct {
 	InsertTimeout time.Duration // one insert attempt at most (60s)
 	PullBytes     int           // message bytes buffered from the consumer at most (32 MiB)
 	RetryPoll     time.Duration // between looks at the ack floor while retried events wait (100ms)
-	Now           func() time.Time
+	// BlockDedup: the events table drops an insert block identical to one it
+	// stored (a Replicated engine, through ZooKeeper, whichever replica an
+	// insert reaches: chschema.BlockDedup). A failed insert is then retried
+	// as exactly the same block (rows, order, ingested_at), which lands once
+	// whether or not the failed attempt did, still runs, or ran on another
+	// replica; its materialized views' blocks are identical too, so their
+	// replicated targets drop them as well. Without it (one MergeTree
+	// server) a retry waits for the failed attempt to leave the server's
+	// process list and looks the ids up: exact on one server only.
+	BlockDedup bool
+	Now        func() time.Time
 }
 
 func (c Config) withDefaults() Config {
@@ -477,6 +487,9 @@ type batch struct {
 	// queryID names the last events insert sent, so a retry can wait until the
 	// server has finished it (a cancelled client does not stop a server-side insert).
 	queryID string
+	// sent is the block of the last failed attempt (BlockDedup): the retry
+	// sends it again as it is.
+	sent    *columns
 	rows    []row
 	recheck []bool // per row: delivered before, may already be stored
 	ack     []jetstream.Msg
@@ -552,8 +565,11 @@ func clip(p []byte) string {
 // marked for recheck, ids already in the events table are dropped first; the
 // dropped rows stay dropped across attempts.
 func (in *Ingester) insert(ctx context.Context, b *batch, all bool) error {
-	if err := in.dropStored(ctx, b, all); err != nil {
-		return err
+	resend := in.cfg.BlockDedup && b.sent != nil
+	if !resend {
+		if err := in.dropStored(ctx, b, all); err != nil {
+			return err
+		}
 	}
 	now := in.cfg.Now().UTC().Truncate(time.Second)
 	if len(b.dead) > 0 {
@@ -582,10 +598,17 @@ func (in *Ingester) insert(ctx context.Context, b *batch, all bool) error {
 	var cols columns
 	oldest := b.rows[0].ev.Time
 	for _, r := range b.rows {
-		cols.add(r, now)
+		if !resend {
+			cols.add(r, now)
+		}
 		if r.ev.Time.Before(oldest) {
 			oldest = r.ev.Time
 		}
+	}
+	if resend {
+		cols = *b.sent
+	} else if in.cfg.BlockDedup {
+		b.sent = &cols
 	}
 	b.queryID = newQueryID()
 	eb, err := in.conn.PrepareBatch(clickhouse.Context(ctx, clickhouse.WithQueryID(b.queryID)), insertEvents)
@@ -604,7 +627,7 @@ func (in *Ingester) insert(ctx context.Context, b *batch, all bool) error {
 	in.m.inserted.Add(float64(len(b.rows)))
 	in.m.duplicates.Add(float64(b.dups))
 	in.m.batches.Inc()
-	b.rows, b.recheck, b.dups = nil, nil, 0
+	b.rows, b.recheck, b.dups, b.sent = nil, nil, 0, nil
 	return nil
 }
 

@@ -43,6 +43,17 @@ func openCH(t *testing.T, url string) driver.Conn {
 
 func setup(t *testing.T, chURL string) (jetstream.JetStream, driver.Conn) {
 	t.Helper()
+	js := setupNATS(t)
+	ch := openCH(t, chURL)
+	if _, err := chschema.Migrate(context.Background(), ch, testLog()); err != nil {
+		t.Fatal(err)
+	}
+	return js, ch
+}
+
+// setupNATS is a private NATS with the EVENTS stream and analytics' consumer.
+func setupNATS(t *testing.T) jetstream.JetStream {
+	t.Helper()
 	ctx := context.Background()
 	n := testenv.NATS(t)
 	nc, err := nats.Connect(n.URL)
@@ -57,11 +68,7 @@ func setup(t *testing.T, chURL string) (jetstream.JetStream, driver.Conn) {
 	if _, err := natsutil.Ensure(ctx, js, natsutil.Options{EventsMaxBytes: 256 << 20}); err != nil {
 		t.Fatal(err)
 	}
-	ch := openCH(t, chURL)
-	if _, err := chschema.Migrate(ctx, ch, testLog()); err != nil {
-		t.Fatal(err)
-	}
-	return js, ch
+	return js
 }
 
 func event(id string, ts time.Time) contract.TrackedEvent {

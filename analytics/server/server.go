@@ -171,6 +171,12 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		ch.Close()
 		return nil, fmt.Errorf("migrate clickhouse: %w", err)
 	}
+	// Replicated tables drop an identical block again: retries resend the
+	// block instead of looking ids up on whichever replica answers.
+	if cfg.Ingest.BlockDedup, err = chschema.BlockDedup(ctx, ch); err != nil {
+		ch.Close()
+		return nil, err
+	}
 	nc, err := natsutil.Connect(cfg.NATSURL, cfg.NATSAuth, "analytics", log)
 	if err != nil {
 		ch.Close()
