@@ -1,7 +1,6 @@
 package natsutil_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -16,7 +15,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,6 +25,7 @@ import (
 	"github.com/nats-io/nkeys"
 
 	"storefront/devstack"
+	"storefront/devstack/testenv"
 	"storefront/natsutil"
 )
 
@@ -116,24 +115,6 @@ func startSecured(t *testing.T, p pki, auth func(*server.Options)) string {
 	return s.ClientURL()
 }
 
-// lockedBuffer is a log sink the NATS callbacks write to from their own goroutine.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // connected reports whether Connect's connection (which retries in the
 // background rather than failing) got through within a few seconds.
 func connected(t *testing.T, url string, a natsutil.Auth) (bool, *nats.Conn) {
@@ -206,7 +187,7 @@ func TestConnectWithNKeyAndMutualTLS(t *testing.T) {
 	}
 
 	// An error the server reports on a connection that stays up reaches the log.
-	var logs lockedBuffer
+	var logs testenv.LogBuffer
 	nc2, err := natsutil.Connect(url, full, "test", slog.New(slog.NewTextHandler(&logs, nil)))
 	if err != nil {
 		t.Fatal(err)

@@ -1,36 +1,17 @@
 package server_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"storefront/contract"
+	"storefront/devstack/testenv"
 	"storefront/edge/server"
 )
-
-// lockedBuffer is a log sink the edge's goroutines and the test share.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // The launcher's first run imports the catalog while the edge starts on an
 // empty bucket: the edge must not log that as a synced empty store, and
@@ -39,7 +20,7 @@ func TestCaughtUpCountsWorksPublishedAfterStart(t *testing.T) {
 	e := newEnv(t)
 	static := t.TempDir()
 	writeFile(t, filepath.Join(static, "index.html"), "<!doctype html><title>sf</title>")
-	var logs lockedBuffer
+	var logs testenv.LogBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	srv, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", NATSURL: e.nats.URL, StaticDir: static, WriterURL: "http://127.0.0.1:1"},
