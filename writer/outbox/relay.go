@@ -107,7 +107,7 @@ func New(pool *pgxpool.Pool, js jetstream.JetStream, build Builder, cfg Config, 
 			Name: "writer_outbox_failures_total", Help: "Relay batches that failed and were retried."}),
 	}
 	if reg != nil {
-		reg.MustRegister(r.sent, r.failed)
+		reg.MustRegister(r.sent, r.failed, pendingCollector{r})
 	}
 	return r
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"storefront/contract"
 	"storefront/writer/internal/writertest"
@@ -446,5 +447,62 @@ func TestFullEventsStreamDoesNotHoldBackDocuments(t *testing.T) {
 	}
 	if si.State.LastSeq != events {
 		t.Fatalf("EVENTS stored %d messages, want %d (each event once)", si.State.LastSeq, events)
+	}
+}
+
+// writer_outbox_pending_rows counts what waits, by kind, while NATS is down,
+// and falls to zero once it is published; the oldest row's age grows meanwhile.
+func TestPendingGauge(t *testing.T) {
+	t.Parallel()
+	pool, _ := writertest.Pool(t)
+	n, _, _ := writertest.JS(t)
+	if _, err := pool.Exec(context.Background(), `CREATE TABLE ctr (k text PRIMARY KEY, n bigint NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	_, js := connect(t, n.URL)
+	reg := prometheus.NewRegistry()
+	r := outbox.New(pool, js, counterDocs, outbox.Config{AckTimeout: 500 * time.Millisecond}, writertest.Log(), reg)
+	gauge := func(name, kind string) float64 {
+		t.Helper()
+		mfs, err := reg.Gather()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mf := range mfs {
+			for _, m := range mf.GetMetric() {
+				if mf.GetName() == name && m.GetLabel()[0].GetValue() == kind {
+					return m.GetGauge().GetValue()
+				}
+			}
+		}
+		t.Fatalf("no %s{kind=%q}", name, kind)
+		return 0
+	}
+	if p := gauge("writer_outbox_pending_rows", "ev"); p != 0 {
+		t.Fatalf("pending before any change: %v", p)
+	}
+	n.Stop()
+	bump(t, pool, "ctr.a", true)
+	bump(t, pool, "ctr.b", true)
+	bump(t, pool, "ctr.c", false)
+	if _, err := r.Once(context.Background()); err == nil {
+		t.Fatal("publish succeeded with NATS down")
+	}
+	if kv, ev := gauge("writer_outbox_pending_rows", "kv"), gauge("writer_outbox_pending_rows", "ev"); kv != 3 || ev != 2 {
+		t.Fatalf("pending kv %v ev %v, want 3 and 2", kv, ev)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if age := gauge("writer_outbox_oldest_pending_seconds", "kv"); age < 0.05 {
+		t.Fatalf("oldest pending age %v, want at least 0.05 s", age)
+	}
+	if err := n.Start(); err != nil {
+		t.Fatal(err)
+	}
+	writertest.Eventually(t, 15*time.Second, "published after restart", func() bool {
+		_, _ = r.Once(context.Background())
+		return gauge("writer_outbox_pending_rows", "kv") == 0 && gauge("writer_outbox_pending_rows", "ev") == 0
+	})
+	if age := gauge("writer_outbox_oldest_pending_seconds", "ev"); age != 0 {
+		t.Fatalf("oldest pending age %v with nothing pending", age)
 	}
 }
