@@ -153,6 +153,9 @@ type Ingester struct {
 
 // New makes an Ingester; reg may be nil.
 func New(conn driver.Conn, js jetstream.JetStream, cfg Config, log *slog.Logger, reg prometheus.Registerer) *Ingester {
+	if reg != nil {
+		reg.MustRegister(streamCollector{js})
+	}
 	return &Ingester{conn: conn, js: js, cfg: cfg.withDefaults(), log: log, m: newMetrics(reg), held: map[string]chan struct{}{}}
 }
 
