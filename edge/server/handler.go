@@ -54,6 +54,7 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 	h.SetCanonical(hdrNosniff, valNosniff)
 	h.SetCanonical(hdrReferrer, valReferrer)
 	s.m.latency.Observe(class, time.Since(start))
+	s.m.countAnswer(ctx.Response.StatusCode())
 }
 
 // dispatch answers the request and returns its route class (for latency).

@@ -20,6 +20,15 @@ type metrics struct {
 	latency   *latencies
 	// watchRestarts counts watches restarted because they stopped delivering.
 	watchRestarts prometheus.Counter
+	// answers[status/100], resolved once: the hot path does no label lookup.
+	answers [6]prometheus.Counter
+}
+
+// countAnswer counts one answer by its status class.
+func (m *metrics) countAnswer(status int) {
+	if c := status / 100; c >= 1 && c <= 5 {
+		m.answers[c].Inc()
+	}
 }
 
 func newMetrics(s *Server) *metrics {
@@ -35,7 +44,12 @@ func newMetrics(s *Server) *metrics {
 			Help: "Catalog watches restarted because they delivered nothing while the bucket moved on (connection up)."}),
 	}
 	m.latency = newLatencies(s.reg)
-	s.reg.MustRegister(m.applied, m.requests, m.forwarded, m.tracked, m.watchRestarts,
+	answers := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "edge_answers_total", Help: "Answers by status class (2xx, 3xx, 4xx, 5xx)."},
+		[]string{"class"})
+	for c := 1; c <= 5; c++ {
+		m.answers[c] = answers.WithLabelValues(fmt.Sprintf("%dxx", c))
+	}
+	s.reg.MustRegister(m.applied, m.requests, m.forwarded, m.tracked, m.watchRestarts, answers,
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_tracking_bundles_total", Help: "Messages of tracking events acked by JetStream (bundles of calls)."},
 			func() float64 { return float64(s.tracker.Bundler.Messages.Load()) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_tracking_bundled_calls_total", Help: "Tracking calls those bundles held: divided by edge_tracking_bundles_total, the mean bundle."},

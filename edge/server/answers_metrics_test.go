@@ -1,0 +1,27 @@
+package server_test
+
+import (
+	"testing"
+
+	"storefront/contract"
+)
+
+// Every answer is counted by status class: the release-minute dashboard and
+// the EdgeServerErrors alert read edge_answers_total.
+func TestAnswersCountedByStatusClass(t *testing.T) {
+	e := newEnv(t)
+	e.putProduct(product("a", contract.SectionWebtoon, "에이"))
+	g := startEdge(t, e)
+	g.waitReady()
+	ok, notFound := metric(t, g, `edge_answers_total{class="2xx"}`), metric(t, g, `edge_answers_total{class="4xx"}`)
+	g.get("/home/api/v1/products/a")
+	g.get("/home/api/v1/products/a")
+	g.get("/home/api/v1/products/nope")
+	// Each /metrics read is an answer too: one more 2xx per read before this one.
+	if d := metric(t, g, `edge_answers_total{class="2xx"}`) - ok; d != 2+2 {
+		t.Errorf("2xx answers grew by %v, want 4 (2 reads, 2 metric scrapes)", d)
+	}
+	if d := metric(t, g, `edge_answers_total{class="4xx"}`) - notFound; d != 1 {
+		t.Errorf("4xx answers grew by %v, want 1", d)
+	}
+}
