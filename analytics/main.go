@@ -1,5 +1,8 @@
 // Command analytics consumes the EVENTS stream into ClickHouse, computes rankings
 // for the edges and serves reports. See analytics/README.md.
+//
+//	analytics [flags]           the service
+//	analytics migrate [flags]   apply the ClickHouse migrations and exit
 package main
 
 import (
@@ -12,6 +15,16 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "migrate" {
+		ctx, cancel := svc.SignalContext()
+		err := migrate(ctx, os.Args[2:])
+		cancel()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "analytics migrate:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	fs := flag.NewFlagSet("analytics", flag.ExitOnError)
 	var cfg server.Config
 	cfg.RegisterFlags(fs)

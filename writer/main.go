@@ -1,4 +1,7 @@
 // Command writer runs the writer service (see writer/README.md).
+//
+//	writer [flags]           the service
+//	writer migrate [flags]   apply the PostgreSQL migrations and exit
 package main
 
 import (
@@ -12,6 +15,16 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "migrate" {
+		ctx, cancel := svc.SignalContext()
+		err := migrate(ctx, os.Args[2:])
+		cancel()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "writer migrate:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	var cfg server.Config
 	fs := flag.NewFlagSet("writer", flag.ExitOnError)
 	cfg.RegisterFlags(fs)
