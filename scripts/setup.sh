@@ -34,6 +34,11 @@ command -v unzip >/dev/null 2>&1 || need_pkgs+=(unzip)
 # the demo's drawings). Debian's libheif writes AVIF through libaom.
 have_pkg libvips-dev || need_pkgs+=(libvips-dev)
 command -v vips >/dev/null 2>&1 || need_pkgs+=(libvips-tools)
+# The deployment kit's checks: promtool (alert rules), systemd-analyze (units),
+# ca-certificates (copied into the images).
+command -v promtool >/dev/null 2>&1 || need_pkgs+=(prometheus)
+command -v systemd-analyze >/dev/null 2>&1 || need_pkgs+=(systemd)
+[ -f /etc/ssl/certs/ca-certificates.crt ] || need_pkgs+=(ca-certificates)
 
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
@@ -81,6 +86,16 @@ if ! [ -x bin/versitygw ] || [ "$(cat bin/.versitygw-version 2>/dev/null)" != "$
   # Outside the repo so the project's go.mod is neither read nor changed.
   (root=$PWD; cd / && GOBIN="$root/bin" GOFLAGS=-buildvcs=false go install "github.com/versity/versitygw/cmd/versitygw@${VERSITYGW_VERSION}")
   echo "$VERSITYGW_VERSION" > bin/.versitygw-version
+fi
+# kustomize for operators (kustomize build deploy/k8s/overlays/production): the
+# CLI whose kustomize/api is the one go.mod pins, with which go test renders
+# the overlays, so both render alike.
+KUSTOMIZE_VERSION=v5.8.2
+if ! [ -x bin/kustomize ] || [ "$(cat bin/.kustomize-version 2>/dev/null)" != "$KUSTOMIZE_VERSION" ]; then
+  log "kustomize ${KUSTOMIZE_VERSION} (about a minute)"
+  mkdir -p bin
+  (root=$PWD; cd / && GOBIN="$root/bin" GOFLAGS=-buildvcs=false go install "sigs.k8s.io/kustomize/kustomize/v5@${KUSTOMIZE_VERSION}")
+  echo "$KUSTOMIZE_VERSION" > bin/.kustomize-version
 fi
 if [ -z "${SETUP_SKIP_K6:-}" ]; then
   # The pinned k6 for the load tests (built once with the Go toolchain, ~2 min).

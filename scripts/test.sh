@@ -7,9 +7,13 @@
 #   3. the whole stack with a small demo catalog, and browser end-to-end tests
 #      (Playwright in Debian's Chromium) against it, then Lighthouse's budgets
 #      on the pages a phone lands on
-#   4. the smoke variant of every k6 load-test scenario, with its after-run checks
-# TEST_SKIP_GO=1 / TEST_SKIP_E2E=1 / TEST_SKIP_LOAD=1 skip steps 1 / 3 / 4 while
-# iterating; GO_TEST_FLAGS adds flags to go test.
+#   4. the deployment kit: the OCI images built without a daemon (twice: same
+#      digests) and checked, the systemd units, the alert rules (promtool), and
+#      the backup and restore drill (docs/operations.md); the Kubernetes
+#      manifests are validated by go test (./deploy)
+#   5. the smoke variant of every k6 load-test scenario, with its after-run checks
+# TEST_SKIP_GO=1 / TEST_SKIP_E2E=1 / TEST_SKIP_DEPLOY=1 / TEST_SKIP_LOAD=1 skip
+# steps 1 / 3 / 4 / 5 while iterating; GO_TEST_FLAGS adds flags to go test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -101,6 +105,15 @@ if [ -z "${TEST_SKIP_E2E:-}" ] && [ -f frontend/package.json ]; then
   kill -TERM "${pids[-1]}" 2>/dev/null || true
   wait "${pids[-1]}" 2>/dev/null || true
   unset 'pids[-1]'
+fi
+if [ -z "${TEST_SKIP_DEPLOY:-}" ]; then
+  # The drill runs its own PostgreSQL (with a WAL archive), ClickHouse, NATS
+  # and store on ports of its own (deploy/backup/drill.sh).
+  log "deploy kit: images, systemd units, alert rules, backup and restore drill"
+  scripts/images.sh || failed+=("images")
+  deploy/systemd/check.sh || failed+=("systemd units")
+  deploy/monitoring/check.sh || failed+=("alert rules")
+  deploy/backup/drill.sh || failed+=("backup and restore drill")
 fi
 if [ -z "${TEST_SKIP_LOAD:-}" ]; then
   # Its own store on its own ports, databases "loadtest" on our servers.
