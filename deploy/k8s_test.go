@@ -87,37 +87,27 @@ func decode(stream []byte) (*rendered, error) {
 		var err error
 		switch tm.APIVersion + " " + tm.Kind {
 		case "apps/v1 Deployment":
-			var o appsv1.Deployment
-			err = yaml.UnmarshalStrict(doc, &o)
-			r.deployments = append(r.deployments, o)
+			err = strictInto(doc, &r.deployments)
 		case "v1 Service":
-			var o corev1.Service
-			err = yaml.UnmarshalStrict(doc, &o)
-			r.services = append(r.services, o)
+			err = strictInto(doc, &r.services)
 		case "v1 ConfigMap":
-			var o corev1.ConfigMap
-			err = yaml.UnmarshalStrict(doc, &o)
-			r.configMaps[o.Name] = o
+			var cms []corev1.ConfigMap
+			if err = strictInto(doc, &cms); err == nil {
+				r.configMaps[cms[0].Name] = cms[0]
+			}
 		case "v1 Secret":
-			var o corev1.Secret
-			err = yaml.UnmarshalStrict(doc, &o)
-			r.secrets[o.Name] = o
+			var ss []corev1.Secret
+			if err = strictInto(doc, &ss); err == nil {
+				r.secrets[ss[0].Name] = ss[0]
+			}
 		case "autoscaling/v2 HorizontalPodAutoscaler":
-			var o autoscalingv2.HorizontalPodAutoscaler
-			err = yaml.UnmarshalStrict(doc, &o)
-			r.hpas = append(r.hpas, o)
+			err = strictInto(doc, &r.hpas)
 		case "policy/v1 PodDisruptionBudget":
-			var o policyv1.PodDisruptionBudget
-			err = yaml.UnmarshalStrict(doc, &o)
-			r.pdbs = append(r.pdbs, o)
+			err = strictInto(doc, &r.pdbs)
 		case "batch/v1 Job":
-			var o batchv1.Job
-			err = yaml.UnmarshalStrict(doc, &o)
-			r.jobs = append(r.jobs, o)
+			err = strictInto(doc, &r.jobs)
 		case "monitoring.coreos.com/v1 ServiceMonitor":
-			var o serviceMonitor
-			err = yaml.UnmarshalStrict(doc, &o)
-			r.monitors = append(r.monitors, o)
+			err = strictInto(doc, &r.monitors)
 		default:
 			return nil, fmt.Errorf("unexpected object %s %s", tm.APIVersion, tm.Kind)
 		}
@@ -134,6 +124,16 @@ func decode(stream []byte) (*rendered, error) {
 		r.objectsCount++
 	}
 	return r, nil
+}
+
+// strictInto decodes doc strictly into a new element of *list.
+func strictInto[T any](doc []byte, list *[]T) error {
+	var o T
+	if err := yaml.UnmarshalStrict(doc, &o); err != nil {
+		return err
+	}
+	*list = append(*list, o)
+	return nil
 }
 
 // The validator is strict: a misspelt field fails the decode.

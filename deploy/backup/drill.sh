@@ -153,6 +153,14 @@ invariants() {
     || ' ' || (SELECT count(*) FROM (SELECT balance_after, sum(delta) OVER (PARTITION BY uid, money ORDER BY id) AS run FROM ledger) x
     WHERE balance_after <> run)"
 }
+# archived SEGMENT: waits until the WAL archive holds it.
+archived() {
+  for _ in $(seq 1 300); do
+    [ -f "$d/wal/$1" ] && return 0
+    sleep 0.1
+  done
+  fail "WAL segment $1 was not archived"
+}
 events_figures() { chq "SELECT count(), uniqExact(id), (SELECT count() FROM events) FROM events FINAL FORMAT TSV"; }
 
 log "1. PostgreSQL with a WAL archive, ClickHouse, NATS, the store"
@@ -191,12 +199,7 @@ stream_msgs=$(metric "http://127.0.0.1:$analytics_port" analytics_events_stream_
 products=$(curl -fsS "$edge/readyz" | awk '$1 == "catalog_products" { print $2 }')
 sql "SELECT pg_create_restore_point('drill')" >/dev/null
 # Close the WAL segment holding the point, so the archive has it.
-seg=$(sql "SELECT pg_walfile_name(pg_switch_wal())")
-for _ in $(seq 1 300); do
-  [ -f "$d/wal/$seg" ] && break
-  sleep 0.1
-done
-[ -f "$d/wal/$seg" ] || fail "WAL segment $seg was not archived"
+archived "$(sql "SELECT pg_walfile_name(pg_switch_wal())")"
 log "   money: $truth"
 log "   events: $ev_count in ClickHouse ($ev_uniq distinct, $ev_raw rows), $stream_msgs in EVENTS; edge products $products"
 # ClickHouse: a logical backup, each table's definition and rows (Native
@@ -213,6 +216,9 @@ log "5. after the point: a new work (must not come back)"
 BASE_URL=$edge ADMIN_TOKEN=dev-admin-token loadtest/prepare.sh 0 late >"$d/late.env"
 late_pid=$(sed -n 's/^RELEASE_PID=//p' "$d/late.env")
 [ "$(sql "SELECT count(*) FROM works WHERE pid = '$late_pid'")" = 1 ] || fail "the late work $late_pid was not made"
+# Its WAL is archived too (as archive_timeout would): only the recovery target
+# keeps it out of the restore, not a missing segment.
+archived "$(sql "SELECT pg_walfile_name(pg_switch_wal())")"
 
 log "6. disaster: every process killed, every data folder deleted"
 # The store dies hard; the servers stop (the launcher of ClickHouse must stop
