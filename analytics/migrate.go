@@ -13,9 +13,9 @@ import (
 // exits, for a migration Job or unit that runs before a rollout.
 func migrate(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("analytics migrate", flag.ContinueOnError)
-	url := fs.String("clickhouse-url", svc.Env("CLICKHOUSE_URL", "clickhouse://127.0.0.1:9000/default"), "ClickHouse URL (env CLICKHOUSE_URL)")
+	url := fs.String("clickhouse-url", "clickhouse://127.0.0.1:9000/default", "ClickHouse URL (env CLICKHOUSE_URL)")
 	format, level := svc.LogFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := svc.Parse(fs, args); err != nil {
 		return err
 	}
 	log := svc.NewLogger(*format, *level)

@@ -2,8 +2,6 @@ package deploy
 
 import (
 	"flag"
-	"regexp"
-	"strings"
 	"testing"
 
 	analytics "storefront/analytics/server"
@@ -12,10 +10,8 @@ import (
 	writer "storefront/writer/server"
 )
 
-var envInUsage = regexp.MustCompile(`\(env ([A-Z][A-Z0-9_]*(?:, [A-Z][A-Z0-9_]*)*)`)
-
 // envNames are the environment variables each service reads: the fallbacks
-// its flags name in their usage ("(env NAME)", the convention of package svc).
+// its flags name in their usage (svc.EnvOf, which svc.Parse applies).
 func envNames(t *testing.T) map[string]map[string]bool {
 	t.Helper()
 	reg := map[string]func(*flag.FlagSet){
@@ -30,10 +26,8 @@ func envNames(t *testing.T) map[string]map[string]bool {
 		svc.LogFlags(fs)
 		names := map[string]bool{}
 		fs.VisitAll(func(f *flag.Flag) {
-			for _, m := range envInUsage.FindAllStringSubmatch(f.Usage, -1) {
-				for _, n := range strings.Split(m[1], ", ") {
-					names[n] = true
-				}
+			if n := svc.EnvOf(f); n != "" {
+				names[n] = true
 			}
 		})
 		if len(names) < 5 {

@@ -221,6 +221,11 @@ func TestOverlaysRenderAndValidate(t *testing.T) {
 						cs.Capabilities == nil || !slices.Contains(cs.Capabilities.Drop, "ALL") {
 						t.Errorf("%s %s: container %s not locked down (no escalation, read-only root, all capabilities dropped)", kind, name, c.Name)
 					}
+					for _, vm := range c.VolumeMounts {
+						if !slices.ContainsFunc(spec.Volumes, func(v corev1.Volume) bool { return v.Name == vm.Name }) {
+							t.Errorf("%s %s: container %s mounts %s, no volume of the pod", kind, name, c.Name, vm.Name)
+						}
+					}
 					for _, e := range c.Env {
 						if !known[e.Name] {
 							t.Errorf("%s %s: %s reads no %s (not among its flags' variables)", kind, name, svcName, e.Name)

@@ -17,9 +17,9 @@ import (
 // direct URL (a pooler in transaction mode cannot hold goose's session lock).
 func migrate(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("writer migrate", flag.ContinueOnError)
-	url := fs.String("database-url", svc.Env("DATABASE_URL", ""), "PostgreSQL URL, the primary directly, not a pooler (env DATABASE_URL)")
+	url := fs.String("database-url", "", "PostgreSQL URL, the primary directly, not a pooler (env DATABASE_URL)")
 	format, level := svc.LogFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := svc.Parse(fs, args); err != nil {
 		return err
 	}
 	if *url == "" {

@@ -7,6 +7,9 @@
 //	streambackup -nats-url nats://... backup  /backups/nats/2026-11-25
 //	streambackup -nats-url nats://... restore /backups/nats/2026-11-25
 //
+// NATS credentials, nkey, private CA and client certificate as for the
+// services (-nats-creds ... or NATS_CREDS ...).
+//
 // A restore needs the streams absent (a fresh cluster, or deleted first):
 // JetStream refuses to restore over a stream of the same name.
 package main
@@ -21,9 +24,9 @@ import (
 	"time"
 
 	"github.com/nats-io/jsm.go"
-	"github.com/nats-io/nats.go"
 
 	"storefront/contract"
+	"storefront/natsutil"
 	"storefront/svc"
 )
 
@@ -40,18 +43,20 @@ var streams = []string{contract.EventsStream, "KV_" + contract.CatalogBucket}
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("streambackup", flag.ContinueOnError)
-	url := fs.String("nats-url", svc.Env("NATS_URL", contract.DefaultNATSURL), "NATS server (env NATS_URL)")
+	url := fs.String("nats-url", contract.DefaultNATSURL, "NATS servers (env NATS_URL)")
+	var auth natsutil.Auth
+	auth.RegisterFlags(fs)
 	timeout := fs.Duration("timeout", 30*time.Minute, "for the whole backup or restore")
-	if err := fs.Parse(args); err != nil {
+	if err := svc.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 2 || (fs.Arg(0) != "backup" && fs.Arg(0) != "restore") {
 		return errors.New("usage: streambackup [-nats-url URL] backup|restore DIR")
 	}
 	dir := fs.Arg(1)
-	nc, err := nats.Connect(*url, nats.Name("streambackup"))
+	nc, err := natsutil.Connect(*url, auth, "streambackup", svc.NewLogger("text", "warn"))
 	if err != nil {
-		return fmt.Errorf("connect %s: %w", *url, err)
+		return err
 	}
 	defer nc.Close()
 	mgr, err := jsm.New(nc, jsm.WithTimeout(10*time.Second))

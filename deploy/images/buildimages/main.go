@@ -41,13 +41,13 @@ func run(args []string) error {
 	binDir := fs.String("bin", "bin/images", "folder with the binaries edge, writer, analytics, storefront")
 	frontend := fs.String("frontend", "frontend/build/client", "the built SPA")
 	out := fs.String("out", ".data/images", "one OCI layout per image is written under it")
-	version := fs.String("version", svc.Env("IMAGE_VERSION", "dev"), "org.opencontainers.image.version (env IMAGE_VERSION)")
-	revision := fs.String("revision", svc.Env("IMAGE_REVISION", "unknown"), "git commit (env IMAGE_REVISION)")
-	source := fs.String("source", svc.Env("IMAGE_SOURCE", "https://example.invalid/storefront"), "repository address (env IMAGE_SOURCE)")
-	epoch := fs.Int64("source-date-epoch", int64(svc.EnvInt("SOURCE_DATE_EPOCH", 0)), "time of every file and of the image, Unix seconds (env SOURCE_DATE_EPOCH)")
+	version := fs.String("version", "dev", "org.opencontainers.image.version (env IMAGE_VERSION)")
+	revision := fs.String("revision", "unknown", "git commit (env IMAGE_REVISION)")
+	source := fs.String("source", "https://example.invalid/storefront", "repository address (env IMAGE_SOURCE)")
+	epoch := fs.Int64("source-date-epoch", 0, "time of every file and of the image, Unix seconds (env SOURCE_DATE_EPOCH)")
 	check := fs.Bool("check", false, "check the layouts under -out instead of building")
 	runBins := fs.Bool("run", false, "with -check: start each binary with -h under chroot (needs root)")
-	if err := fs.Parse(args); err != nil {
+	if err := svc.Parse(fs, args); err != nil {
 		return err
 	}
 	meta := images.Meta{Version: *version, Revision: *revision, Source: *source, Created: time.Unix(*epoch, 0).UTC()}
