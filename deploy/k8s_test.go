@@ -367,8 +367,8 @@ func TestOverlaysRenderAndValidate(t *testing.T) {
 				}
 			}
 			// PostgreSQL's migrations through the direct URL, never the pooler's.
-			if migrates["writer DATABASE_URL"] != "DATABASE_DIRECT_URL" || migrates["analytics CLICKHOUSE_URL"] == "" {
-				t.Errorf("migration Jobs read %v; want writer's DATABASE_URL from DATABASE_DIRECT_URL and analytics' CLICKHOUSE_URL", migrates)
+			if migrates["writer DATABASE_MIGRATE_URL"] != "DATABASE_DIRECT_URL" || migrates["analytics CLICKHOUSE_URL"] == "" {
+				t.Errorf("migration Jobs read %v; want writer's DATABASE_MIGRATE_URL from DATABASE_DIRECT_URL and analytics' CLICKHOUSE_URL", migrates)
 			}
 			if r.objectsCount < 15 {
 				t.Errorf("only %d objects rendered", r.objectsCount)

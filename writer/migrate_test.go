@@ -31,6 +31,16 @@ func TestMigrateCommand(t *testing.T) {
 	if outbox == nil || wallets == nil {
 		t.Fatalf("after migrate: outbox %v, wallets %v; want both tables", outbox, wallets)
 	}
+	// The direct URL wins over DATABASE_URL (here one that refuses).
+	t.Setenv("DATABASE_URL", "postgres://nobody@127.0.0.1:1/none?sslmode=disable&connect_timeout=2")
+	t.Setenv("DATABASE_MIGRATE_URL", url)
+	if err := migrate(ctx, nil); err != nil {
+		t.Fatalf("migrate through DATABASE_MIGRATE_URL: %v", err)
+	}
+	t.Setenv("DATABASE_MIGRATE_URL", "")
+	if err := migrate(ctx, nil); err == nil {
+		t.Fatal("migrate through the refusing DATABASE_URL succeeded")
+	}
 	t.Setenv("DATABASE_URL", "")
 	if err := migrate(ctx, nil); err == nil {
 		t.Fatal("migrate without a URL succeeded")
