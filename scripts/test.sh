@@ -111,6 +111,8 @@ if [ -z "${TEST_SKIP_DEPLOY:-}" ]; then
   # and store on ports of its own (deploy/backup/drill.sh).
   log "deploy kit: images, systemd units, alert rules, backup and restore drill"
   scripts/images.sh || failed+=("images")
+  # The operators' CLI renders the overlays too (go test decoded them strictly).
+  for o in dev production; do bin/kustomize build "deploy/k8s/overlays/$o" >/dev/null || failed+=("kustomize build $o"); done
   deploy/systemd/check.sh || failed+=("systemd units")
   deploy/monitoring/check.sh || failed+=("alert rules")
   deploy/backup/drill.sh || failed+=("backup and restore drill")
