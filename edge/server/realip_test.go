@@ -1,12 +1,16 @@
 package server_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"storefront/contract"
 	"storefront/edge/server"
@@ -91,5 +95,57 @@ func TestTrustedProxiesRefusesMalformedRanges(t *testing.T) {
 	_, err := server.New(context.Background(), server.Config{TrustedProxies: "10.0.0.0/40"}, quietLog())
 	if err == nil || !strings.Contains(err.Error(), "10.0.0.0/40") {
 		t.Fatalf("malformed range: %v", err)
+	}
+}
+
+// A TCP balancer cannot write X-Forwarded-For; with -proxy-protocol it sends
+// a PROXY header naming the reader, believed from the trusted balancers only.
+func TestProxyProtocolFromTrustedBalancerOnly(t *testing.T) {
+	e := newEnv(t)
+	var hits atomic.Int64
+	w := fakeWriter(t, "w1", &hits)
+	call := func(g *edge, proxyLine string) (int, string) {
+		t.Helper()
+		c, err := net.Dial("tcp", strings.TrimPrefix(g.url, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+		fmt.Fprintf(c, "%sGET /iam/v2/user-info HTTP/1.1\r\nHost: store.example\r\nX-Forwarded-For: 203.0.113.66\r\nConnection: close\r\n\r\n", proxyLine)
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			return 0, err.Error()
+		}
+		var ans struct {
+			XFF string `json:"xff"`
+		}
+		_ = json.Unmarshal(readAll(t, resp), &ans)
+		return resp.StatusCode, ans.XFF
+	}
+	const header = "PROXY TCP4 198.51.100.7 10.0.0.1 51234 443\r\n"
+
+	behind := startEdge(t, e, func(c *server.Config) { c.WriterURL, c.TrustedProxies, c.ProxyProtocol = w.URL, "127.0.0.0/8", true })
+	behind.waitReady()
+	if st, saw := call(behind, header); st != 200 || saw != "198.51.100.7" {
+		t.Fatalf("PROXY header from a trusted balancer: %d, writer saw %q; want the reader 198.51.100.7", st, saw)
+	}
+	// It may also connect plainly (health checks), and an HTTP balancer's
+	// X-Forwarded-For is then believed as without the PROXY protocol; a
+	// PROXY header's reader is not a trusted proxy, so the header the
+	// reader wrote behind it was ignored above.
+	if st, saw := call(behind, ""); st != 200 || saw != "203.0.113.66" {
+		t.Fatalf("plain connection from the balancer: %d %q", st, saw)
+	}
+
+	others := startEdge(t, e, func(c *server.Config) { c.WriterURL, c.TrustedProxies, c.ProxyProtocol = w.URL, "10.0.0.0/8", true })
+	others.waitReady()
+	if st, saw := call(others, header); st == 200 {
+		t.Fatalf("a PROXY header from an untrusted peer was accepted (writer saw %q)", saw)
+	}
+
+	if _, err := server.New(context.Background(), server.Config{ProxyProtocol: true}, quietLog()); err == nil ||
+		!strings.Contains(err.Error(), "EDGE_TRUSTED_PROXIES") {
+		t.Fatalf("PROXY protocol without trusted balancers: %v", err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"html"
 	"log/slog"
 	"net"
+	"net/netip"
 	"runtime"
 	"strconv"
 	"sync"
@@ -23,6 +24,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/pires/go-proxyproto"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/valyala/fasthttp"
 	"golang.org/x/sync/singleflight"
@@ -56,6 +58,11 @@ type Config struct {
 	// is X-Forwarded-For believed. Empty: the edge is the front door and the
 	// reader is its peer.
 	TrustedProxies string
+	// ProxyProtocol (EDGE_PROXY_PROTOCOL): the trusted balancers send a
+	// PROXY protocol header (v1 or v2) on each connection, whose source
+	// address is the reader's (for TCP balancers, which cannot write
+	// X-Forwarded-For). Anyone else sending one is refused.
+	ProxyProtocol bool
 	// CookieMode (COOKIE_MODE): live refuses the development secrets.
 	CookieMode string
 	// NATSAuth: credentials and TLS of a secured NATS cluster.
@@ -121,6 +128,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&c.WatchCheck, "watch-check", 2*time.Second, "how often the catalog watch's progress is checked against the bucket (env EDGE_WATCH_CHECK)")
 	fs.DurationVar(&c.PublishTimeout, "publish-timeout", 5*time.Second, "timeout waiting for JetStream to ack tracking events (env EDGE_PUBLISH_TIMEOUT)")
 	svc.ModeFlag(fs, &c.CookieMode)
+	fs.BoolVar(&c.ProxyProtocol, "proxy-protocol", false, "the balancers of -trusted-proxies send a PROXY protocol header (v1/v2) naming the reader; anyone else's is refused (env EDGE_PROXY_PROTOCOL)")
 	fs.Func("trusted-proxies", "load balancers in front of the edge, comma-separated CIDR ranges or addresses: the reader's address is taken from their X-Forwarded-For, from nobody else's (env EDGE_TRUSTED_PROXIES)", func(v string) error {
 		if _, err := realip.Parse(v); err != nil {
 			return err
@@ -250,6 +258,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("edge: %w", err)
 	}
+	if cfg.ProxyProtocol && trusted.Empty() {
+		return nil, errors.New("edge: EDGE_PROXY_PROTOCOL needs EDGE_TRUSTED_PROXIES, the balancers allowed to send it")
+	}
 	s := &Server{cfg: cfg, log: log, startedAt: time.Now(), restart: make(chan struct{}, 1),
 		compressSem: make(chan struct{}, runtime.GOMAXPROCS(0)),
 		audSecret:   []byte(cfg.AudienceSecret), contentSecret: []byte(cfg.ContentSecret)}
@@ -319,7 +330,24 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		s.nc.Close()
 		return nil, fmt.Errorf("listen %s: %w", cfg.Addr, err)
 	}
+	if cfg.ProxyProtocol {
+		s.ln = proxyProtocol(s.ln, trusted)
+	}
 	return s, nil
+}
+
+// proxyProtocol reads the PROXY protocol header of connections from the
+// trusted balancers (optional from them: their health checks may connect
+// plainly) and refuses one from anybody else, who could otherwise name any
+// address.
+func proxyProtocol(ln net.Listener, trusted realip.Trusted) net.Listener {
+	return &proxyproto.Listener{Listener: ln, ReadHeaderTimeout: 10 * time.Second,
+		Policy: func(upstream net.Addr) (proxyproto.Policy, error) {
+			if ap, err := netip.ParseAddrPort(upstream.String()); err == nil && trusted.Contains(ap.Addr()) {
+				return proxyproto.USE, nil
+			}
+			return proxyproto.REJECT, nil
+		}}
 }
 
 // Addr is the bound address.
