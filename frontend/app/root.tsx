@@ -1,8 +1,10 @@
 import { useEffect, useRef } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useNavigate, useNavigation, useRouteError } from "react-router";
 import { ErrorPage } from "~/components/ErrorPage/ErrorPage";
+import { Skeleton } from "~/components/ui/Skeleton";
 import { installChunkReload, isChunkLoadError, reloadOnce } from "~/shell/chunkReload";
 import { dropFirstScreen } from "~/shell/firstScreen";
+import { installSafeArea } from "~/shell/safeArea";
 import { tracker, versionCheck } from "~/shell/services";
 import { ShellProvider, useShell } from "~/shell/ShellProvider";
 import { ThemeProvider } from "~/shell/theme";
@@ -103,6 +105,7 @@ function RouteEffects() {
   useEffect(() => {
     const detachTracker = tracker.attach();
     const detachChunk = installChunkReload();
+    const detachSafeArea = installSafeArea();
     const onVisible = () => document.visibilityState === "visible" && versionCheck.schedule();
     document.addEventListener("visibilitychange", onVisible);
     // Logout in another tab: forget the quick-view setting and go to /logout/.
@@ -115,6 +118,7 @@ function RouteEffects() {
     return () => {
       detachTracker();
       detachChunk();
+      detachSafeArea();
       document.removeEventListener("visibilitychange", onVisible);
       window.removeEventListener("storage", onStorage);
     };
@@ -122,8 +126,13 @@ function RouteEffects() {
   return null;
 }
 
+/** The first screen while the user and the route load: blank, then the skeleton once that takes SKELETON_DELAY_MS. */
 export function HydrateFallback() {
-  return <div aria-busy="true" style={{ minHeight: "100vh" }} />;
+  return (
+    <div aria-busy="true" style={{ minHeight: "100vh" }}>
+      <Skeleton rows={8} />
+    </div>
+  );
 }
 
 export function ErrorBoundary() {

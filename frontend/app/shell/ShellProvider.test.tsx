@@ -3,6 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createMemoryRouter, RouterProvider, useLocation } from "react-router";
 import { ErrorPage } from "~/components/ErrorPage/ErrorPage";
 import { applyMe, resetUserStore } from "~/utils/userStore";
+import { Skeleton } from "~/components/ui/Skeleton";
+import { setSafeArea } from "./safeArea";
 import { LOGIN_REQUIRED_MESSAGE, ShellProvider, useShell, type Shell } from "./ShellProvider";
 
 let shell: Shell;
@@ -66,6 +68,39 @@ describe("global UI", () => {
     expect(screen.getByTestId("confirm-content").style.maxHeight).toBe(`${window.innerHeight * 0.7 - 70}px`);
     await act(async () => fireEvent.click(screen.getByRole("button", { name: "확인" })));
     await act(() => vi.waitFor(() => expect(answer).toBe(true)));
+  });
+
+  it("confirm popup: the safe area's insets come off the window before the height limit", () => {
+    mount();
+    act(() => setSafeArea({ top: 44, right: 0, bottom: 34, left: 0 }));
+    act(() => void shell.confirm({ content: "내용", rightLabel: "확인" }));
+    expect(screen.getByTestId("confirm-content").style.maxHeight).toBe(`${(window.innerHeight - 78) * 0.7 - 70}px`);
+    act(() => setSafeArea({ top: 0, right: 0, bottom: 0, left: 0 }));
+    expect(screen.getByTestId("confirm-content").style.maxHeight).toBe(`${window.innerHeight * 0.7 - 70}px`);
+  });
+
+  it("confirm popup: its content's scrollbar shows while it scrolls and hides 1 s after", () => {
+    mount();
+    act(() => void shell.confirm({ content: "긴 내용", rightLabel: "확인" }));
+    const content = screen.getByTestId("confirm-content");
+    expect(content.hasAttribute("data-scrolling")).toBe(false);
+    fireEvent.scroll(content);
+    expect(content.getAttribute("data-scrolling")).toBe("true");
+    act(() => vi.advanceTimersByTime(600));
+    // Still scrolling: the second scroll starts the second over.
+    fireEvent.scroll(content);
+    act(() => vi.advanceTimersByTime(999));
+    expect(content.getAttribute("data-scrolling")).toBe("true");
+    act(() => vi.advanceTimersByTime(1));
+    expect(content.hasAttribute("data-scrolling")).toBe(false);
+  });
+
+  it("skeleton: nothing for the first 100 ms of loading, then the placeholder", () => {
+    render(<Skeleton label="리뷰를 불러오는 중" />);
+    act(() => vi.advanceTimersByTime(99));
+    expect(screen.queryByTestId("skeleton")).toBeNull();
+    act(() => vi.advanceTimersByTime(1));
+    expect(screen.getByRole("status", { name: "리뷰를 불러오는 중" }).getAttribute("aria-busy")).toBe("true");
   });
 
   it("a modal has its own history entry: Back closes the top one only, its own button takes the entry off", async () => {

@@ -3,7 +3,7 @@
 // (then 300 ms later); iOS asks at about 2 s, but only inside a 4 s window
 // (a later timer means the app was in front), and gives up after 5000 ms.
 
-import { androidBrowserEncodesParams } from "~/utils/device";
+import { androidBrowserEncodesParams, isDesktop } from "~/utils/device";
 
 export const APP_OPEN = {
   androidCheckMs: 2000,
@@ -71,7 +71,7 @@ export function browserAppOpenDeps(confirm: (message: string) => boolean | Promi
  * within a 4 s window, with the app-only message. "" for other devices.
  */
 export function openAppFromWeb(path: string, d: { isIOS: boolean; isAndroid: boolean; userAgent: string }, deps: AppOpenDeps): boolean {
-  if (!d.isIOS && !d.isAndroid) return false;
+  if (isDesktop(d)) return false;
   openApp(d.isIOS ? "ios" : "android", appLink(path, d.userAgent), d.isIOS ? APP_STORE_URL : PLAY_STORE_URL, deps);
   return true;
 }

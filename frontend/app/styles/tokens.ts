@@ -54,7 +54,9 @@ export const font = {
 // Layout constants (seed §9).
 export const layout = {
   topBannerHeight: 72,
-  headerHeight: 52,
+  /** the main navigation header (the seed's header_one): its row and the top-level tabs */
+  headerOneHeight: 100,
+  headerRowHeight: 52,
   maxWidth: 720,
   gridMinItem: 96,
 } as const;

@@ -83,6 +83,9 @@ export function deviceInfo(ua: string, host = ""): DeviceInfo {
   };
 }
 
+/** A desktop browser: neither a phone or tablet browser nor an app's web view (the apps run on Android or iOS). */
+export const isDesktop = (d: Pick<DeviceInfo, "isAndroid" | "isIOS">) => !d.isAndroid && !d.isIOS;
+
 export function currentDevice(): DeviceInfo {
   if (typeof navigator === "undefined") return deviceInfo("");
   return deviceInfo(navigator.userAgent, typeof location === "undefined" ? "" : location.host);

@@ -1,6 +1,6 @@
-import { style } from "@vanilla-extract/css";
+import { globalStyle, style } from "@vanilla-extract/css";
 import { vars } from "~/styles/theme.css";
-import { zIndex } from "~/styles/tokens";
+import { layout, zIndex } from "~/styles/tokens";
 
 export const header = style({
   position: "sticky",
@@ -9,7 +9,9 @@ export const header = style({
   background: vars.color.bg,
   borderBottom: `1px solid ${vars.color.border}`,
 });
-export const row = style({ display: "flex", alignItems: "center", height: 52, padding: "0 8px 0 16px", gap: 4 });
+// The main navigation header is the seed's header_one: its height (row, tabs and border) is the token's.
+export const headerOne = style({ height: layout.headerOneHeight, boxSizing: "border-box", display: "flex", flexDirection: "column" });
+export const row = style({ display: "flex", alignItems: "center", flex: `0 0 ${layout.headerRowHeight}px`, height: layout.headerRowHeight, padding: "0 8px 0 16px", gap: 4 });
 export const logo = style({ fontSize: 19, fontWeight: 800, letterSpacing: -0.5, color: vars.color.accent, marginRight: "auto" });
 export const iconButton = style({
   width: 40,
@@ -32,4 +34,6 @@ export const tab = style({
   borderBottom: "2px solid transparent",
   selectors: { '&[aria-current="page"]': { color: vars.color.text, borderBottomColor: vars.color.text } },
 });
+globalStyle(`${headerOne} > nav`, { flex: 1, alignItems: "stretch" });
+globalStyle(`${headerOne} > nav > a`, { display: "flex", alignItems: "center" });
 export const sectionTitle = style({ fontSize: 18, fontWeight: 800, marginRight: "auto" });

@@ -5,6 +5,7 @@ import { API, getReviews, type Paging, type Review } from "~/utils/screens/api";
 import { useUser } from "~/utils/userStore";
 import { applyLike } from "./reviewRules";
 import * as s from "./detail.css";
+import { Skeleton } from "~/components/ui/Skeleton";
 
 type State = { myLikes: number[]; blocked: number[]; reported: number[]; mine: number[] };
 
@@ -21,14 +22,21 @@ export function Reviews({ pid, info }: { pid: string; info?: { count: number; po
   const [point, setPoint] = useState(5);
   const [spoiler, setSpoiler] = useState(false);
 
+  // The first page for the filter and sort shown is on its way.
+  const [loading, setLoading] = useState(true);
   const seq = useRef(0);
   const mineIds = useRef<Set<number>>(new Set());
   const load = useCallback(
     async (page = 1) => {
       // Only the newest request may fill the list (a filter change races the earlier load).
       const my = ++seq.current;
+      if (page === 1) setLoading(true);
       const a = await getReviews(pid, buyer, sort, page).catch(() => null);
-      if (!a || my !== seq.current) return;
+      if (my !== seq.current) return;
+      if (!a) {
+        setLoading(false);
+        return;
+      }
       let rows = a.reviewList;
       if (user.isLogin) {
         const st = await http<State>(`${API}/products/${encodeURIComponent(pid)}/reviews/state`).catch(() => null);
@@ -48,6 +56,7 @@ export function Reviews({ pid, info }: { pid: string; info?: { count: number; po
         return [...fresh, ...rows];
       });
       setPaging(a.paging);
+      setLoading(false);
     },
     [pid, buyer, sort, user.isLogin],
   );
@@ -158,7 +167,8 @@ export function Reviews({ pid, info }: { pid: string; info?: { count: number; po
           <option value="recent">최신순</option>
         </select>
       </div>
-      {list.length === 0 && <p className={s.sheetSub}>아직 리뷰가 없습니다. 첫 리뷰를 남겨 주세요.</p>}
+      {loading && list.length === 0 && <Skeleton rows={3} label="리뷰를 불러오는 중" />}
+      {!loading && list.length === 0 && <p className={s.sheetSub}>아직 리뷰가 없습니다. 첫 리뷰를 남겨 주세요.</p>}
       <ul>
         {list.map((r) => (
           <li key={r.id} className={s.review} data-testid="review">

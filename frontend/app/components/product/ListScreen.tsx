@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
+import { usePromotionLib } from "~/shell/promotion";
 import type { ListAnswer } from "~/utils/screens/api";
 import { listPlace, saveListPlace } from "~/utils/screens/prefs";
 import { ProductGrid, ProductRows } from "./ProductGrid";
@@ -119,6 +120,8 @@ export function ListScreen({ title, initial, load, tabs, tabsLabel, controls, li
 
 export function EventBlock({ ev, heading = "h2", link }: { ev: { eid: number; title: string; body: string; bannerUrl: string; startAt: string; endAt: string; coupons?: number; isPreview?: boolean; list: ListAnswer["list"] }; heading?: "h1" | "h2"; link?: string }) {
   const H = heading;
+  // Where an event is shown, the promotion library is on the page (once).
+  usePromotionLib();
   const fmt = (d: string) => new Date(d).toLocaleDateString("ko-KR", { month: "long", day: "numeric" });
   const banner = <img src={ev.bannerUrl} alt="" width={328} height={164} loading="lazy" />;
   return (

@@ -1,5 +1,7 @@
 import { useEffect, useId, useRef } from "react";
+import { useSafeArea } from "~/shell/safeArea";
 import { popupMaxHeight } from "~/shell/timing";
+import { useFadingScrollbar } from "./fadingScrollbar";
 import * as s from "./ui.css";
 
 export type ConfirmOptions = {
@@ -23,7 +25,10 @@ export function ConfirmPopup({ opts, onResult }: { opts: ConfirmOptions; onResul
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [onResult]);
-  const maxHeight = popupMaxHeight(typeof window === "undefined" ? 800 : window.innerHeight, !!opts.title);
+  // The window less the insets the notch and the home indicator take.
+  const safe = useSafeArea();
+  const maxHeight = popupMaxHeight((typeof window === "undefined" ? 800 : window.innerHeight) - safe.top - safe.bottom, !!opts.title);
+  const scrollbar = useFadingScrollbar();
   return (
     <div className={s.popupWrap} onClick={() => opts.dimClose !== false && onResult(false)} data-testid="confirm-popup">
       <div
@@ -39,7 +44,7 @@ export function ConfirmPopup({ opts, onResult }: { opts: ConfirmOptions; onResul
             {opts.title}
           </h2>
         )}
-        <div id={contentId} className={s.popupContent} style={{ maxHeight }} data-testid="confirm-content">
+        <div id={contentId} className={`${s.popupContent} ${s.fadingScrollbar}`} style={{ maxHeight }} data-testid="confirm-content" {...scrollbar}>
           {opts.content}
         </div>
         <div className={s.popupButtons}>

@@ -87,3 +87,22 @@ export const snack = style({
   alignItems: "center",
 });
 export const cashback = style({ background: "#ffb800", color: "#1c1c1c", fontWeight: 700 });
+
+// A scrolling box whose scrollbar shows while it scrolls (data-scrolling) and
+// hides SCROLLBAR_HIDE_MS after (useFadingScrollbar).
+export const fadingScrollbar = style({
+  scrollbarWidth: "thin",
+  scrollbarColor: "transparent transparent",
+  selectors: { "&[data-scrolling]": { scrollbarColor: `${vars.color.textMuted} transparent` } },
+});
+
+const shimmer = keyframes({ "0%": { opacity: 1 }, "50%": { opacity: 0.55 }, "100%": { opacity: 1 } });
+export const skeleton = style({ display: "flex", flexDirection: "column", gap: 10, padding: "16px" });
+export const skeletonRow = style({
+  display: "block",
+  height: 16,
+  borderRadius: 6,
+  background: vars.color.skeleton,
+  animation: `${shimmer} 1.2s ease-in-out infinite`,
+  selectors: { "&:nth-child(3n+2)": { width: "80%" }, "&:nth-child(3n)": { width: "60%" } },
+});

@@ -1,5 +1,7 @@
 import { Link } from "react-router";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
+import { openDesktopPopup } from "~/shell/popup";
+import { currentDevice } from "~/utils/device";
 import { pageTitle } from "~/utils/meta";
 import * as s from "~/components/product/cs.css";
 
@@ -14,7 +16,13 @@ const MENU = [
   { to: "/cs/privacy", label: "개인정보 처리방침" },
 ];
 
+/** The chat: a popup window beside the store on a desktop, the page itself elsewhere (or when the popup is blocked). */
+const CHAT = "/conversation";
+
 export default function Screen() {
+  const openChat = (e: React.MouseEvent) => {
+    if (openDesktopPopup(CHAT, "sf_chat", currentDevice())) e.preventDefault();
+  };
   return (
     <section aria-label="고객센터">
       <TitleBar title="고객센터" />
@@ -24,6 +32,9 @@ export default function Screen() {
             {m.label}
           </Link>
         ))}
+        <Link to={CHAT} className={s.menuItem} onClick={openChat}>
+          채팅 상담
+        </Link>
       </nav>
     </section>
   );
