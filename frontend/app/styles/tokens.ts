@@ -54,7 +54,7 @@ export const font = {
 // Layout constants (seed §9).
 export const layout = {
   topBannerHeight: 72,
-  /** the main navigation header (the seed's header_one): its row and the top-level tabs */
+  /** the seed's header_one: the main navigation header (its row and the top-level tabs); the section header is as tall */
   headerOneHeight: 100,
   headerRowHeight: 52,
   maxWidth: 720,

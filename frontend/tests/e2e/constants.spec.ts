@@ -5,10 +5,10 @@
 import { expect, test } from "./fixtures";
 import { paidWork } from "./screens-helpers";
 
-test("the main navigation header (header_one) is 100 px tall; the section header is its own", async ({ page }) => {
-  for (const path of ["/", "/keyword", "/cs"]) {
+test("the main navigation header (header_one) is 100 px tall, and the section header as tall", async ({ page }) => {
+  for (const path of ["/", "/keyword", "/cs", "/webtoon", "/webtoon/genre"]) {
     await page.goto(path);
-    const header = page.locator("header[data-header=main]");
+    const header = page.locator("header[data-header]");
     await expect(header).toBeVisible();
     expect((await header.boundingBox())!.height, path).toBe(100);
   }

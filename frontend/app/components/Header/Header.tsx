@@ -30,7 +30,7 @@ function MainHeader({ onMenu }: { onMenu?: () => void }) {
   // The tab shown on the home page (an unknown ?tab= shows the series tab).
   const current = pathname === "/" ? homeTab(params) : null;
   return (
-    <header className={`${s.header} ${s.headerOne}`} data-header="main">
+    <header className={s.header} data-header="main">
       <div className={s.row}>
         <Link to="/" className={s.logo}>
           {PRODUCT_NAME}
