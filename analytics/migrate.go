@@ -10,10 +10,14 @@ import (
 )
 
 // migrate is `analytics migrate`: applies the ClickHouse migrations and
-// exits, for a migration Job or unit that runs before a rollout.
+// exits, for a migration Job or unit that runs before a rollout. With
+// -replicated it makes the replicated schema, once against each replica,
+// before the service first starts (the service's own migration at start
+// then finds every step applied).
 func migrate(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("analytics migrate", flag.ContinueOnError)
 	url := fs.String("clickhouse-url", "clickhouse://127.0.0.1:9000/default", "ClickHouse URL (env CLICKHOUSE_URL)")
+	replicated := fs.Bool("replicated", false, "make the replicated schema (ReplicatedMergeTree through ZooKeeper, the server's {shard} and {replica} macros); run against each replica")
 	format, level := svc.LogFlags(fs)
 	if err := svc.Parse(fs, args); err != nil {
 		return err
@@ -24,7 +28,11 @@ func migrate(ctx context.Context, args []string) error {
 		return err
 	}
 	defer conn.Close()
-	n, err := chschema.Migrate(ctx, conn, log)
+	apply := chschema.Migrate
+	if *replicated {
+		apply = chschema.MigrateReplicated
+	}
+	n, err := apply(ctx, conn, log)
 	if err != nil {
 		return err
 	}

@@ -2,9 +2,15 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"storefront/analytics/server"
+	"storefront/devstack"
 	"storefront/devstack/testenv"
 )
 
@@ -29,5 +35,53 @@ func TestMigrateCommand(t *testing.T) {
 	}
 	if exists != 1 {
 		t.Fatal("after migrate: no events table")
+	}
+}
+
+// `analytics migrate -replicated` makes the replicated schema on a replica
+// (ZooKeeper and one ClickHouse replica of shard 1).
+func TestMigrateCommandReplicated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts ZooKeeper and a ClickHouse replica")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	port := func() int {
+		p, err := devstack.FreePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	log := slog.New(slog.DiscardHandler)
+	zk, err := devstack.StartZooKeeper(ctx, filepath.Join(dir, "zk"), port(), log)
+	if err != nil {
+		t.Fatalf("ZooKeeper (scripts/setup.sh installs it): %v", err)
+	}
+	t.Cleanup(func() { _ = zk.Stop() })
+	srv, err := devstack.StartClickHouseReplica(ctx, filepath.Join(dir, "r1"), port(), port(), port(), zk.Port, "r1", log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Stop() })
+	if err := srv.Query(ctx, "CREATE DATABASE m", nil); err != nil {
+		t.Fatal(err)
+	}
+	url := fmt.Sprintf("clickhouse://127.0.0.1:%d/m", srv.TCPPort)
+	if err := migrate(ctx, []string{"-clickhouse-url", url, "-replicated"}); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := server.OpenClickHouse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var engine string
+	if err := conn.QueryRow(ctx, "SELECT engine FROM system.tables WHERE database = 'm' AND name = 'events'").Scan(&engine); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(engine, "Replicated") {
+		t.Fatalf("events engine %q after migrate -replicated, want Replicated...", engine)
 	}
 }
