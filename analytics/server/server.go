@@ -38,7 +38,11 @@ type Config struct {
 	Addr          string // listen address (":8082")
 	NATSURL       string
 	ClickHouseURL string
-	NATSReplicas  int // NATS_REPLICAS, as on the edge and writer
+	// ClickHouseReplicated (CLICKHOUSE_REPLICATED): the database is one
+	// replica of a replicated cluster; the schema is made with the
+	// Replicated engines (chschema.MigrateReplicated).
+	ClickHouseReplicated bool
+	NATSReplicas         int // NATS_REPLICAS, as on the edge and writer
 	// CookieMode (COOKIE_MODE): live refuses the development admin token.
 	CookieMode string
 	// NATSAuth: credentials and TLS of a secured NATS cluster.
@@ -72,6 +76,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Addr, "addr", ":8082", "listen address (env ANALYTICS_ADDR)")
 	fs.StringVar(&c.NATSURL, "nats-url", contract.DefaultNATSURL, "NATS URL (env NATS_URL)")
 	fs.StringVar(&c.ClickHouseURL, "clickhouse-url", "clickhouse://127.0.0.1:9000/default", "ClickHouse URL (env CLICKHOUSE_URL)")
+	fs.BoolVar(&c.ClickHouseReplicated, "clickhouse-replicated", false, "CLICKHOUSE_URL is one replica of a replicated ClickHouse: the migrations at start make the Replicated engines, as analytics migrate -replicated does (env CLICKHOUSE_REPLICATED)")
 	fs.IntVar(&c.Ingest.BatchSize, "batch-size", 20000, "events per ClickHouse insert at most (env ANALYTICS_BATCH_SIZE)")
 	fs.DurationVar(&c.Ingest.FlushInterval, "flush-interval", 200*time.Millisecond, "age at which a partial batch is inserted (env ANALYTICS_FLUSH_INTERVAL)")
 	fs.DurationVar(&c.Rankings.Interval, "rank-interval", time.Minute, "time between ranking computations (env ANALYTICS_RANK_INTERVAL)")
@@ -167,7 +172,11 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		return nil, err
 	}
 	s.ch = ch
-	if _, err := chschema.Migrate(ctx, ch, log); err != nil {
+	apply := chschema.Migrate
+	if cfg.ClickHouseReplicated {
+		apply = chschema.MigrateReplicated
+	}
+	if _, err := apply(ctx, ch, log); err != nil {
 		ch.Close()
 		return nil, fmt.Errorf("migrate clickhouse: %w", err)
 	}
