@@ -3,14 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"storefront/analytics/server"
-	"storefront/devstack"
 	"storefront/devstack/testenv"
 )
 
@@ -46,25 +43,7 @@ func TestMigrateCommandReplicated(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	dir := t.TempDir()
-	port := func() int {
-		p, err := devstack.FreePort()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	log := slog.New(slog.DiscardHandler)
-	zk, err := devstack.StartZooKeeper(ctx, filepath.Join(dir, "zk"), port(), log)
-	if err != nil {
-		t.Fatalf("ZooKeeper (scripts/setup.sh installs it): %v", err)
-	}
-	t.Cleanup(func() { _ = zk.Stop() })
-	srv, err := devstack.StartClickHouseReplica(ctx, filepath.Join(dir, "r1"), port(), port(), port(), zk.Port, "r1", log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Stop() })
+	srv := testenv.ClickHouseReplicas(t, 1)[0]
 	if err := srv.Query(ctx, "CREATE DATABASE m", nil); err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,7 +13,7 @@ import (
 
 	"storefront/analytics/chschema"
 	"storefront/contract"
-	"storefront/devstack"
+	"storefront/devstack/testenv"
 )
 
 // replicaPair is two ClickHouse replicas of one database (replicated tables
@@ -26,31 +25,7 @@ type replicaPair struct{ r1, r2 driver.Conn }
 // the replicated schema.
 func startReplicas(t *testing.T) (database func(t *testing.T, db string) replicaPair) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	dir := t.TempDir()
-	port := func() int {
-		p, err := devstack.FreePort()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	zk, err := devstack.StartZooKeeper(ctx, filepath.Join(dir, "zk"), port(), testLog())
-	if err != nil {
-		t.Skipf("no ZooKeeper: %v", err)
-	}
-	t.Cleanup(func() { _ = zk.Stop() })
-	var srvs [2]*devstack.ClickHouse
-	for i := range srvs {
-		name := fmt.Sprintf("r%d", i+1)
-		srv, err := devstack.StartClickHouseReplica(ctx, filepath.Join(dir, name), port(), port(), port(), zk.Port, name, testLog())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = srv.Stop() })
-		srvs[i] = srv
-	}
+	srvs := testenv.ClickHouseReplicas(t, 2)
 	return func(t *testing.T, db string) replicaPair {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -2,13 +2,11 @@ package server_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"storefront/analytics/chschema"
 	"storefront/analytics/server"
-	"storefront/devstack"
 	"storefront/devstack/testenv"
 )
 
@@ -21,24 +19,7 @@ func TestReplicatedServiceMakesReplicatedTables(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	dir := t.TempDir()
-	port := func() int {
-		p, err := devstack.FreePort()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	zk, err := devstack.StartZooKeeper(ctx, filepath.Join(dir, "zk"), port(), testLog())
-	if err != nil {
-		t.Skipf("no ZooKeeper: %v", err)
-	}
-	defer zk.Stop()
-	ch, err := devstack.StartClickHouseReplica(ctx, filepath.Join(dir, "r1"), port(), port(), port(), zk.Port, "r1", testLog())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ch.Stop()
+	ch := testenv.ClickHouseReplicas(t, 1)[0]
 	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", NATSURL: testenv.NATS(t).URL, ClickHouseURL: ch.URL,
 		ClickHouseReplicated: true}, testLog())
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -291,4 +292,38 @@ func PgBouncer(t testing.TB, databaseURL string) string {
 	}
 	t.Cleanup(func() { _ = b.Stop(); _ = os.RemoveAll(dir) })
 	return b.URL(databaseURL)
+}
+
+// ClickHouseReplicas starts a private ZooKeeper and n ClickHouse servers
+// configured as replicas r1..rn of shard 1 (replicated tables coordinate
+// through the ZooKeeper), all stopped when the test ends. scripts/setup.sh
+// installs ZooKeeper.
+func ClickHouseReplicas(t testing.TB, n int) []*devstack.ClickHouse {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	port := func() int {
+		p, err := devstack.FreePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	zk, err := devstack.StartZooKeeper(ctx, filepath.Join(dir, "zk"), port(), quietLog())
+	if err != nil {
+		t.Fatalf("ZooKeeper (scripts/setup.sh installs it): %v", err)
+	}
+	t.Cleanup(func() { _ = zk.Stop() })
+	out := make([]*devstack.ClickHouse, n)
+	for i := range out {
+		name := fmt.Sprintf("r%d", i+1)
+		srv, err := devstack.StartClickHouseReplica(ctx, filepath.Join(dir, name), port(), port(), port(), zk.Port, name, quietLog())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = srv.Stop() })
+		out[i] = srv
+	}
+	return out
 }
