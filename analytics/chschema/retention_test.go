@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ClickHouse/clickhouse-go/v2"
 
 	"storefront/analytics/chschema"
 	"storefront/devstack/testenv"
@@ -17,15 +16,7 @@ import (
 // (Debian's 18.16 here, which has no TTL) and leaves the rollups whole.
 func TestRetentionDropsOldMonthsAndKeepsRollups(t *testing.T) {
 	ctx := context.Background()
-	opts, err := clickhouse.ParseDSN(testenv.ClickHouseURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := clickhouse.Open(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := testenv.OpenClickHouse(t, testenv.ClickHouseURL(t))
 	if _, err := chschema.Migrate(ctx, conn, slog.New(slog.DiscardHandler)); err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -30,15 +29,7 @@ type ranker struct {
 func TestOneRankerAtATimeAndTakeOver(t *testing.T) {
 	ctx := context.Background()
 	log := slog.New(slog.DiscardHandler)
-	opts, err := clickhouse.ParseDSN(testenv.ClickHouseURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := clickhouse.Open(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ch.Close()
+	ch := testenv.OpenClickHouse(t, testenv.ClickHouseURL(t))
 	if _, err := chschema.Migrate(ctx, ch, log); err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2"
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -326,4 +327,20 @@ func ClickHouseReplicas(t testing.TB, n int) []*devstack.ClickHouse {
 		out[i] = srv
 	}
 	return out
+}
+
+// OpenClickHouse opens a connection to url (ClickHouseURL's answer, or a
+// replica's), closed when the test ends.
+func OpenClickHouse(t testing.TB, url string) driver.Conn {
+	t.Helper()
+	opts, err := clickhouse.ParseDSN(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := clickhouse.Open(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
 }
