@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-
 	"storefront/analytics/chschema"
 	"storefront/devstack/testenv"
 )
