@@ -21,6 +21,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -87,6 +88,9 @@ type Service struct {
 	cfg   Config
 	log   *slog.Logger
 	wake  chan struct{}
+	// encoded counts the source pictures this service processed (not
+	// reused from media_made).
+	encoded atomic.Int64
 	// Changed is called after each commit that enqueued outbox rows (wakes
 	// the local relay).
 	Changed func()
@@ -96,6 +100,10 @@ type Service struct {
 func New(pool *pgxpool.Pool, st *store.Store, cfg Config, log *slog.Logger) *Service {
 	return &Service{pool: pool, store: st, cfg: cfg.withDefaults(), log: log, wake: make(chan struct{}, 1), Changed: func() {}}
 }
+
+// Encoded is how many source pictures this service has processed since it
+// started; pictures reused from what an earlier job made are not counted.
+func (s *Service) Encoded() int64 { return s.encoded.Load() }
 
 // Wake makes an idle worker look for jobs now.
 func (s *Service) Wake() {

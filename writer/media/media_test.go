@@ -668,3 +668,62 @@ func TestBannerAndEventPicturesReachTheirDocuments(t *testing.T) {
 		t.Fatalf("a picture for a banner that does not exist: %d", st)
 	}
 }
+
+func TestOneOriginalGivenToManyVolumesIsEncodedOnce(t *testing.T) {
+	t.Parallel()
+	e := start(t)
+	w := work("P11", "CM")
+	var vols []map[string]any
+	var refs []media.Volume
+	for no := 1; no <= 40; no++ {
+		vols = append(vols, map[string]any{"no": no, "title": fmt.Sprintf("%d권", no), "isFree": true, "pages": 2, "previewPages": 1})
+		refs = append(refs, media.Volume{PID: "P11", No: no})
+	}
+	w["volumes"] = vols
+	if st, body := e.Admin.Do("POST", "/admin/api/v1/works", w); st != http.StatusCreated {
+		t.Fatalf("create work: %d %s", st, body)
+	}
+	e.createWork("P12", "CM")
+	ctx := context.Background()
+	svc := e.Srv.Media()
+	pages := [][]byte{jpegOf(t, picture(300, 400, 41)), jpegOf(t, picture(300, 400, 42))}
+	n, err := svc.EnqueueVolumes(ctx, pages, refs)
+	if err != nil || n != 40 {
+		t.Fatalf("queued %d (%v), want 40", n, err)
+	}
+	// The same first page as another work's cover: another recipe, made on its own.
+	if _, err := svc.Enqueue(ctx, media.Job{Target: media.TargetCover, PID: "P12"}, pages[:1]); err != nil {
+		t.Fatal(err)
+	}
+	writertest.Eventually(t, 120*time.Second, "every job done", func() bool {
+		return e.Count(`SELECT count(*) FROM media_jobs WHERE state <> 'done'`) == 0
+	})
+	first := e.volumeDoc("P11", 1, func(v contract.VolumeMedia) bool { return len(v.Current.Pages) == 2 })
+	for no := 2; no <= 40; no++ {
+		vm := e.volumeDoc("P11", no, func(v contract.VolumeMedia) bool { return len(v.Current.Pages) == 2 })
+		a, _ := json.Marshal(vm.Current)
+		b, _ := json.Marshal(first.Current)
+		if string(a) != string(b) {
+			t.Fatalf("volume %d: %s, volume 1: %s", no, a, b)
+		}
+	}
+	e.checkObjects(first.Current.Pages)
+	// Two pages for forty volumes and one cover: three pictures encoded.
+	if got := svc.Encoded(); got != 3 {
+		t.Fatalf("%d pictures encoded for 2 pages given to 40 volumes and a cover, want 3", got)
+	}
+	// A second run queues nothing.
+	if n, err := svc.EnqueueVolumes(ctx, pages, refs); err != nil || n != 0 {
+		t.Fatalf("the same pages again queued %d (%v)", n, err)
+	}
+	// A volume that is not there refuses the whole call.
+	if _, err := svc.EnqueueVolumes(ctx, pages, []media.Volume{{PID: "P11", No: 41}, {PID: "P11", No: 1}}); err == nil {
+		t.Fatal("pages for a volume that does not exist were queued")
+	}
+	if n := e.Count(`SELECT count(*) FROM media_jobs`); n != 41 {
+		t.Fatalf("%d jobs, want 41", n)
+	}
+	if svc.Encoded() != 3 {
+		t.Fatalf("encoded %d after the second run", svc.Encoded())
+	}
+}

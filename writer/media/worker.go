@@ -103,6 +103,9 @@ func (s *Service) Once(ctx context.Context) (bool, error) {
 	err = s.process(jctx, j)
 	stop()
 	if err == nil {
+		if j.Target == TargetVolume {
+			s.siblings(ctx, j)
+		}
 		return true, nil
 	}
 	if r, ok := process.AsRefusal(err); ok {
@@ -166,7 +169,8 @@ func (s *Service) fail(ctx context.Context, j *job, reason string) error {
 }
 
 // made is a processed picture with the bytes of each variant (data[i] is
-// img.Variants[i]), before storing gives the variants their keys.
+// img.Variants[i]), before storing gives the variants their keys. A picture
+// reused from media_made has its keys and no bytes.
 type made struct {
 	img  contract.MediaImage
 	data [][]byte
@@ -181,26 +185,117 @@ func newMade(id string, p process.Picture) made {
 	return m
 }
 
-// process makes the variants of a job (CPU only, nothing stored), then
-// stores them and commits the documents in one transaction.
-func (s *Service) process(ctx context.Context, j *job) error {
-	originals := make([][]byte, len(j.Originals))
-	for i, k := range j.Originals {
-		b, err := s.store.Get(ctx, k)
-		if err != nil {
-			return fmt.Errorf("read original %s: %w", k, err)
+// sourceMade is what one source picture (an original, or a page of a ZIP or
+// EPUB) became under one recipe: made now, or reused from media_made.
+type sourceMade struct {
+	source, recipe string
+	pics           []*made
+	reused         bool
+}
+
+// plan is a job's outcome before anything is stored: its pictures by
+// source, its text chunks, and how its documents are saved.
+type plan struct {
+	job     *job
+	sources []*sourceMade
+	texts   [][]byte
+	save    func(ctx context.Context, tx pgx.Tx, textKeys []string) (string, error)
+}
+
+// planner plans jobs; within one batch of jobs on the same files it looks
+// each source and original up once.
+type planner struct {
+	s         *Service
+	reused    map[string]*sourceMade // source "\x00" recipe
+	originals map[string][]byte
+	sections  map[string]string
+}
+
+func (s *Service) newPlanner() *planner {
+	return &planner{s: s, reused: map[string]*sourceMade{}, originals: map[string][]byte{}, sections: map[string]string{}}
+}
+
+func (pl *planner) original(ctx context.Context, key string) ([]byte, error) {
+	if b, ok := pl.originals[key]; ok {
+		return b, nil
+	}
+	b, err := pl.s.store.Get(ctx, key)
+	if err != nil {
+		return nil, fmt.Errorf("read original %s: %w", key, err)
+	}
+	pl.originals[key] = b
+	return b, nil
+}
+
+// source turns one source into its pictures: what media_made recorded for
+// this source and recipe, or, the first time, what processing makes of the
+// bytes load returns (only then are they read). Pictures are named by the
+// source (one picture) or by the source and the segment's index.
+func (pl *planner) source(ctx context.Context, source string, opt process.Options, load func() ([]byte, error)) (*sourceMade, error) {
+	recipe := opt.Recipe()
+	if sm := pl.reused[source+"\x00"+recipe]; sm != nil {
+		return sm, nil
+	}
+	var doc []byte
+	err := pl.s.pool.QueryRow(ctx, `SELECT pics FROM media_made WHERE source = $1 AND recipe = $2`, source, recipe).Scan(&doc)
+	if err == nil {
+		var imgs []contract.MediaImage
+		if err := json.Unmarshal(doc, &imgs); err != nil {
+			return nil, fmt.Errorf("decode pictures made of %s: %w", source, err)
 		}
-		originals[i] = b
+		sm := &sourceMade{source: source, recipe: recipe, reused: true}
+		for _, img := range imgs {
+			sm.pics = append(sm.pics, &made{img: img})
+		}
+		pl.reused[source+"\x00"+recipe] = sm
+		return sm, nil
 	}
-	if j.Target == TargetVolume {
-		return s.processVolume(ctx, j, originals)
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("find pictures made of %s: %w", source, err)
 	}
-	pics, err := process.Image(originals[0], process.CoverOptions)
+	data, err := load()
+	if err != nil {
+		return nil, err
+	}
+	pics, err := process.Image(data, opt)
+	if err != nil {
+		return nil, err
+	}
+	pl.s.encoded.Add(1)
+	sm := &sourceMade{source: source, recipe: recipe}
+	for i, p := range pics {
+		id := source
+		if len(pics) > 1 {
+			id = subID(source, i)
+		}
+		m := newMade(id, p)
+		sm.pics = append(sm.pics, &m)
+	}
+	return sm, nil
+}
+
+// process makes (or reuses) the variants of a job, then stores them and
+// commits the documents in one transaction.
+func (s *Service) process(ctx context.Context, j *job) error {
+	p, err := s.newPlanner().plan(ctx, j)
 	if err != nil {
 		return err
 	}
-	m := newMade(j.Originals[0], pics[0])
-	return s.commit(ctx, j, []*made{&m}, nil, func(tx pgx.Tx, _ []string) (string, error) { return s.saveImage(ctx, tx, j, m.img) })
+	return s.commit(ctx, []*plan{p})
+}
+
+func (pl *planner) plan(ctx context.Context, j *job) (*plan, error) {
+	if j.Target == TargetVolume {
+		return pl.planVolume(ctx, j)
+	}
+	sm, err := pl.source(ctx, j.Originals[0], process.CoverOptions, func() ([]byte, error) { return pl.original(ctx, j.Originals[0]) })
+	if err != nil {
+		return nil, err
+	}
+	m := sm.pics[0]
+	return &plan{job: j, sources: []*sourceMade{sm}, save: func(ctx context.Context, tx pgx.Tx, _ []string) (string, error) {
+		return pl.s.saveImage(ctx, tx, j, m.img)
+	}}, nil
 }
 
 // subID names segment or page i made from an original.
@@ -218,10 +313,22 @@ func versionOf(originals []string, recipe string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-func (s *Service) processVolume(ctx context.Context, j *job, originals [][]byte) error {
+func (pl *planner) section(ctx context.Context, pid string) (string, error) {
+	if sec, ok := pl.sections[pid]; ok {
+		return sec, nil
+	}
 	var section string
-	if err := s.pool.QueryRow(ctx, `SELECT section FROM works WHERE pid = $1`, j.PID).Scan(&section); err != nil {
-		return fmt.Errorf("load work %s: %w", j.PID, err)
+	if err := pl.s.pool.QueryRow(ctx, `SELECT section FROM works WHERE pid = $1`, pid).Scan(&section); err != nil {
+		return "", fmt.Errorf("load work %s: %w", pid, err)
+	}
+	pl.sections[pid] = section
+	return section, nil
+}
+
+func (pl *planner) planVolume(ctx context.Context, j *job) (*plan, error) {
+	section, err := pl.section(ctx, j.PID)
+	if err != nil {
+		return nil, err
 	}
 	opt := process.ContentOptions
 	if section == "WT" {
@@ -234,122 +341,255 @@ func (s *Service) processVolume(ctx context.Context, j *job, originals [][]byte)
 	ver := versionOf(j.Originals, recipe)
 	kind := contract.MediaKindImages
 	var texts [][]byte
-	// Pictures in reading order, each with the name its pages derive from.
-	type source struct {
-		data []byte
-		name string
+	var sources []*sourceMade
+	add := func(name string, opt process.Options, load func() ([]byte, error)) error {
+		sm, err := pl.source(ctx, name, opt, load)
+		if err == nil {
+			sources = append(sources, sm)
+		}
+		return err
 	}
-	var sources []source
 	switch {
 	case len(j.Kinds) == 1 && j.Kinds[0] == process.KindZIP:
-		pages, err := process.ZipPages(originals[0], opt.Limits)
+		data, err := pl.original(ctx, j.Originals[0])
 		if err != nil {
-			return err
+			return nil, err
+		}
+		pages, err := process.ZipPages(data, opt.Limits)
+		if err != nil {
+			return nil, err
 		}
 		for i, p := range pages {
-			sources = append(sources, source{p, subID(j.Originals[0], i)})
+			if err := add(subID(j.Originals[0], i), opt, func() ([]byte, error) { return p, nil }); err != nil {
+				return nil, err
+			}
 		}
 	case len(j.Kinds) == 1 && j.Kinds[0] == process.KindEPUB:
-		base := contract.VolumeMediaBase(j.PID, j.No, ver)
-		book, err := process.EPUB(originals[0], opt.Limits, func(i int) string { return base + "/" + strconv.Itoa(i+1) })
+		data, err := pl.original(ctx, j.Originals[0])
 		if err != nil {
-			return err
+			return nil, err
 		}
-		kind, texts, opt = contract.MediaKindText, book.Chunks, process.ContentOptions
+		base := contract.VolumeMediaBase(j.PID, j.No, ver)
+		book, err := process.EPUB(data, opt.Limits, func(i int) string { return base + "/" + strconv.Itoa(i+1) })
+		if err != nil {
+			return nil, err
+		}
+		kind, texts = contract.MediaKindText, book.Chunks
 		for i, p := range book.Images {
-			sources = append(sources, source{p, subID(j.Originals[0], i)})
+			if err := add(subID(j.Originals[0], i), process.ContentOptions, func() ([]byte, error) { return p, nil }); err != nil {
+				return nil, err
+			}
 		}
 	default:
-		for i, o := range originals {
-			sources = append(sources, source{o, j.Originals[i]})
-		}
-	}
-	var pages []*made
-	for _, src := range sources {
-		pics, err := process.Image(src.data, opt)
-		if err != nil {
-			return err
-		}
-		for i, p := range pics {
-			id := src.name
-			if len(pics) > 1 {
-				id = subID(src.name, i)
+		for _, k := range j.Originals {
+			if err := add(k, opt, func() ([]byte, error) { return pl.original(ctx, k) }); err != nil {
+				return nil, err
 			}
-			m := newMade(id, p)
-			pages = append(pages, &m)
 		}
 	}
-	return s.commit(ctx, j, pages, texts, func(tx pgx.Tx, textKeys []string) (string, error) {
-		v := contract.VolumeMediaVersion{Ver: ver, Kind: kind, Pages: make([]contract.MediaImage, len(pages))}
-		for i, p := range pages {
-			v.Pages[i] = p.img
+	return &plan{job: j, sources: sources, texts: texts, save: func(ctx context.Context, tx pgx.Tx, textKeys []string) (string, error) {
+		v := contract.VolumeMediaVersion{Ver: ver, Kind: kind}
+		for _, sm := range sources {
+			for _, m := range sm.pics {
+				v.Pages = append(v.Pages, m.img)
+			}
 		}
 		for i, k := range textKeys {
 			v.Texts = append(v.Texts, contract.MediaText{Key: k, Size: int64(len(texts[i]))})
 		}
-		return s.saveVolume(ctx, tx, j, v)
-	})
+		return pl.s.saveVolume(ctx, tx, j, v)
+	}}, nil
 }
 
-// commit stores every object and saves the documents in one transaction that
-// holds gcLock shared, then marks the job done. A job that is no longer this
-// worker's (its lease ran out and another took it) commits nothing.
-func (s *Service) commit(ctx context.Context, j *job, pics []*made, texts [][]byte, save func(tx pgx.Tx, textKeys []string) (string, error)) error {
+// commit stores every object and saves the documents of plans in one
+// transaction that holds gcLock shared, then marks their jobs done. A job
+// that is no longer this worker's (its lease ran out and another took it)
+// commits nothing; the others go on.
+func (s *Service) commit(ctx context.Context, plans []*plan) error {
+	lost := 0
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var state string
-		var attempts int
-		if err := tx.QueryRow(ctx, `SELECT state, attempts FROM media_jobs WHERE id = $1 FOR UPDATE`, j.ID).Scan(&state, &attempts); err != nil {
-			return fmt.Errorf("lock media job: %w", err)
-		}
-		if state != "running" || attempts != j.Attempts {
-			return errLostLease
-		}
+		lost = 0
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, int64(gcLock)); err != nil {
 			return fmt.Errorf("media lock: %w", err)
 		}
-		for _, p := range pics {
-			for i, d := range p.data {
-				key, err := s.store.Put(ctx, d, contract.MediaContentType(p.img.Variants[i].Format))
-				if err != nil {
-					return err
-				}
-				p.img.Variants[i].Key = key
+		checked := map[*sourceMade]bool{}
+		for _, p := range plans {
+			err := s.commitOne(ctx, tx, p, checked)
+			if errors.Is(err, errLostLease) {
+				s.log.Warn("media job taken over by another worker; dropping this run", "job", p.job.ID)
+				lost++
+				continue
 			}
-		}
-		textKeys := make([]string, len(texts))
-		for i, t := range texts {
-			key, err := s.store.Put(ctx, t, "text/html; charset=utf-8")
 			if err != nil {
 				return err
 			}
-			textKeys[i] = key
-		}
-		url, err := save(tx, textKeys)
-		if err != nil {
-			return err
-		}
-		// The originals stay: a version can be made again from them.
-		if err := ref(ctx, tx, "orig:"+strconv.FormatInt(j.ID, 10), j.Originals...); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `UPDATE media_jobs SET state = 'done', reason = '', result = $2, lease_until = NULL, updated_at = $3 WHERE id = $1`,
-			j.ID, url, s.cfg.Now().UTC()); err != nil {
-			return fmt.Errorf("finish media job: %w", err)
 		}
 		return outbox.Notify(ctx, tx)
 	})
-	if errors.Is(err, errLostLease) {
-		s.log.Warn("media job taken over by another worker; dropping this run", "job", j.ID)
-		return nil
-	}
 	if err != nil {
 		return err
 	}
-	s.Changed()
+	if lost < len(plans) {
+		s.Changed()
+	}
+	return nil
+}
+
+func (s *Service) commitOne(ctx context.Context, tx pgx.Tx, p *plan, checked map[*sourceMade]bool) error {
+	j := p.job
+	var state string
+	var attempts int
+	if err := tx.QueryRow(ctx, `SELECT state, attempts FROM media_jobs WHERE id = $1 FOR UPDATE`, j.ID).Scan(&state, &attempts); err != nil {
+		return fmt.Errorf("lock media job: %w", err)
+	}
+	if state != "running" || attempts != j.Attempts {
+		return errLostLease
+	}
+	for _, sm := range p.sources {
+		if checked[sm] {
+			continue
+		}
+		checked[sm] = true
+		if err := s.storeSource(ctx, tx, sm); err != nil {
+			return err
+		}
+	}
+	textKeys := make([]string, len(p.texts))
+	for i, t := range p.texts {
+		key, err := s.store.Put(ctx, t, "text/html; charset=utf-8")
+		if err != nil {
+			return err
+		}
+		textKeys[i] = key
+	}
+	url, err := p.save(ctx, tx, textKeys)
+	if err != nil {
+		return err
+	}
+	// The originals stay: a version can be made again from them.
+	if err := ref(ctx, tx, "orig:"+strconv.FormatInt(j.ID, 10), j.Originals...); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `UPDATE media_jobs SET state = 'done', reason = '', result = $2, lease_until = NULL, updated_at = $3 WHERE id = $1`,
+		j.ID, url, s.cfg.Now().UTC()); err != nil {
+		return fmt.Errorf("finish media job: %w", err)
+	}
+	return nil
+}
+
+// storeSource stores what was made of a source and records it in
+// media_made. A reused source is checked to be still recorded: under
+// gcLock, so its objects cannot have gone since (the sweeper drops the
+// record with them).
+func (s *Service) storeSource(ctx context.Context, tx pgx.Tx, sm *sourceMade) error {
+	if sm.reused {
+		var ok bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM media_made WHERE source = $1 AND recipe = $2)`, sm.source, sm.recipe).Scan(&ok); err != nil {
+			return fmt.Errorf("check pictures made of %s: %w", sm.source, err)
+		}
+		if !ok {
+			return fmt.Errorf("pictures made of %s were removed meanwhile: %w", sm.source, errMadeGone)
+		}
+		return nil
+	}
+	var keys []string
+	imgs := make([]contract.MediaImage, len(sm.pics))
+	for k, m := range sm.pics {
+		for i, d := range m.data {
+			key, err := s.store.Put(ctx, d, contract.MediaContentType(m.img.Variants[i].Format))
+			if err != nil {
+				return err
+			}
+			m.img.Variants[i].Key = key
+			keys = append(keys, key)
+		}
+		imgs[k] = m.img
+	}
+	doc, err := json.Marshal(imgs)
+	if err != nil {
+		return fmt.Errorf("marshal pictures made of %s: %w", sm.source, err)
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO media_made (source, recipe, pics, keys) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+		sm.source, sm.recipe, doc, keys); err != nil {
+		return fmt.Errorf("record pictures made of %s: %w", sm.source, err)
+	}
 	return nil
 }
 
 var errLostLease = errors.New("media job lease lost")
+
+// errMadeGone: a reused picture's objects were removed between planning and
+// storing; the job is retried and makes them again.
+var errMadeGone = errors.New("made pictures removed")
+
+// siblingBatch is how many jobs on the same files one transaction finishes.
+const siblingBatch = 500
+
+// siblings finishes the queued jobs that give the same files to other
+// volumes of the same section as j (the demo catalog gives a few episodes
+// to thousands of volumes), a batch per transaction: j made the pictures,
+// so they only reuse them and cost their documents.
+func (s *Service) siblings(ctx context.Context, j *job) {
+	var skip []int64
+	for ctx.Err() == nil {
+		now := s.cfg.Now().UTC()
+		rows, err := s.pool.Query(ctx, `UPDATE media_jobs SET state = 'running', attempts = attempts + 1, lease_until = $2, updated_at = $1
+			WHERE id IN (SELECT m.id FROM media_jobs m JOIN works w ON w.pid = m.pid
+				WHERE m.state = 'queued' AND m.not_before <= $1 AND m.target = 'volume' AND m.originals = $3 AND m.kinds = $4
+				AND w.section = (SELECT section FROM works WHERE pid = $5) AND m.id <> ALL($6)
+				ORDER BY m.id LIMIT $7 FOR UPDATE OF m SKIP LOCKED)
+			RETURNING id, target, pid, no, ref_id, originals, kinds, attempts`,
+			now, now.Add(s.cfg.Lease), j.Originals, j.Kinds, j.PID, skip, siblingBatch)
+		if err != nil {
+			s.log.Error("claim sibling media jobs", "err", err)
+			return
+		}
+		batch, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*job, error) {
+			var b job
+			err := r.Scan(&b.ID, &b.Target, &b.PID, &b.No, &b.RefID, &b.Originals, &b.Kinds, &b.Attempts)
+			return &b, err
+		})
+		if err != nil {
+			s.log.Error("claim sibling media jobs", "err", err)
+			return
+		}
+		if len(batch) == 0 {
+			return
+		}
+		pl := s.newPlanner()
+		var plans []*plan
+		var ids []int64
+		for _, b := range batch {
+			p, err := pl.plan(ctx, b)
+			if err != nil {
+				// Left to be processed on its own, where its error is
+				// handled like any job's.
+				s.log.Warn("sibling media job left for later", "job", b.ID, "err", err)
+				s.release(ctx, []int64{b.ID})
+				skip = append(skip, b.ID)
+				continue
+			}
+			plans = append(plans, p)
+			ids = append(ids, b.ID)
+		}
+		if len(plans) == 0 {
+			continue
+		}
+		if err := s.commit(ctx, plans); err != nil {
+			s.log.Error("finish sibling media jobs", "jobs", len(plans), "err", err)
+			s.release(ctx, ids)
+			return
+		}
+	}
+}
+
+// release puts claimed jobs back in the queue.
+func (s *Service) release(ctx context.Context, ids []int64) {
+	if _, err := s.pool.Exec(ctx, `UPDATE media_jobs SET state = 'queued', lease_until = NULL, updated_at = $2 WHERE id = ANY($1) AND state = 'running'`,
+		ids, s.cfg.Now().UTC()); err != nil && ctx.Err() == nil {
+		s.log.Warn("release media jobs", "err", err)
+	}
+}
 
 // ref records that owner needs keys.
 func ref(ctx context.Context, tx pgx.Tx, owner string, keys ...string) error {
@@ -513,6 +753,10 @@ func (s *Service) Sweep(ctx context.Context) (int, error) {
 				if err := s.store.Delete(ctx, k); err != nil {
 					return err
 				}
+			}
+			// What was made of a source is reused only while all of it exists.
+			if _, err := tx.Exec(ctx, `DELETE FROM media_made WHERE keys && $1`, orphans); err != nil {
+				return fmt.Errorf("forget removed pictures: %w", err)
 			}
 			if _, err := tx.Exec(ctx, `UPDATE volume_media SET removed = true WHERE pid = $1 AND no = $2 AND ver = $3`, v.pid, v.no, v.ver); err != nil {
 				return fmt.Errorf("mark version removed: %w", err)
