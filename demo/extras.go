@@ -265,7 +265,7 @@ func (g *gen) quickLinks() {
 	}
 	g.cat.QuickLinks = contract.QuickLinks{Version: 1}
 	for _, l := range links {
-		g.cat.QuickLinks.Links = append(g.cat.QuickLinks.Links, contract.QuickLink{Title: l.title, IconURL: "/img/icon/" + l.icon + ".svg", LinkURL: l.link})
+		g.cat.QuickLinks.Links = append(g.cat.QuickLinks.Links, contract.QuickLink{Title: l.title, IconURL: "/icons/" + l.icon + ".svg", LinkURL: l.link})
 	}
 }
 

@@ -275,14 +275,7 @@ func checkVolumes(t *testing.T, p *contract.Product, now time.Time, c *counts) {
 		if v.ContentBase != contract.ContentBase(p.PID, v.No) {
 			fail("content base %q", v.ContentBase)
 		}
-		lo, hi := 3, 8
-		switch p.Section {
-		case contract.SectionComic:
-			lo, hi = 12, 24
-		case contract.SectionNovel:
-			lo, hi = 3, 6
-		}
-		if v.Pages < lo || v.Pages > hi || v.PreviewPages < 1 || v.PreviewPages > v.Pages {
+		if v.Pages != demo.PoolPages(p.Section) || v.PreviewPages < 1 || v.PreviewPages > v.Pages {
 			fail("pages %d preview %d", v.Pages, v.PreviewPages)
 		}
 		if v.ReleaseAt.Before(prev) {

@@ -112,14 +112,18 @@ func (g *gen) volumes() {
 			end := start + len(contract.ContentPrefix) + len(p.PID) + 1 + decimalLen(v.No)
 			v.ContentBase = bases[start:end]
 			start = end
+			// The page count is the pooled episode's (pool.go). The draw
+			// stays, so every later field of the catalog is what it was
+			// before the pool (e2e tests and saved demo links name works).
 			switch p.Section {
 			case contract.SectionWebtoon:
-				v.Pages = 3 + r.IntN(6)
+				_ = r.IntN(6)
 			case contract.SectionComic:
-				v.Pages = 12 + r.IntN(13)
+				_ = r.IntN(13)
 			default:
-				v.Pages = 3 + r.IntN(4)
+				_ = r.IntN(4)
 			}
+			v.Pages = PoolPages(p.Section)
 			v.PreviewPages = min(2, v.Pages)
 			v.BuyPriceOrg, v.RentPriceOrg = m.price, m.rent
 			if v.No <= free {

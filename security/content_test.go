@@ -51,7 +51,7 @@ func TestPaidPagesNeedAnEntitlement(t *testing.T) {
 	if st != 200 || !auth.IsAuth || auth.Token == "" || auth.ContentBase != contract.ContentBase(paidWork, 2) {
 		t.Fatalf("buyer's download-auth: %d %s", st, body)
 	}
-	full := auth.ContentBase + "/5.svg"
+	full := s.pageURL(paidWork, 2, 5)
 	if st, cc := buyer.page(full + "?t=" + auth.Token); st != 200 || !strings.HasPrefix(cc, "private") {
 		t.Fatalf("entitled page: %d %q", st, cc)
 	}
@@ -75,8 +75,8 @@ func TestPaidPagesNeedAnEntitlement(t *testing.T) {
 		full + "?t=" + string(flipped), // one character changed
 		full + "?t=" + exp + ".",       // expiry without MAC
 		full + "?t=9999999999." + strings.SplitN(auth.Token, ".", 2)[1], // later expiry, old MAC
-		contract.ContentBase(paidWork, 3) + "/5.svg?t=" + auth.Token,    // another volume
-		contract.ContentBase(adultWork, 2) + "/5.svg?t=" + auth.Token,   // another work
+		s.pageURL(paidWork, 3, 5) + "?t=" + auth.Token,                  // another volume
+		s.pageURL(adultWork, 2, 5) + "?t=" + auth.Token,                 // another work
 	} {
 		// 404 for the adult work: it does not exist in other's (teen) version.
 		if st, _ := other.page(p); st != 403 && !(st == 404 && strings.Contains(p, adultWork)) {
@@ -84,9 +84,9 @@ func TestPaidPagesNeedAnEntitlement(t *testing.T) {
 		}
 	}
 	// The preview is public.
-	for _, n := range []string{"1", "2"} {
-		if st, cc := other.page(auth.ContentBase + "/" + n + ".svg"); st != 200 || !strings.HasPrefix(cc, "public") {
-			t.Errorf("preview page %s: %d %q", n, st, cc)
+	for _, n := range []int{1, 2} {
+		if st, cc := other.page(s.pageURL(paidWork, 2, n)); st != 200 || !strings.HasPrefix(cc, "public") {
+			t.Errorf("preview page %d: %d %q", n, st, cc)
 		}
 	}
 	// The token expires (30 minutes); a fresh download-auth gives a new one.
@@ -145,6 +145,7 @@ func TestAdultWorkNeverReachesTheTeenVersion(t *testing.T) {
 		t.Fatalf("adult's download-auth of the free volume: %s", body)
 	}
 	keys := 0
+	preview, paid := s.pageURL(adultWork, 1, 1), s.pageURL(adultWork, 1, 3)
 	checks := []struct {
 		name  string
 		leaks func(c *client) (bool, string)
@@ -166,11 +167,11 @@ func TestAdultWorkNeverReachesTheTeenVersion(t *testing.T) {
 			return bytes.Contains(b, []byte(adultWork)), string(b)
 		}},
 		{"preview page", func(c *client) (bool, string) {
-			st, _ := c.page(contract.ContentBase(adultWork, 1) + "/1.svg")
+			st, _ := c.page(preview)
 			return st == 200, http.StatusText(st)
 		}},
 		{"page with an adult's content token", func(c *client) (bool, string) {
-			st, _ := c.page(contract.ContentBase(adultWork, 1) + "/3.svg?t=" + tokAdult.Token)
+			st, _ := c.page(paid + "?t=" + tokAdult.Token)
 			return st == 200, http.StatusText(st)
 		}},
 		{"page with its own content token", func(c *client) (bool, string) {
@@ -178,7 +179,7 @@ func TestAdultWorkNeverReachesTheTeenVersion(t *testing.T) {
 			if d.Token == "" {
 				return false, "no token"
 			}
-			st, _ := c.page(contract.ContentBase(adultWork, 1) + "/3.svg?t=" + d.Token)
+			st, _ := c.page(paid + "?t=" + d.Token)
 			return st == 200, http.StatusText(st)
 		}},
 		{"purchase", func(c *client) (bool, string) {
@@ -200,7 +201,7 @@ func TestAdultWorkNeverReachesTheTeenVersion(t *testing.T) {
 	}
 	// What the adult version gets of the adult work must not be kept by a
 	// shared cache (a CDN would hand it to the next reader, teen or not).
-	resp := adult.req("GET", contract.ContentBase(adultWork, 1)+"/1.svg", nil)
+	resp := adult.req("GET", preview, nil)
 	resp.Body.Close()
 	if cc, vary := resp.Header.Get("Cache-Control"), resp.Header.Get("Vary"); resp.StatusCode != 200 ||
 		!strings.HasPrefix(cc, "private") || !strings.Contains(vary, "Cookie") {

@@ -12,6 +12,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
+	"image/color"
+	"image/jpeg"
 	"io"
 	"log/slog"
 	"net/http"
@@ -28,6 +31,7 @@ import (
 	"storefront/contract"
 	"storefront/devstack/testenv"
 	edgeserver "storefront/edge/server"
+	"storefront/writer/media"
 	writerserver "storefront/writer/server"
 )
 
@@ -72,8 +76,11 @@ func startStack(t *testing.T, o options) *stack {
 	ctx, cancel := context.WithCancel(context.Background())
 	nats := testenv.NATS(t)
 	clk := &clock{t: time.Now().UTC().Truncate(time.Second)}
+	// Pages come from the content store through processing, as in
+	// production: writer and edge share a folder.
+	content := t.TempDir()
 	wcfg := writerserver.Config{Addr: "127.0.0.1:0", DatabaseURL: testenv.PostgresURL(t), NATSURL: nats.URL,
-		AdminToken: adminToken, PaymentSandbox: true, RelayPoll: 100 * time.Millisecond, Now: clk.Now}
+		AdminToken: adminToken, PaymentSandbox: true, RelayPoll: 100 * time.Millisecond, Now: clk.Now, ContentStoreURL: content}
 	if o.writer != nil {
 		o.writer(&wcfg)
 	}
@@ -82,7 +89,8 @@ func startStack(t *testing.T, o options) *stack {
 		cancel()
 		t.Fatalf("writer: %v", err)
 	}
-	ecfg := edgeserver.Config{Addr: "127.0.0.1:0", NATSURL: nats.URL, WriterURL: "http://" + w.Addr(), StaticDir: t.TempDir(), Now: clk.Now}
+	ecfg := edgeserver.Config{Addr: "127.0.0.1:0", NATSURL: nats.URL, WriterURL: "http://" + w.Addr(), StaticDir: t.TempDir(), Now: clk.Now,
+		ContentStoreURL: content}
 	if o.edge != nil {
 		o.edge(&ecfg)
 	}
@@ -104,7 +112,7 @@ func startStack(t *testing.T, o options) *stack {
 		}
 	})
 	s := &stack{t: t, edgeURL: "http://" + e.Addr(), edgeAddr: e.Addr(), writerAddr: w.Addr(), pool: w.Pool(), clock: clk}
-	s.addCatalog()
+	s.addCatalog(w.Media())
 	return s
 }
 
@@ -115,7 +123,7 @@ const (
 	adultName = "성인전용비밀작품"
 )
 
-func (s *stack) addCatalog() {
+func (s *stack) addCatalog(svc *media.Service) {
 	s.t.Helper()
 	now := s.clock.Now()
 	vols := func(pid string) []contract.Volume {
@@ -134,17 +142,74 @@ func (s *stack) addCatalog() {
 			s.t.Fatalf("add work %s: %d %s", p.PID, st, b)
 		}
 	}
-	s.eventually("the edge serves the catalog", func() error {
-		adult := s.visitor()
-		adult.headers = map[string]string{"Cookie": contract.AudienceCookie + "=" + contract.SignAudience([]byte("dev-audience-secret"),
-			contract.Audience{AdultLevel: 2, Expires: s.clock.Now().Add(time.Hour)})}
+	// Five pages for every volume, uploaded and processed (encoded once).
+	var pages [][]byte
+	for i := range 5 {
+		img := image.NewRGBA(image.Rect(0, 0, 120, 160))
+		for y := range 160 {
+			for x := range 120 {
+				img.Set(x, y, color.RGBA{uint8(x * 2), uint8(y), uint8(i * 50), 255})
+			}
+		}
+		var b bytes.Buffer
+		if err := jpeg.Encode(&b, img, nil); err != nil {
+			s.t.Fatal(err)
+		}
+		pages = append(pages, b.Bytes())
+	}
+	var targets []media.Volume
+	for _, pid := range []string{paidWork, adultWork} {
+		for no := 1; no <= 3; no++ {
+			targets = append(targets, media.Volume{PID: pid, No: no})
+		}
+	}
+	if _, err := svc.EnqueueVolumes(context.Background(), pages, targets); err != nil {
+		s.t.Fatalf("pages: %v", err)
+	}
+	s.eventually("the edge serves the catalog and its pages", func() error {
+		var pending int
+		if err := s.pool.QueryRow(context.Background(), `SELECT count(*) FROM media_jobs WHERE state <> 'done'`).Scan(&pending); err != nil || pending > 0 {
+			return fmt.Errorf("%d media jobs not done (%v)", pending, err)
+		}
+		// The adult work's answer depends on the audience secret a test
+		// gives the edge: it must be there, in whichever version.
 		for _, pid := range []string{paidWork, adultWork} {
-			if st, b := adult.get("/home/api/v1/products/" + pid); st != 200 || !bytes.Contains(b, []byte(`"volList"`)) {
+			var d struct {
+				VolList []struct{ MediaBase string } `json:"volList"`
+			}
+			st, b := s.adultVisitor().get("/home/api/v1/products/" + pid)
+			if st != 200 || json.Unmarshal(b, &d) != nil || !bytes.Contains(b, []byte(`"volList"`)) {
 				return fmt.Errorf("%s: %d %.200s", pid, st, b)
+			}
+			for _, v := range d.VolList {
+				if v.MediaBase == "" {
+					return fmt.Errorf("%s: a volume without pages yet", pid)
+				}
 			}
 		}
 		return nil
 	})
+}
+
+// adultVisitor is a visitor with the adult version's audience cookie.
+func (s *stack) adultVisitor() *client {
+	c := s.visitor()
+	c.headers = map[string]string{"Cookie": contract.AudienceCookie + "=" + contract.SignAudience([]byte("dev-audience-secret"),
+		contract.Audience{AdultLevel: 2, Expires: s.clock.Now().Add(time.Hour)})}
+	return c
+}
+
+// pageURL is page n of volume no of pid: under its processed version's base.
+func (s *stack) pageURL(pid string, no, n int) string {
+	s.t.Helper()
+	var m struct {
+		Base string `json:"base"`
+	}
+	st, b := s.adultVisitor().get(fmt.Sprintf("/home/api/v1/products/%s/volumes/%d/media", pid, no))
+	if st != 200 || json.Unmarshal(b, &m) != nil || m.Base == "" {
+		s.t.Fatalf("manifest of %s/%d: %d %.200s", pid, no, st, b)
+	}
+	return fmt.Sprintf("%s/%d", m.Base, n)
 }
 
 func (s *stack) admin(method, path string, body any) (int, []byte) {

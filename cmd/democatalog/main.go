@@ -183,8 +183,8 @@ func writeArt(dir string, cat *demo.Catalog, works int) error {
 		}
 	}
 	for _, l := range cat.QuickLinks.Links {
-		name := strings.TrimSuffix(strings.TrimPrefix(l.IconURL, "/img/icon/"), ".svg")
-		if err := put("img/icon/"+name+".svg", func(w io.Writer) error { return art.Icon(w, name) }); err != nil {
+		name := strings.TrimSuffix(strings.TrimPrefix(l.IconURL, "/icons/"), ".svg")
+		if err := put("icons/"+name+".svg", func(w io.Writer) error { return art.Icon(w, name) }); err != nil {
 			return err
 		}
 	}

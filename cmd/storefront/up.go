@@ -18,9 +18,11 @@ import (
 
 	analyticsserver "storefront/analytics/server"
 	"storefront/demo"
+	"storefront/demo/originals"
 	edgeserver "storefront/edge/server"
 	"storefront/svc"
 	"storefront/writer/catalogimport"
+	"storefront/writer/media"
 	writerserver "storefront/writer/server"
 )
 
@@ -89,6 +91,11 @@ func up(args []string) error {
 		"EDGE_ADDR":         f.edgeAddr,
 		"STATIC_DIR":        static,
 	}
+	// Two jobs at once on two cores: the demo's first run encodes its pool
+	// of originals before the store is ready.
+	if os.Getenv("WRITER_MEDIA_WORKERS") == "" {
+		setenv["WRITER_MEDIA_WORKERS"] = "2"
+	}
 	for k, v := range setenv {
 		os.Setenv(k, v)
 	}
@@ -104,7 +111,7 @@ func up(args []string) error {
 	}
 	os.Setenv("WRITER_URL", "http://"+writer.Addr())
 
-	if err := loadDemo(ctx, d.DatabaseURL, f, log); err != nil {
+	if err := loadDemo(ctx, d.DatabaseURL, f, writer.Media(), log); err != nil {
 		return err
 	}
 
@@ -134,6 +141,14 @@ func up(args []string) error {
 	g.Go(func() error {
 		url := "http://" + strings.Replace(edge.Addr(), "[::]", "127.0.0.1", 1)
 		if err := waitReady(gctx, url+"/readyz"); err != nil {
+			return err
+		}
+		// The demo's pictures and pages first: a store whose covers and
+		// pages are still being made is not up yet.
+		if err := waitMedia(gctx, writer.Media(), log); err != nil {
+			return err
+		}
+		if err := markDemoMedia(f); err != nil {
 			return err
 		}
 		// The edge is ready once it has synced what the bucket holds; after a
@@ -230,33 +245,77 @@ func waitReady(ctx context.Context, url string) error {
 type demoStamp struct {
 	Seed  int64 `json:"seed"`
 	Works int   `json:"works"`
+	// Media: every picture and page of the catalog has been processed.
+	Media bool `json:"media"`
 }
 
-func loadDemo(ctx context.Context, dbURL string, f upFlags, log *slog.Logger) error {
-	stampFile := filepath.Join(f.deps.data, "demo-catalog.json")
-	want := demoStamp{Seed: f.seed, Works: f.works}
-	if b, err := os.ReadFile(stampFile); err == nil && !f.regen {
-		var have demoStamp
-		if json.Unmarshal(b, &have) == nil && have == want {
-			log.Info("demo catalog already loaded", "seed", f.seed, "works", f.works)
-			return nil
-		}
+func readStamp(f upFlags) (demoStamp, bool) {
+	var have demoStamp
+	b, err := os.ReadFile(filepath.Join(f.deps.data, "demo-catalog.json"))
+	if err != nil || json.Unmarshal(b, &have) != nil {
+		return have, false
+	}
+	return have, have.Seed == f.seed && have.Works == f.works
+}
+
+func writeStamp(f upFlags, st demoStamp) error {
+	b, _ := json.Marshal(st)
+	return os.WriteFile(filepath.Join(f.deps.data, "demo-catalog.json"), b, 0o644)
+}
+
+// markDemoMedia records that the loaded catalog's media are processed, so
+// the next run does not even draw the originals.
+func markDemoMedia(f upFlags) error {
+	st, ok := readStamp(f)
+	if !ok || st.Media {
+		return nil
+	}
+	st.Media = true
+	return writeStamp(f, st)
+}
+
+// loadDemo generates and imports the demo catalog unless this seed and size
+// are loaded, and queues its media unless they are processed: a second run
+// does neither.
+func loadDemo(ctx context.Context, dbURL string, f upFlags, svc *media.Service, log *slog.Logger) error {
+	have, loaded := readStamp(f)
+	loaded = loaded && !f.regen
+	if loaded && have.Media {
+		log.Info("demo catalog and media already loaded", "seed", f.seed, "works", f.works)
+		return nil
 	}
 	t0 := time.Now()
-	bar := newProgress(os.Stderr, "generating demo catalog", time.Second)
-	cat := demo.Generate(demo.Options{Seed: f.seed, Works: f.works, Now: time.Now(), Progress: bar.Update})
-	bar.Done()
-	log.Info("demo catalog generated", "works", len(cat.Products), "took", time.Since(t0).Round(time.Millisecond))
-	pool, err := pgxpool.New(ctx, dbURL)
+	pool, err := originals.MakePool()
+	if err != nil {
+		return fmt.Errorf("draw demo originals: %w", err)
+	}
+	log.Info("demo originals drawn", "files", pool.Files(), "took", time.Since(t0).Round(time.Millisecond))
+	db, err := pgxpool.New(ctx, dbURL)
 	if err != nil {
 		return fmt.Errorf("connect for demo import: %w", err)
 	}
-	defer pool.Close()
-	t1 := time.Now()
-	if err := catalogimport.Import(ctx, pool, cat); err != nil {
-		return fmt.Errorf("import demo catalog: %w", err)
+	defer db.Close()
+	if !loaded {
+		t0 := time.Now()
+		bar := newProgress(os.Stderr, "generating demo catalog", time.Second)
+		cat := demo.Generate(demo.Options{Seed: f.seed, Works: f.works, Now: time.Now(), Progress: bar.Update})
+		bar.Done()
+		pointAtPool(cat, pool)
+		log.Info("demo catalog generated", "works", len(cat.Products), "took", time.Since(t0).Round(time.Millisecond))
+		t1 := time.Now()
+		if err := catalogimport.Import(ctx, db, cat); err != nil {
+			return fmt.Errorf("import demo catalog: %w", err)
+		}
+		log.Info("demo catalog imported", "took", time.Since(t1).Round(time.Millisecond))
+		if err := writeStamp(f, demoStamp{Seed: f.seed, Works: f.works}); err != nil {
+			return err
+		}
 	}
-	log.Info("demo catalog imported", "took", time.Since(t1).Round(time.Millisecond))
-	b, _ := json.Marshal(want)
-	return os.WriteFile(stampFile, b, 0o644)
+	t1 := time.Now()
+	n, err := enqueueDemoMedia(ctx, svc, db, pool)
+	if err != nil {
+		return fmt.Errorf("queue demo media: %w", err)
+	}
+	log.Info("demo media queued", "jobs", n, "took", time.Since(t1).Round(time.Millisecond))
+	return nil
 }

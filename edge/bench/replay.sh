@@ -34,7 +34,7 @@ trap cleanup EXIT INT TERM
 edge=${EDGE_URL:-}
 edge_pid=${EDGE_PID:-}
 if [ -z "$edge" ]; then
-  if [ -n "${BENCHSERVE:-}" ]; then cp "$BENCHSERVE" "$work/benchserve"; else go build -o "$work/benchserve" ./edge/bench/benchserve; fi
+  if [ -n "${BENCHSERVE:-}" ]; then cp "$BENCHSERVE" "$work/benchserve"; else go build -o "$work/benchserve" ./cmd/benchserve; fi
   "$work/benchserve" -mode edge >"$work/edge.url" 2>"$work/edge.log" &
   pid=$! edge_pid=$!
   for _ in $(seq 1 1200); do [ -s "$work/edge.url" ] && break; sleep 0.1; done

@@ -48,7 +48,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-if [ -n "${BENCHSERVE:-}" ]; then cp "$BENCHSERVE" "$work/benchserve"; else go build -o "$work/benchserve" ./edge/bench/benchserve; fi
+if [ -n "${BENCHSERVE:-}" ]; then cp "$BENCHSERVE" "$work/benchserve"; else go build -o "$work/benchserve" ./cmd/benchserve; fi
 
 wait_url() { for _ in $(seq 1 1200); do [ -s "$1" ] && head -1 "$1" && return 0; sleep 0.1; done; echo "no url in $1" >&2; return 1; }
 

@@ -30,7 +30,9 @@ func TestScheduledReleaseFlipsByTheEdgeClock(t *testing.T) {
 		p.Volumes = append(p.Volumes, contract.Volume{No: 4, Title: "4화", ReleaseAt: release, BuyPrice: 300, Pages: 3, PreviewPages: 1, ContentBase: contract.ContentBase("rel", 4)})
 	}))
 	e.putProduct(product("other", contract.SectionWebtoon, "다른 작품"))
-	g := startEdge(t, e, func(c *server.Config) { c.Now = clk.Now })
+	o := &memObjects{}
+	e.put(contract.VolumeMediaKey("rel", 4), contract.VolumeMedia{PID: "rel", No: 4, Current: volumeMedia(o, "rel", 4, "00aa", 3), Version: 1})
+	g := startEdge(t, e, func(c *server.Config) { c.Now = clk.Now }, withObjects(o))
 	g.waitReady()
 
 	type state struct {
@@ -56,7 +58,7 @@ func TestScheduledReleaseFlipsByTheEdgeClock(t *testing.T) {
 		if !bytes.Contains(wk, []byte(`"pid":"rel"`)) {
 			t.Fatal("weekday list lost the work")
 		}
-		resp, _ := g.get("/content/rel/4/1.svg")
+		resp, _ := g.get("/content/rel/4/00aa/1")
 		return state{vols: len(d.VolList), latest: vl.VolList[0].No, todayup: bytes.Contains(today, []byte(`"pid":"rel"`)),
 			up: d.ProdInfo.UpdateState == "UP", content: resp.StatusCode}
 	}

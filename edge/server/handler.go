@@ -29,7 +29,6 @@ var analyticsPrefix = []byte("/analytics/api/")
 
 var (
 	apiPrefix  = []byte(APIPrefix)
-	imgPrefix  = []byte("/img/")
 	contPrefix = []byte(contract.ContentPrefix)
 	ctJSON     = []byte("application/json; charset=utf-8")
 )
@@ -80,12 +79,8 @@ func (s *Server) dispatch(ctx *fasthttp.RequestCtx) routeClass {
 	case bytes.HasPrefix(path, mediaPrefix):
 		s.serveMedia(ctx)
 		return classContent
-	case bytes.HasPrefix(path, contPrefix) && bytes.Count(path, slash) >= 5:
-		// /content/<pid>/<no>/<ver>/<n>...: a processed upload
+	case bytes.HasPrefix(path, contPrefix):
 		s.serveContent(ctx)
-		return classContent
-	case bytes.HasPrefix(path, imgPrefix) || bytes.HasPrefix(path, contPrefix):
-		s.serveArt(ctx)
 		return classContent
 	case bytes.HasPrefix(path, analyticsPrefix):
 		s.forwardTo(ctx, s.analytics)

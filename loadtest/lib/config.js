@@ -40,9 +40,9 @@ export const paths = {
   ranking: `${api}/rankings`,
   detail: (pid) => `${api}/products/${pid}`,
   volumes: (pid) => `${api}/products/${pid}/volumes`,
-  // generated art and volume content (contract/content.go)
-  cover: (pid) => `/img/cover/${pid}.svg`,
-  page: (pid, no, n, ext) => `/content/${pid}/${no}/${n}.${ext}`,
+  // processed pictures (contract/media.go): a work's cover is its detail's
+  // thumbUrl; page n of a volume is under its detail's mediaBase
+  page: (mediaBase, n) => `${mediaBase}/${n}`,
   // tracking, answered after the JetStream ack (edge/server/tracking.go)
   pageView: `${api}/tracking/page-view`,
   trackEvents: `${api}/tracking/events`,

@@ -210,7 +210,11 @@ export function member(ctx) {
   const auth = json(da) || {};
   check(auth, { 'download-auth: entitled': (a) => a.isAuth === true && !!a.token });
   if (auth.token) {
-    const pg = http.get(url(`${paths.page(ctx.pid, ctx.vol, auth.pages || 12, 'svg')}?t=${encodeURIComponent(auth.token)}`),
+    const d = json(get(paths.detail(ctx.pid), { name: 'detail' }));
+    const v = ((d && d.volList) || []).find((x) => x.no === ctx.vol) || {};
+    // The last page: past the preview, so the token is what opens it.
+    const base = v.mediaBase || `/content/${ctx.pid}/${ctx.vol}/none`;
+    const pg = http.get(url(`${paths.page(base, auth.pages || v.pages || 4)}?t=${encodeURIComponent(auth.token)}`),
       { tags: { name: 'viewer full page', kind: 'asset' } });
     check(pg, { 'viewer full page: 200 with token': (x) => x.status === 200 });
   }

@@ -91,13 +91,17 @@ export function reader(ctx) {
   // The viewer: the new volume once out, else the latest released one; the
   // cover and the public preview pages.
   const open = released ? ctx.vol : vols.length ? vols[vols.length - 1].no : 1;
-  const reqs = [['GET', url(paths.cover(ctx.pid)), null, { headers: hdr, tags: { name: 'cover', kind: 'asset' } }]];
+  // Pictures are negotiated by Accept (AVIF, then WebP, then JPEG).
+  const pic = { ...hdr, Accept: 'image/avif,image/webp,*/*' };
+  const cover = (d && d.prodInfo && d.prodInfo.thumbUrl) || '/media/none';
+  const base = (vols.find((v) => v.no === open) || {}).mediaBase || `/content/${ctx.pid}/${open}/none`;
+  const reqs = [['GET', url(`${cover}?w=240`), null, { headers: pic, tags: { name: 'cover', kind: 'asset' } }]];
   for (let n = 1; n <= ctx.pages; n++) {
-    reqs.push(['GET', url(paths.page(ctx.pid, open, n, 'svg')), null, { headers: hdr, tags: { name: 'viewer page', kind: 'asset' } }]);
+    reqs.push(['GET', url(`${paths.page(base, n)}?w=720`), null, { headers: pic, tags: { name: 'viewer page', kind: 'asset' } }]);
   }
   const res = http.batch(reqs);
-  assetOK(res[0], 'cover', 'image/svg+xml');
-  for (let i = 1; i < res.length; i++) assetOK(res[i], 'viewer page', 'image/svg+xml');
+  assetOK(res[0], 'cover', 'image/avif');
+  for (let i = 1; i < res.length; i++) assetOK(res[i], 'viewer page', 'image/avif');
   if (released) newVolumeReads.add(1);
   if (__ENV.PROBE_ORIGIN) {
     http.get(url(paths.adminWork(ctx.pid)), { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` }, tags: { name: 'origin probe', kind: 'probe' } });

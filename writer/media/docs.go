@@ -46,57 +46,85 @@ func buildImages(ctx context.Context, tx pgx.Tx, keys []string) (map[string][]by
 
 // buildVolumes builds media.vol.<pid>.<no>: the current version and the
 // retired ones still in their grace period. A volume with nothing left has
-// no document (the relay deletes the key).
+// no document (the relay deletes the key). One query serves every key (the
+// demo catalog publishes thousands at once).
 func (s *Service) buildVolumes(ctx context.Context, tx pgx.Tx, keys []string) (map[string][]byte, error) {
-	out := map[string][]byte{}
+	var pids []string
+	var nos []int32
 	for _, k := range keys {
 		rest := strings.TrimPrefix(k, contract.VolumeMediaKeyPrefix)
 		dot := strings.LastIndexByte(rest, '.')
 		if dot <= 0 {
 			continue
 		}
-		pid := rest[:dot]
 		no, err := strconv.Atoi(rest[dot+1:])
 		if err != nil {
 			continue
 		}
-		rows, err := tx.Query(ctx, `SELECT doc, retire_at FROM volume_media WHERE pid = $1 AND no = $2 AND NOT removed
-			ORDER BY created_at DESC`, pid, no)
-		if err != nil {
-			return nil, fmt.Errorf("load volume media %s: %w", k, err)
+		pids, nos = append(pids, rest[:dot]), append(nos, int32(no))
+	}
+	rows, err := tx.Query(ctx, `SELECT v.pid, v.no, v.doc, v.retire_at FROM volume_media v
+		JOIN (SELECT DISTINCT pid, no FROM unnest($1::text[], $2::int[]) AS u(pid, no)) t ON v.pid = t.pid AND v.no = t.no
+		WHERE NOT v.removed ORDER BY v.pid, v.no, v.created_at DESC`, pids, nos)
+	if err != nil {
+		return nil, fmt.Errorf("load volume media: %w", err)
+	}
+	docs := map[string]*contract.VolumeMedia{}
+	var order []string
+	for rows.Next() {
+		var pid string
+		var no int
+		var doc []byte
+		var retireAt *time.Time
+		if err := rows.Scan(&pid, &no, &doc, &retireAt); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("scan volume media: %w", err)
 		}
-		vm := contract.VolumeMedia{PID: pid, No: no}
-		found := false
-		for rows.Next() {
-			var doc []byte
-			var retireAt *time.Time
-			if err := rows.Scan(&doc, &retireAt); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("scan volume media: %w", err)
-			}
-			var v contract.VolumeMediaVersion
-			if err := json.Unmarshal(doc, &v); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("decode volume media %s: %w", k, err)
-			}
-			if retireAt == nil {
-				vm.Current, found = v, true
-				continue
-			}
-			t := retireAt.UTC()
-			v.RetireAt = &t
-			vm.Retired = append(vm.Retired, v)
+		k := contract.VolumeMediaKey(pid, no)
+		var v contract.VolumeMediaVersion
+		if err := json.Unmarshal(doc, &v); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("decode volume media %s: %w", k, err)
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("load volume media %s: %w", k, err)
+		vm := docs[k]
+		if vm == nil {
+			vm = &contract.VolumeMedia{PID: pid, No: no}
+			docs[k] = vm
+			order = append(order, k)
 		}
-		if !found {
+		if retireAt == nil {
+			vm.Current = v
 			continue
 		}
-		if err := tx.QueryRow(ctx, `SELECT nextval('catalog_version')`).Scan(&vm.Version); err != nil {
-			return nil, fmt.Errorf("version volume media: %w", err)
+		t := retireAt.UTC()
+		v.RetireAt = &t
+		vm.Retired = append(vm.Retired, v)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load volume media: %w", err)
+	}
+	out := map[string][]byte{}
+	var found []string
+	for _, k := range order {
+		if docs[k].Current.Ver != "" {
+			found = append(found, k)
 		}
+	}
+	if len(found) == 0 {
+		return out, nil
+	}
+	vrows, err := tx.Query(ctx, `SELECT nextval('catalog_version') FROM generate_series(1, $1)`, len(found))
+	if err != nil {
+		return nil, fmt.Errorf("version volume media: %w", err)
+	}
+	versions, err := pgx.CollectRows(vrows, pgx.RowTo[int64])
+	if err != nil || len(versions) != len(found) {
+		return nil, fmt.Errorf("version volume media: %d of %d (%v)", len(versions), len(found), err)
+	}
+	for i, k := range found {
+		vm := docs[k]
+		vm.Version = versions[i]
 		b, err := json.Marshal(vm)
 		if err != nil {
 			return nil, fmt.Errorf("marshal volume media: %w", err)

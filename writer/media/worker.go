@@ -16,6 +16,7 @@ import (
 
 	"storefront/contract"
 	"storefront/media/process"
+	"storefront/media/store"
 	"storefront/writer/catalog"
 	"storefront/writer/outbox"
 )
@@ -194,12 +195,14 @@ type sourceMade struct {
 }
 
 // plan is a job's outcome before anything is stored: its pictures by
-// source, its text chunks, and how its documents are saved.
+// source, its text chunks, and what it saves: a volume's version (made once
+// the objects have their keys) or a public picture.
 type plan struct {
 	job     *job
 	sources []*sourceMade
 	texts   [][]byte
-	save    func(ctx context.Context, tx pgx.Tx, textKeys []string) (string, error)
+	version func(textKeys []string) contract.VolumeMediaVersion
+	image   *made
 }
 
 // planner plans jobs; within one batch of jobs on the same files it looks
@@ -292,10 +295,7 @@ func (pl *planner) plan(ctx context.Context, j *job) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := sm.pics[0]
-	return &plan{job: j, sources: []*sourceMade{sm}, save: func(ctx context.Context, tx pgx.Tx, _ []string) (string, error) {
-		return pl.s.saveImage(ctx, tx, j, m.img)
-	}}, nil
+	return &plan{job: j, sources: []*sourceMade{sm}, image: sm.pics[0]}, nil
 }
 
 // subID names segment or page i made from an original.
@@ -387,7 +387,7 @@ func (pl *planner) planVolume(ctx context.Context, j *job) (*plan, error) {
 			}
 		}
 	}
-	return &plan{job: j, sources: sources, texts: texts, save: func(ctx context.Context, tx pgx.Tx, textKeys []string) (string, error) {
+	return &plan{job: j, sources: sources, texts: texts, version: func(textKeys []string) contract.VolumeMediaVersion {
 		v := contract.VolumeMediaVersion{Ver: ver, Kind: kind}
 		for _, sm := range sources {
 			for _, m := range sm.pics {
@@ -397,84 +397,134 @@ func (pl *planner) planVolume(ctx context.Context, j *job) (*plan, error) {
 		for i, k := range textKeys {
 			v.Texts = append(v.Texts, contract.MediaText{Key: k, Size: int64(len(texts[i]))})
 		}
-		return pl.s.saveVolume(ctx, tx, j, v)
+		return v
 	}}, nil
 }
 
 // commit stores every object and saves the documents of plans in one
-// transaction that holds gcLock shared, then marks their jobs done. A job
-// that is no longer this worker's (its lease ran out and another took it)
-// commits nothing; the others go on.
+// transaction that holds gcLock shared, then marks their jobs done, in a
+// few statements however many plans there are. A job that is no longer this
+// worker's (its lease ran out and another took it) commits nothing; the
+// others go on.
 func (s *Service) commit(ctx context.Context, plans []*plan) error {
-	lost := 0
+	live := 0
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		lost = 0
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, int64(gcLock)); err != nil {
 			return fmt.Errorf("media lock: %w", err)
 		}
+		ours, err := s.lockJobs(ctx, tx, plans)
+		if err != nil {
+			return err
+		}
+		live = len(ours)
 		checked := map[*sourceMade]bool{}
-		for _, p := range plans {
-			err := s.commitOne(ctx, tx, p, checked)
-			if errors.Is(err, errLostLease) {
-				s.log.Warn("media job taken over by another worker; dropping this run", "job", p.job.ID)
-				lost++
+		stored := map[string]bool{}
+		var vols []volumeSave
+		var volPlans []*plan
+		urls := make(map[*plan]string, len(ours))
+		for _, p := range ours {
+			for _, sm := range p.sources {
+				if checked[sm] {
+					continue
+				}
+				checked[sm] = true
+				if err := s.storeSource(ctx, tx, sm); err != nil {
+					return err
+				}
+			}
+			if p.image != nil {
+				url, err := s.saveImage(ctx, tx, p.job, p.image.img)
+				if err != nil {
+					return err
+				}
+				urls[p] = url
 				continue
 			}
-			if err != nil {
-				return err
+			textKeys := make([]string, len(p.texts))
+			for i, t := range p.texts {
+				key := store.Key(t)
+				if !stored[key] {
+					if _, err := s.store.Put(ctx, t, "text/html; charset=utf-8"); err != nil {
+						return err
+					}
+					stored[key] = true
+				}
+				textKeys[i] = key
 			}
+			vols = append(vols, volumeSave{job: p.job, v: p.version(textKeys)})
+			volPlans = append(volPlans, p)
+		}
+		vurls, err := s.saveVolumes(ctx, tx, vols)
+		if err != nil {
+			return err
+		}
+		for i, p := range volPlans {
+			urls[p] = vurls[i]
+		}
+		// The originals stay: a version can be made again from them.
+		var owners, keys, results []string
+		var ids []int64
+		for _, p := range ours {
+			for _, k := range p.job.Originals {
+				owners = append(owners, "orig:"+strconv.FormatInt(p.job.ID, 10))
+				keys = append(keys, k)
+			}
+			ids = append(ids, p.job.ID)
+			results = append(results, urls[p])
+		}
+		if err := refs(ctx, tx, owners, keys); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE media_jobs m SET state = 'done', reason = '', result = t.url, lease_until = NULL, updated_at = $3
+			FROM unnest($1::bigint[], $2::text[]) AS t(id, url) WHERE m.id = t.id`, ids, results, s.cfg.Now().UTC()); err != nil {
+			return fmt.Errorf("finish media jobs: %w", err)
 		}
 		return outbox.Notify(ctx, tx)
 	})
 	if err != nil {
 		return err
 	}
-	if lost < len(plans) {
+	if live < len(plans) {
+		s.log.Warn("media jobs taken over by other workers; dropping this run of them", "jobs", len(plans)-live)
+	}
+	if live > 0 {
 		s.Changed()
 	}
 	return nil
 }
 
-func (s *Service) commitOne(ctx context.Context, tx pgx.Tx, p *plan, checked map[*sourceMade]bool) error {
-	j := p.job
-	var state string
-	var attempts int
-	if err := tx.QueryRow(ctx, `SELECT state, attempts FROM media_jobs WHERE id = $1 FOR UPDATE`, j.ID).Scan(&state, &attempts); err != nil {
-		return fmt.Errorf("lock media job: %w", err)
+// lockJobs locks the plans' jobs and returns the plans whose job is still
+// this worker's run (running, with the attempt it claimed).
+func (s *Service) lockJobs(ctx context.Context, tx pgx.Tx, plans []*plan) ([]*plan, error) {
+	ids := make([]int64, len(plans))
+	for i, p := range plans {
+		ids[i] = p.job.ID
 	}
-	if state != "running" || attempts != j.Attempts {
-		return errLostLease
-	}
-	for _, sm := range p.sources {
-		if checked[sm] {
-			continue
-		}
-		checked[sm] = true
-		if err := s.storeSource(ctx, tx, sm); err != nil {
-			return err
-		}
-	}
-	textKeys := make([]string, len(p.texts))
-	for i, t := range p.texts {
-		key, err := s.store.Put(ctx, t, "text/html; charset=utf-8")
-		if err != nil {
-			return err
-		}
-		textKeys[i] = key
-	}
-	url, err := p.save(ctx, tx, textKeys)
+	rows, err := tx.Query(ctx, `SELECT id, attempts FROM media_jobs WHERE id = ANY($1) AND state = 'running' ORDER BY id FOR UPDATE`, ids)
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("lock media jobs: %w", err)
 	}
-	// The originals stay: a version can be made again from them.
-	if err := ref(ctx, tx, "orig:"+strconv.FormatInt(j.ID, 10), j.Originals...); err != nil {
-		return err
+	attempts := map[int64]int{}
+	for rows.Next() {
+		var id int64
+		var a int
+		if err := rows.Scan(&id, &a); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("lock media jobs: %w", err)
+		}
+		attempts[id] = a
 	}
-	if _, err := tx.Exec(ctx, `UPDATE media_jobs SET state = 'done', reason = '', result = $2, lease_until = NULL, updated_at = $3 WHERE id = $1`,
-		j.ID, url, s.cfg.Now().UTC()); err != nil {
-		return fmt.Errorf("finish media job: %w", err)
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("lock media jobs: %w", err)
 	}
-	return nil
+	var ours []*plan
+	for _, p := range plans {
+		if a, ok := attempts[p.job.ID]; ok && a == p.job.Attempts {
+			ours = append(ours, p)
+		}
+	}
+	return ours, nil
 }
 
 // storeSource stores what was made of a source and records it in
@@ -530,7 +580,7 @@ const siblingBatch = 500
 // to thousands of volumes), a batch per transaction: j made the pictures,
 // so they only reuse them and cost their documents.
 func (s *Service) siblings(ctx context.Context, j *job) {
-	var skip []int64
+	skip := []int64{} // not nil: "id <> ALL(NULL)" is never true
 	for ctx.Err() == nil {
 		now := s.cfg.Now().UTC()
 		rows, err := s.pool.Query(ctx, `UPDATE media_jobs SET state = 'running', attempts = attempts + 1, lease_until = $2, updated_at = $1
@@ -593,7 +643,19 @@ func (s *Service) release(ctx context.Context, ids []int64) {
 
 // ref records that owner needs keys.
 func ref(ctx context.Context, tx pgx.Tx, owner string, keys ...string) error {
-	if _, err := tx.Exec(ctx, `INSERT INTO media_refs (owner, key) SELECT $1, k FROM unnest($2::text[]) AS t(k) ON CONFLICT DO NOTHING`, owner, keys); err != nil {
+	owners := make([]string, len(keys))
+	for i := range owners {
+		owners[i] = owner
+	}
+	return refs(ctx, tx, owners, keys)
+}
+
+// refs records that owners[i] needs keys[i].
+func refs(ctx context.Context, tx pgx.Tx, owners, keys []string) error {
+	if len(keys) == 0 {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO media_refs (owner, key) SELECT o, k FROM unnest($1::text[], $2::text[]) AS t(o, k) ON CONFLICT DO NOTHING`, owners, keys); err != nil {
 		return fmt.Errorf("record media refs: %w", err)
 	}
 	return nil
@@ -654,53 +716,117 @@ func (s *Service) saveImage(ctx context.Context, tx pgx.Tx, j *job, img contract
 	return url, nil
 }
 
-// saveVolume makes v the volume's current version. The version it replaces
-// stays readable for the grace period (a reader in the middle of it keeps
-// going), then the sweeper removes it. The same files again are the same
-// version: nothing changes, or a retiring version comes back.
-func (s *Service) saveVolume(ctx context.Context, tx pgx.Tx, j *job, v contract.VolumeMediaVersion) (string, error) {
-	url := contract.VolumeMediaBase(j.PID, j.No, v.Ver)
-	now := s.cfg.Now().UTC()
-	if _, err := tx.Exec(ctx, `DELETE FROM volume_media WHERE pid = $1 AND no = $2 AND ver = $3 AND removed`, j.PID, j.No, v.Ver); err != nil {
-		return "", fmt.Errorf("clear removed version: %w", err)
-	}
-	var retireAt *time.Time
-	err := tx.QueryRow(ctx, `SELECT retire_at FROM volume_media WHERE pid = $1 AND no = $2 AND ver = $3`, j.PID, j.No, v.Ver).Scan(&retireAt)
-	exists := err == nil
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return "", fmt.Errorf("load version: %w", err)
-	}
-	if exists && retireAt == nil {
-		return url, nil
-	}
-	if _, err := tx.Exec(ctx, `UPDATE volume_media SET retire_at = $3 WHERE pid = $1 AND no = $2 AND retire_at IS NULL`,
-		j.PID, j.No, now.Add(s.cfg.Grace)); err != nil {
-		return "", fmt.Errorf("retire current version: %w", err)
-	}
-	if exists {
-		if _, err := tx.Exec(ctx, `UPDATE volume_media SET retire_at = NULL WHERE pid = $1 AND no = $2 AND ver = $3`, j.PID, j.No, v.Ver); err != nil {
-			return "", fmt.Errorf("bring version back: %w", err)
+// volumeSave is a version to make its volume's current one.
+type volumeSave struct {
+	job *job
+	v   contract.VolumeMediaVersion
+}
+
+// saveVolumes makes each item's version its volume's current one, in a few
+// statements for any number of volumes. The version it replaces stays
+// readable for the grace period (a reader in the middle of it keeps going),
+// then the sweeper removes it. The same files again are the same version:
+// nothing changes, or a retiring version comes back. It returns each item's
+// URL.
+func (s *Service) saveVolumes(ctx context.Context, tx pgx.Tx, items []volumeSave) ([]string, error) {
+	urls := make([]string, len(items))
+	// One row per volume (a batch names a volume once; a second item for
+	// it is the same files, so the same version).
+	var uniq []int
+	seen := map[string]bool{}
+	for i, it := range items {
+		urls[i] = contract.VolumeMediaBase(it.job.PID, it.job.No, it.v.Ver)
+		k := it.job.PID + "/" + strconv.Itoa(it.job.No)
+		if !seen[k] {
+			seen[k] = true
+			uniq = append(uniq, i)
 		}
-	} else {
-		doc, err := json.Marshal(v)
+	}
+	if len(uniq) == 0 {
+		return urls, nil
+	}
+	pids, nos, vers := make([]string, len(uniq)), make([]int32, len(uniq)), make([]string, len(uniq))
+	for r, i := range uniq {
+		pids[r], nos[r], vers[r] = items[i].job.PID, int32(items[i].job.No), items[i].v.Ver
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM volume_media v USING unnest($1::text[], $2::int[], $3::text[]) AS t(pid, no, ver)
+		WHERE v.pid = t.pid AND v.no = t.no AND v.ver = t.ver AND v.removed`, pids, nos, vers); err != nil {
+		return nil, fmt.Errorf("clear removed versions: %w", err)
+	}
+	// Per row: 0 a new version, 1 already current, 2 retiring (comes back).
+	state := make([]int, len(uniq))
+	rows, err := tx.Query(ctx, `SELECT t.i, v.retire_at IS NULL FROM unnest($1::text[], $2::int[], $3::text[]) WITH ORDINALITY AS t(pid, no, ver, i)
+		JOIN volume_media v ON v.pid = t.pid AND v.no = t.no AND v.ver = t.ver`, pids, nos, vers)
+	if err != nil {
+		return nil, fmt.Errorf("load versions: %w", err)
+	}
+	for rows.Next() {
+		var i int
+		var current bool
+		if err := rows.Scan(&i, &current); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("load versions: %w", err)
+		}
+		state[i-1] = 2
+		if current {
+			state[i-1] = 1
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load versions: %w", err)
+	}
+	var chPIDs, backPIDs, backVers, newPIDs, newVers, newDocs, owners, keys, docKeys []string
+	var chNos, backNos, newNos []int32
+	for r, i := range uniq {
+		if state[r] == 1 {
+			continue
+		}
+		chPIDs, chNos = append(chPIDs, pids[r]), append(chNos, nos[r])
+		docKeys = append(docKeys, contract.VolumeMediaKey(pids[r], int(nos[r])))
+		if state[r] == 2 {
+			backPIDs, backNos, backVers = append(backPIDs, pids[r]), append(backNos, nos[r]), append(backVers, vers[r])
+			continue
+		}
+		doc, err := json.Marshal(items[i].v)
 		if err != nil {
-			return "", fmt.Errorf("marshal version: %w", err)
+			return nil, fmt.Errorf("marshal version: %w", err)
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO volume_media (pid, no, ver, doc, created_at) VALUES ($1, $2, $3, $4, $5)`, j.PID, j.No, v.Ver, doc, now); err != nil {
-			return "", fmt.Errorf("save version: %w", err)
+		newPIDs, newNos, newVers, newDocs = append(newPIDs, pids[r]), append(newNos, nos[r]), append(newVers, vers[r]), append(newDocs, string(doc))
+		owner := volOwner(pids[r], int(nos[r]), vers[r])
+		for _, p := range items[i].v.Pages {
+			for _, k := range imageKeys(p) {
+				owners, keys = append(owners, owner), append(keys, k)
+			}
 		}
-		var keys []string
-		for _, p := range v.Pages {
-			keys = append(keys, imageKeys(p)...)
-		}
-		for _, t := range v.Texts {
-			keys = append(keys, t.Key)
-		}
-		if err := ref(ctx, tx, volOwner(j.PID, j.No, v.Ver), keys...); err != nil {
-			return "", err
+		for _, t := range items[i].v.Texts {
+			owners, keys = append(owners, owner), append(keys, t.Key)
 		}
 	}
-	return url, outbox.Doc(ctx, tx, contract.VolumeMediaKey(j.PID, j.No))
+	now := s.cfg.Now().UTC()
+	if len(chPIDs) > 0 {
+		if _, err := tx.Exec(ctx, `UPDATE volume_media v SET retire_at = $3 FROM unnest($1::text[], $2::int[]) AS t(pid, no)
+			WHERE v.pid = t.pid AND v.no = t.no AND v.retire_at IS NULL`, chPIDs, chNos, now.Add(s.cfg.Grace)); err != nil {
+			return nil, fmt.Errorf("retire current versions: %w", err)
+		}
+	}
+	if len(backPIDs) > 0 {
+		if _, err := tx.Exec(ctx, `UPDATE volume_media v SET retire_at = NULL FROM unnest($1::text[], $2::int[], $3::text[]) AS t(pid, no, ver)
+			WHERE v.pid = t.pid AND v.no = t.no AND v.ver = t.ver`, backPIDs, backNos, backVers); err != nil {
+			return nil, fmt.Errorf("bring versions back: %w", err)
+		}
+	}
+	if len(newPIDs) > 0 {
+		if _, err := tx.Exec(ctx, `INSERT INTO volume_media (pid, no, ver, doc, created_at)
+			SELECT pid, no, ver, doc::jsonb, $5 FROM unnest($1::text[], $2::int[], $3::text[], $4::text[]) AS t(pid, no, ver, doc)`,
+			newPIDs, newNos, newVers, newDocs, now); err != nil {
+			return nil, fmt.Errorf("save versions: %w", err)
+		}
+		if err := refs(ctx, tx, owners, keys); err != nil {
+			return nil, err
+		}
+	}
+	return urls, outbox.Doc(ctx, tx, docKeys...)
 }
 
 func volOwner(pid string, no int, ver string) string {

@@ -251,9 +251,18 @@ func (s *Service) SideInfo(ctx context.Context, uid int64, channel string) (*Sid
 	si := &SideInfo{Wallet: *w, Shown: MoneyFor(channel), AutoPayment: ap, FirstChargeBonusPct: s.cfg.FirstChargeBonusPct}
 	si.ShownAmount = w.Balance(si.Shown)
 	banners := contract.BonusBanners(channel)
-	si.JoinBonus = Bonus{Valid: banners && w.JoinBonusAt == nil, ImgURL: "/img/banner/join-bonus.svg"}
-	si.FirstBill = Bonus{Valid: banners && w.FirstChargeAt == nil, ImgURL: "/img/banner/first-charge.svg"}
 	now := s.now()
+	// The pictures are those of the running join and first-charge events
+	// (uploaded and processed like every banner); none while none runs.
+	var joinImg, firstImg string
+	if err := s.pool.QueryRow(ctx, `SELECT
+		coalesce((SELECT banner_url FROM events WHERE kind = $1 AND start_at <= $3 AND end_at > $3 ORDER BY eid DESC LIMIT 1), ''),
+		coalesce((SELECT banner_url FROM events WHERE kind = $2 AND start_at <= $3 AND end_at > $3 ORDER BY eid DESC LIMIT 1), '')`,
+		contract.EventJoin, contract.EventFirstCharge, now).Scan(&joinImg, &firstImg); err != nil {
+		return nil, fmt.Errorf("bonus banners: %w", err)
+	}
+	si.JoinBonus = Bonus{Valid: banners && w.JoinBonusAt == nil, ImgURL: joinImg}
+	si.FirstBill = Bonus{Valid: banners && w.FirstChargeAt == nil, ImgURL: firstImg}
 	err = s.pool.QueryRow(ctx, `SELECT
 		coalesce(sum(count - used_cnt) FILTER (WHERE section = 'CM'), 0),
 		coalesce(sum(count - used_cnt) FILTER (WHERE section = 'EB'), 0)

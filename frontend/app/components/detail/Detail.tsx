@@ -528,7 +528,7 @@ export function Detail({ detail }: { detail: DetailT }) {
                     aria-current={v.no === hint ? "true" : undefined}
                   >
                     <div className={s.volThumb}>
-                      <img src={volumeThumb(v)} alt="" loading="lazy" width={72} height={45} />
+                      <img src={volumeThumb(v, p.thumbUrl)} alt="" loading="lazy" width={72} height={45} />
                     </div>
                     <div className={s.volBody}>
                       <p className={s.volTitle}>{v.title}</p>

@@ -15,11 +15,6 @@ import * as s from "./viewer.css";
 export type ViewerProps = { detail: Detail; no: number; place?: Place | null; manifest?: Manifest | null };
 
 const AUTO_SPEEDS = [0, 40, 80, 140, 220]; // px per second
-// Size of one generated webtoon strip (720 x 2000) for volumes without
-// processed content: reserved before it loads so the strip does not jump and
-// a kept place lands. Processed pages carry their own sizes (the manifest).
-const STRIP_W = 720;
-const STRIP_H = 2000;
 
 /** The web viewer: webtoon strip, comic pages (spreads on wide screens), novel text. */
 export function Viewer({ detail, no, place, manifest: given }: ViewerProps) {
@@ -46,7 +41,7 @@ export function Viewer({ detail, no, place, manifest: given }: ViewerProps) {
   const [at, setAt] = useState(() => (p.section === "CM" && place && place.no === no ? place.page + 1 : 1));
   const [texts, setTexts] = useState<string[]>([]);
   // The processed content's manifest: undefined while asked, null for a
-  // volume without processed content (the generated pages).
+  // volume whose content is not processed yet (nothing to show but a note).
   const [manifest, setManifest] = useState<Manifest | null | undefined>(given);
   // The page at the top of the screen (from 1): the next few load ahead.
   const [curPage, setCurPage] = useState(1);
@@ -88,25 +83,22 @@ export function Viewer({ detail, no, place, manifest: given }: ViewerProps) {
   const full = !!auth?.isAuth && !!auth.token;
   const token = full ? auth!.token! : null;
   const ready = authDone && manifest !== undefined;
-  const count = manifest ? visiblePages(full, total(manifest), manifest.previewPages) : visiblePages(full, vol.pages, vol.previewPages);
+  const count = manifest ? visiblePages(full, total(manifest), manifest.previewPages) : 0;
   // Processed preview pages need no token: they show while download-auth is
   // still out, and the paid pages join them once it answers.
   const shown = ready ? count : manifest && manifest.kind === "images" ? Math.min(total(manifest), manifest.previewPages) : 0;
-  const ext = p.section === "EB" ? "txt" : "svg";
-  const src = useCallback((n: number) => `${vol.contentBase}/${n}.${ext}${full ? `?t=${encodeURIComponent(auth!.token!)}` : ""}`, [vol.contentBase, ext, full, auth]);
 
-  // Novel text pages: processed chunks (sanitized HTML, cleaned again here) or generated text.
+  // Novel text pages: processed chunks (sanitized HTML, cleaned again here).
   useEffect(() => {
-    if (p.section !== "EB" || !ready) return;
+    if (p.section !== "EB" || !ready || !manifest) return;
     let cancel = false;
-    const url = (n: number) => (manifest ? chunkURL(manifest, n, token) : src(n));
-    Promise.all(Array.from({ length: count }, (_, i) => fetch(url(i + 1)).then((r) => (r.ok ? r.text() : ""))))
-      .then((t) => !cancel && setTexts(manifest ? t.map(sanitizeChunk) : t))
+    Promise.all(Array.from({ length: count }, (_, i) => fetch(chunkURL(manifest, i + 1, token)).then((r) => (r.ok ? r.text() : ""))))
+      .then((t) => !cancel && setTexts(t.map(sanitizeChunk)))
       .catch(() => {});
     return () => {
       cancel = true;
     };
-  }, [p.section, ready, count, src, manifest, token]);
+  }, [p.section, ready, count, manifest, token]);
 
   // Wide screens show comic spreads.
   useEffect(() => {
@@ -141,15 +133,6 @@ export function Viewer({ detail, no, place, manifest: given }: ViewerProps) {
   const prevNo = targetVol(nos, no, "P");
   const nextNo = targetVol(nos, no, "N");
 
-  // Preload the next volume's first generated page once the reader is near the end.
-  useEffect(() => {
-    if (nextNo === null || p.section === "EB" || manifest !== null) return;
-    const nv = detail.volList.find((v) => v.no === nextNo);
-    if (!nv) return;
-    const img = new Image();
-    img.src = `${nv.contentBase}/1.svg`;
-  }, [nextNo, detail.volList, p.section, manifest]);
-
   // Comic pages: keys and preloading of the next two pages.
   const groups = useMemo(() => spreads(count, wide), [count, wide]);
   const found = groups.findIndex((g) => g.includes(at));
@@ -166,12 +149,10 @@ export function Viewer({ detail, no, place, manifest: given }: ViewerProps) {
   );
   useEffect(() => {
     if (p.section !== "CM") return;
-    for (const n of groups.slice(cur + 1, cur + 3).flat()) {
+    for (const n of manifest ? groups.slice(cur + 1, cur + 3).flat() : []) {
       const img = new Image();
-      if (manifest) {
-        img.sizes = wide ? "50vw" : "100vw";
-        img.srcset = srcSet(manifest, n, token);
-      } else img.src = src(n);
+      img.sizes = wide ? "50vw" : "100vw";
+      img.srcset = srcSet(manifest!, n, token);
     }
     const k = (e: KeyboardEvent) => {
       if (e.key === "ArrowRight") turn(1);
@@ -179,7 +160,7 @@ export function Viewer({ detail, no, place, manifest: given }: ViewerProps) {
     };
     window.addEventListener("keydown", k);
     return () => window.removeEventListener("keydown", k);
-  }, [p.section, groups, cur, src, turn, manifest, token, wide]);
+  }, [p.section, groups, cur, turn, manifest, token, wide]);
 
   // The reader's place: measured from the screen, kept on this device and
   // sent to the writer (throttled; by beacon when the page goes away), and
@@ -304,6 +285,11 @@ export function Viewer({ detail, no, place, manifest: given }: ViewerProps) {
 
   const endPanel = (
     <div className={s.end} data-testid="viewer-end">
+      {manifest === null && (
+        <p style={{ fontSize: 14 }} data-testid="content-pending">
+          이 회차의 내용을 준비하고 있습니다. 잠시 후 다시 열어 주세요.
+        </p>
+      )}
       {!full && (
         <>
           <p style={{ fontSize: 14 }} data-testid="preview-note">
@@ -345,8 +331,8 @@ export function Viewer({ detail, no, place, manifest: given }: ViewerProps) {
       <main onClick={() => p.section !== "CM" && setChrome((c) => !c)}>
         {p.section === "WT" && (
           <div className={s.strip} style={{ width: `${width}%`, paddingTop: 48 }} ref={stripRef}>
-            {Array.from({ length: shown }, (_, i) =>
-                manifest ? (
+            {manifest &&
+              Array.from({ length: shown }, (_, i) => (
                   <img
                     key={`${no}-${i}`}
                     className={s.stripImg}
@@ -360,10 +346,7 @@ export function Viewer({ detail, no, place, manifest: given }: ViewerProps) {
                     fetchPriority={i === 0 ? "high" : undefined}
                     data-testid="page"
                   />
-                ) : (
-                  <img key={`${no}-${i}-${full}`} className={s.stripImg} src={src(i + 1)} alt={`${i + 1}쪽`} width={STRIP_W} height={STRIP_H} loading={i < 3 ? "eager" : "lazy"} data-testid="page" />
-                ),
-              )}
+              ))}
             {ready && endPanel}
           </div>
         )}
@@ -371,8 +354,8 @@ export function Viewer({ detail, no, place, manifest: given }: ViewerProps) {
           <>
             {cur < groups.length ? (
               <div className={s.pageWrap} data-testid="comic-page" data-page={cur}>
-                {(groups[cur] ?? []).map((n) =>
-                  manifest ? (
+                {manifest &&
+                  (groups[cur] ?? []).map((n) => (
                     <img
                       key={n}
                       className={s.pageImg}
@@ -385,10 +368,7 @@ export function Viewer({ detail, no, place, manifest: given }: ViewerProps) {
                       height={manifest.pages[n - 1].h}
                       data-testid="page"
                     />
-                  ) : (
-                    <img key={n} className={s.pageImg} style={{ maxWidth: groups[cur].length === 2 ? "50%" : "100%" }} src={src(n)} alt={`${n}쪽`} width={720} height={1024} data-testid="page" />
-                  ),
-                )}
+                  ))}
                 <button type="button" className={s.tapLeft} aria-label="이전 쪽" onClick={() => turn(-1)} />
                 <button type="button" className={s.tapRight} aria-label="다음 쪽" onClick={() => turn(1)} />
                 <button type="button" style={{ position: "absolute", left: "30%", right: "30%", top: 0, bottom: 0, border: 0, background: "transparent" }} aria-label="메뉴" onClick={() => setChrome((c) => !c)} />
@@ -400,17 +380,11 @@ export function Viewer({ detail, no, place, manifest: given }: ViewerProps) {
         )}
         {p.section === "EB" && (
           <div className={s.text} style={{ fontSize: font.size, lineHeight: font.line }} data-testid="novel-text" ref={textRef}>
-            {texts.map((t, i) =>
-              manifest ? (
-                // sanitized twice: by the writer (bluemonday) and by sanitizeChunk here
-                <div key={i} className={s.chunk} data-testid="chunk" dangerouslySetInnerHTML={{ __html: t }} />
-              ) : (
-                <p key={i} style={{ marginBottom: "1.2em" }}>
-                  {t}
-                </p>
-              ),
-            )}
-            {ready && texts.length > 0 && endPanel}
+            {texts.map((t, i) => (
+              // sanitized twice: by the writer (bluemonday) and by sanitizeChunk here
+              <div key={i} className={s.chunk} data-testid="chunk" dangerouslySetInnerHTML={{ __html: t }} />
+            ))}
+            {ready && (texts.length > 0 || manifest === null) && endPanel}
           </div>
         )}
       </main>

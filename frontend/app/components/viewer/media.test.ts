@@ -63,9 +63,9 @@ describe("sanitizeChunk", () => {
 });
 
 describe("volumeThumb", () => {
-  it("the processed first page when it is public, else the generated one", () => {
-    expect(volumeThumb({ contentBase: "/content/wt1/3", mediaBase: "/content/wt1/3/00ab", previewPages: 2 })).toBe("/content/wt1/3/00ab/1?w=360");
-    expect(volumeThumb({ contentBase: "/content/wt1/3", mediaBase: "/content/wt1/3/00ab", previewPages: 0 })).toBe("/content/wt1/3/1.svg");
-    expect(volumeThumb({ contentBase: "/content/wt1/3", previewPages: 2 })).toBe("/content/wt1/3/1.svg");
+  it("the processed first page when it is public, else the work's cover", () => {
+    expect(volumeThumb({ mediaBase: "/content/wt1/3/00ab", previewPages: 2 }, "/media/c0")).toBe("/content/wt1/3/00ab/1?w=360");
+    expect(volumeThumb({ mediaBase: "/content/wt1/3/00ab", previewPages: 0 }, "/media/c0")).toBe("/media/c0");
+    expect(volumeThumb({ previewPages: 2 }, "/media/c0")).toBe("/media/c0");
   });
 });

@@ -138,8 +138,8 @@ export function sanitizeChunk(html: string): string {
 /**
  * volumeThumb is the small picture of a volume in the detail's list: the
  * first page of its processed version when that page is public (a preview
- * page; the list has no token), else the generated first page.
+ * page; the list has no token), else the work's cover.
  */
-export function volumeThumb(v: { contentBase: string; mediaBase?: string; previewPages: number }): string {
-  return v.mediaBase && v.previewPages > 0 ? `${v.mediaBase}/1?w=360` : `${v.contentBase}/1.svg`;
+export function volumeThumb(v: { mediaBase?: string; previewPages: number }, cover: string): string {
+  return v.mediaBase && v.previewPages > 0 ? `${v.mediaBase}/1?w=360` : cover;
 }
