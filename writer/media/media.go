@@ -91,6 +91,7 @@ type Service struct {
 	// encoded counts the source pictures this service processed (not
 	// reused from media_made).
 	encoded atomic.Int64
+	files   keyedMutex
 	// Changed is called after each commit that enqueued outbox rows (wakes
 	// the local relay).
 	Changed func()

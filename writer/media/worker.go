@@ -101,14 +101,19 @@ func (s *Service) Once(ctx context.Context) (bool, error) {
 	jctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go s.renew(jctx, j)
+	// Jobs on the same files wait for the one making them, then reuse
+	// what it made (its siblings are done by then, most of them).
+	unlock := s.files.lock(strings.Join(j.Originals, ","))
 	err = s.process(jctx, j)
 	stop()
 	if err == nil {
 		if j.Target == TargetVolume {
 			s.siblings(ctx, j)
 		}
+		unlock()
 		return true, nil
 	}
+	unlock()
 	if r, ok := process.AsRefusal(err); ok {
 		s.log.Info("media job refused", "job", j.ID, "code", r.Code, "detail", r.Detail)
 		return true, s.fail(ctx, j, r.Message)
@@ -567,6 +572,42 @@ func (s *Service) storeSource(ctx context.Context, tx pgx.Tx, sm *sourceMade) er
 }
 
 var errLostLease = errors.New("media job lease lost")
+
+// keyedMutex is a mutex per key (jobs of one writer on the same files), so
+// two workers never encode the same files at once. Across writer nodes the
+// same files may be encoded twice, which costs time and changes nothing.
+type keyedMutex struct {
+	mu sync.Mutex
+	m  map[string]*keyedEntry
+}
+
+type keyedEntry struct {
+	sync.Mutex
+	users int
+}
+
+func (k *keyedMutex) lock(key string) (unlock func()) {
+	k.mu.Lock()
+	if k.m == nil {
+		k.m = map[string]*keyedEntry{}
+	}
+	e := k.m[key]
+	if e == nil {
+		e = &keyedEntry{}
+		k.m[key] = e
+	}
+	e.users++
+	k.mu.Unlock()
+	e.Lock()
+	return func() {
+		e.Unlock()
+		k.mu.Lock()
+		if e.users--; e.users == 0 {
+			delete(k.m, key)
+		}
+		k.mu.Unlock()
+	}
+}
 
 // errMadeGone: a reused picture's objects were removed between planning and
 // storing; the job is retried and makes them again.
