@@ -9,17 +9,13 @@ import (
 	"time"
 )
 
-// Content URLs. Volume content is served by the edge (generated art for the demo,
-// a CDN in production):
-//
-//	cover        /img/cover/<pid>.svg     wide cover  /img/wide/<pid>.svg
-//	banner       /img/banner/<id>.svg     icon        /img/icon/<name>.svg
-//	page n       <Volume.ContentBase>/<n>.svg  (WT strips, CM pages; n from 1)
-//	text n       <Volume.ContentBase>/<n>.txt  (EB chunks)
-//
-// with ContentBase = /content/<pid>/<no>. Pages up to Volume.PreviewPages are
-// public; the rest need ?t=<content token> that the writer's download-auth answer
-// hands out to entitled readers.
+// Content URLs. Covers, banners and volume pages are uploaded files after the
+// writer's processing (contract/media.go: /media/<id> and
+// /content/<pid>/<no>/<ver>/<n>); a volume's ContentBase = /content/<pid>/<no>
+// is the prefix of every version of its pages. Pages up to
+// Volume.PreviewPages are public; the rest need ?t=<content token> that the
+// writer's download-auth answer hands out to entitled readers, bound to the
+// volume, so a CDN can check it on the prefix.
 const ContentPrefix = "/content/"
 
 // ContentBase returns the base URL of a volume's content.

@@ -108,6 +108,13 @@ func volumeRow(pid string, v *contract.Volume) []any {
 		v.RentPriceOrg, v.Pages, v.ContentBase, v.PreviewPages}
 }
 
+// Placeholders of a work without an uploaded cover or wide cover: files of
+// the built SPA (frontend/public/covers).
+const (
+	NoCover     = "/covers/none.svg"
+	NoWideCover = "/covers/none-wide.svg"
+)
+
 // Normalize fills defaults and validates a product document.
 func Normalize(p *contract.Product, now time.Time) error {
 	p.Title = strings.TrimSpace(p.Title)
@@ -150,11 +157,13 @@ func Normalize(p *contract.Product, now time.Time) error {
 			p.Unit = "권"
 		}
 	}
+	// Until a cover is uploaded (a media job points the work at it), the
+	// SPA's placeholder.
 	if p.ThumbURL == "" {
-		p.ThumbURL = "/img/cover/" + p.PID + ".svg"
+		p.ThumbURL = NoCover
 	}
 	if p.ThumbWideURL == "" {
-		p.ThumbWideURL = "/img/wide/" + p.PID + ".svg"
+		p.ThumbWideURL = NoWideCover
 	}
 	if p.RegisteredAt.IsZero() {
 		p.RegisteredAt = now

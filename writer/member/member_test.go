@@ -475,8 +475,12 @@ func TestUserGetInfoAndProfile(t *testing.T) {
 			BlueMoney int64 `json:"bluemoney"`
 			NewGift   bool  `json:"new_gift"`
 			JoinBonus struct {
-				Valid bool `json:"valid"`
+				Valid  bool   `json:"valid"`
+				ImgURL string `json:"img_url"`
 			} `json:"join_bonus"`
+			FirstBill struct {
+				ImgURL string `json:"img_url"`
+			} `json:"firstbill"`
 		} `json:"info"`
 		AutoPaymentInfo map[string]any `json:"auto_payment_info"`
 	}
@@ -487,8 +491,18 @@ func TestUserGetInfoAndProfile(t *testing.T) {
 	}
 	m := newMember(t, e, "info@example.com")
 	st, body = m.Do("POST", zz+"user-get-info", form("uid", m.uid, "channel", "AW", "nai", "19"))
-	if v := decode[info](t, body); st != 200 || !v.Info.JoinBonus.Valid || v.Info.NewGift {
+	if v := decode[info](t, body); st != 200 || !v.Info.JoinBonus.Valid || v.Info.NewGift || v.Info.JoinBonus.ImgURL != "" {
 		t.Fatalf("member side info: %d %s", st, body)
+	}
+	// The banners' pictures are those of the running join and first-charge
+	// events (processed uploads), not addresses of their own.
+	now := time.Now()
+	exec(t, e, `INSERT INTO events (eid, kind, title, body, banner_url, start_at, end_at) VALUES
+		(2050, 'join', '가입', '', '/media/aa', $1, $2), (2051, 'firstcharge', '첫 충전', '', '/media/bb', $1, $2),
+		(2052, 'join', '지난 가입', '', '/media/cc', $3, $1)`, now.Add(-time.Hour), now.Add(time.Hour), now.Add(-48*time.Hour))
+	st, body = m.Do("POST", zz+"user-get-info", form("uid", m.uid, "channel", "AW", "nai", "19"))
+	if v := decode[info](t, body); st != 200 || v.Info.JoinBonus.ImgURL != "/media/aa" || v.Info.FirstBill.ImgURL != "/media/bb" {
+		t.Fatalf("side info's banner pictures: %d %s", st, body)
 	}
 	if st, _ := m.Do("POST", zz+"user-get-info", form("uid", "12345", "channel", "AW")); st != 403 {
 		t.Fatalf("other uid: %d", st)
