@@ -121,7 +121,8 @@ else
     -writer-addr "127.0.0.1:$writer_port" -analytics-addr "127.0.0.1:$analytics_port" \
     -works "$works" -ready-file "$data/ready" >"$data/stack.log" 2>&1 &
   pids+=($!)
-  for _ in $(seq 1 1800); do
+  # A fresh data folder: the demo's pictures and pages are processed first.
+  for _ in $(seq 1 6000); do
     [ -f "$data/ready" ] && break
     kill -0 "${pids[-1]}" 2>/dev/null || { log "the store exited"; tail -40 "$data/stack.log" >&2; exit 1; }
     sleep 0.1

@@ -22,4 +22,6 @@ if [ -f frontend/package.json ]; then
 fi
 log "building the services"
 go build -o bin/storefront ./cmd/storefront
-exec bin/storefront up "$@"
+# On a first run the store opens once the covers and banners are processed;
+# the demo's volume pages follow (README: first run).
+exec bin/storefront up -wait-media "${DEMO_WAIT_MEDIA:-pictures}" "$@"

@@ -89,7 +89,9 @@ if [ -z "${TEST_SKIP_E2E:-}" ] && [ -f frontend/package.json ]; then
     -writer-addr 127.0.0.1:0 -analytics-addr 127.0.0.1:0 -works "${TEST_WORKS:-400}" -ready-file "$data/e2e.ready" \
     >"$data/stack.log" 2>&1 &
   pids+=($!)
-  for _ in $(seq 1 1200); do
+  # A fresh data folder: the demo's pictures and pages are processed first
+  # (README: two to four minutes on two busy cores).
+  for _ in $(seq 1 6000); do
     [ -f "$data/e2e.ready" ] && break
     kill -0 "${pids[-1]}" 2>/dev/null || { tail -50 "$data/stack.log" >&2; exit 1; }
     sleep 0.1

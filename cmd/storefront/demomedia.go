@@ -159,24 +159,36 @@ func enqueueDemoMedia(ctx context.Context, svc *media.Service, db *pgxpool.Pool,
 	return queued, nil
 }
 
-// waitMedia waits until no media job is queued or running, drawing a bar of
-// the jobs done since it started.
-func waitMedia(ctx context.Context, svc *media.Service, log *slog.Logger) error {
+// waitMedia waits until no media job is queued or running (pictures: no
+// job for a cover, banner or event picture), drawing a bar of the jobs done
+// since it started.
+func waitMedia(ctx context.Context, svc *media.Service, pictures bool, log *slog.Logger) error {
 	t0 := time.Now()
-	total, err := svc.Pending(ctx)
+	pending := func() (int, error) {
+		all, pics, err := svc.Pending(ctx)
+		if pictures {
+			return pics, err
+		}
+		return all, err
+	}
+	total, err := pending()
 	if err != nil || total == 0 {
 		return err
 	}
-	bar := newProgress(os.Stderr, "processing demo media", time.Second)
+	label := "processing demo media"
+	if pictures {
+		label = "processing demo pictures"
+	}
+	bar := newProgress(os.Stderr, label, time.Second)
 	defer bar.Done()
 	for {
-		n, err := svc.Pending(ctx)
+		n, err := pending()
 		if err != nil {
 			return err
 		}
 		bar.Update(total-n, total)
 		if n == 0 {
-			log.Info("demo media processed", "jobs", total, "encoded", svc.Encoded(), "took", time.Since(t0).Round(time.Millisecond))
+			log.Info("demo media processed", "pictures only", pictures, "jobs", total, "encoded", svc.Encoded(), "took", time.Since(t0).Round(time.Millisecond))
 			return nil
 		}
 		select {

@@ -55,7 +55,7 @@ func TestDemoCatalogGoesThroughTheMediaPipelineOnce(t *testing.T) {
 	if err := loadDemo(ctx, dbURL, f, w.Media(), log); err != nil {
 		t.Fatal(err)
 	}
-	if err := waitMedia(ctx, w.Media(), log); err != nil {
+	if err := waitMedia(ctx, w.Media(), false, log); err != nil {
 		t.Fatal(err)
 	}
 	if err := markDemoMedia(f); err != nil {
@@ -191,7 +191,7 @@ func TestDemoCatalogGoesThroughTheMediaPipelineOnce(t *testing.T) {
 	if err := loadDemo(ctx, dbURL, f, w.Media(), log); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := w.Media().Pending(ctx); err != nil || n != 0 {
+	if n, _, err := w.Media().Pending(ctx); err != nil || n != 0 {
 		t.Fatalf("%d jobs pending after a second run (%v)", n, err)
 	}
 	if again := count(t, db, `SELECT count(*) FROM media_jobs`); again != jobs {

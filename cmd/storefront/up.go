@@ -37,6 +37,7 @@ type upFlags struct {
 	staticDir     string
 	readyFile     string
 	devClock      bool
+	waitMedia     string
 }
 
 func (f *upFlags) register(fs *flag.FlagSet) {
@@ -50,6 +51,7 @@ func (f *upFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.staticDir, "static", "frontend/build/client", "built frontend the edge serves (env STATIC_DIR)")
 	fs.StringVar(&f.readyFile, "ready-file", "", "touch this file once the store is ready (for scripts)")
 	fs.BoolVar(&f.devClock, "dev-clock", false, "TESTS ONLY: let a request move the writer's coupon clock (cookie sf_devclock, see writer/devclock); refused with COOKIE_MODE=live")
+	fs.StringVar(&f.waitMedia, "wait-media", "all", "before the store is ready on a first run: all (every picture and page of the demo processed) or pictures (covers, banners and event pictures; volume pages follow, the viewer says a volume is being prepared meanwhile) (env DEMO_WAIT_MEDIA)")
 }
 
 func up(args []string) error {
@@ -59,6 +61,9 @@ func up(args []string) error {
 	logFormat, logLevel := svc.LogFlags(fs)
 	if err := svc.Parse(fs, args); err != nil {
 		return err
+	}
+	if f.waitMedia != "all" && f.waitMedia != "pictures" {
+		return fmt.Errorf("-wait-media %q: want all or pictures", f.waitMedia)
 	}
 	log := svc.NewLogger(*logFormat, *logLevel)
 	ctx, cancel := svc.SignalContext()
@@ -145,10 +150,19 @@ func up(args []string) error {
 		}
 		// The demo's pictures and pages first: a store whose covers and
 		// pages are still being made is not up yet.
-		if err := waitMedia(gctx, writer.Media(), log); err != nil {
+		if err := waitMedia(gctx, writer.Media(), f.waitMedia == "pictures", log); err != nil {
 			return err
 		}
-		if err := markDemoMedia(f); err != nil {
+		if f.waitMedia == "pictures" {
+			// The pages go on after the store is up; the next run skips
+			// them once they are all done.
+			g.Go(func() error {
+				if err := waitMedia(gctx, writer.Media(), false, log); err != nil {
+					return err
+				}
+				return markDemoMedia(f)
+			})
+		} else if err := markDemoMedia(f); err != nil {
 			return err
 		}
 		// The edge is ready once it has synced what the bucket holds; after a

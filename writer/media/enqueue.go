@@ -179,11 +179,12 @@ func (s *Service) JobState(ctx context.Context, id int64) (state, reason string,
 	return state, reason, nil
 }
 
-// Pending is how many jobs are not finished (queued or running).
-func (s *Service) Pending(ctx context.Context) (int, error) {
-	var n int
-	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM media_jobs WHERE state IN ('queued', 'running')`).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count pending media jobs: %w", err)
+// Pending is how many jobs are not finished (queued or running), and how
+// many of them make a picture (cover, wide cover, banner, event) rather than
+// a volume's pages.
+func (s *Service) Pending(ctx context.Context) (all, pictures int, err error) {
+	if err := s.pool.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE target <> 'volume') FROM media_jobs WHERE state IN ('queued', 'running')`).Scan(&all, &pictures); err != nil {
+		return 0, 0, fmt.Errorf("count pending media jobs: %w", err)
 	}
-	return n, nil
+	return all, pictures, nil
 }
