@@ -1,6 +1,8 @@
 package demo
 
 import (
+	"hash/fnv"
+
 	"storefront/contract"
 )
 
@@ -69,10 +71,7 @@ func PoolWide(pid string) int { return int(fnv64(pid) / 7 % PoolWides) }
 
 // fnv64 is FNV-1a: stable across runs and Go versions.
 func fnv64(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return h
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
 }
