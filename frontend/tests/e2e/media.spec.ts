@@ -196,7 +196,11 @@ test("admin: /admin/media uploads a volume's files with progress, watches proces
   await page.goto(`/admin/media?pid=${pid}&no=${vol.no}`);
   await page.getByLabel("관리자 토큰").fill(process.env.ADMIN_TOKEN ?? "dev-admin-token");
   await page.getByRole("button", { name: "확인" }).click();
-  await expect(page.getByText("아직 처리된 콘텐츠가 없습니다.")).toBeVisible();
+  // The demo's volume shows its pooled episode (processed on the first
+  // run); the upload makes a new version that replaces it.
+  await expect(page.getByTestId("media-preview").getByRole("img").first()).toBeVisible();
+  const version = page.getByText(/^버전 [0-9a-f]+ /);
+  const before = await version.textContent();
   await page.getByLabel(/^파일/).setInputFiles(["strip-2.jpg", "strip-1.jpg"].map((f) => path.join(import.meta.dirname, "media", f)));
   await page.getByRole("button", { name: "올리기" }).click();
   // in the team's order (001 before 002 by name), each to 100 %
@@ -211,6 +215,7 @@ test("admin: /admin/media uploads a volume's files with progress, watches proces
   await expect(state).toHaveAttribute("data-state", "done", { timeout: 180_000 });
   await expect(state).toContainText("처리 완료");
   await expect(page.getByRole("cell", { name: "처리 완료" }).first()).toBeVisible();
+  await expect(version).not.toHaveText(before!);
   const preview = page.getByTestId("media-preview").getByRole("img");
   await expect(preview.first()).toBeVisible();
   await expect.poll(() => preview.first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
