@@ -25,8 +25,9 @@ const (
 	PoolWides = 4
 	// PoolStrips is how many strips (720 × 2000) a pooled webtoon episode
 	// has; processing cuts each into two segments of 1000 px
-	// (media/process.StripOptions: at most twice as tall as wide).
-	PoolStrips = 2
+	// (media/process.StripOptions: at most twice as tall as wide), so an
+	// episode is six pages, long enough to scroll through a few screens.
+	PoolStrips = 3
 	// PoolComicPages and PoolNovelChapters: a pooled comic volume's pages,
 	// a pooled novel volume's chapters (each one chunk of the viewer).
 	PoolComicPages    = 4
