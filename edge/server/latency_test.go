@@ -33,7 +33,7 @@ func TestLatencyHistogramsPerRouteClass(t *testing.T) {
 			t.Fatalf("detail: %d %s", resp.StatusCode, b)
 		}
 	}
-	g.get("/img/cover/lat1.svg")
+	g.get("/content/lat1/1/00ab/1")
 	g.get("/")
 	g.get("/webtoon/detail/lat1")
 	resp, err := http.Post(g.url+"/home/api/v1/tracking/page-view", "application/json", strings.NewReader(`{"curPageUrl":"/webtoon"}`))

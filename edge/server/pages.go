@@ -430,12 +430,7 @@ func (s *Server) drawViewer(v *catalog.View, pid string, no int) *firstScreen {
 	fs := &firstScreen{kind: "v"}
 	fs.body.WriteString(`<div class="st">`)
 	if vol.MediaBase == "" {
-		// Generated pages (demo art) until the volume has processed content:
-		// the viewer's src and size (Viewer.tsx, STRIP_W x STRIP_H).
-		u := html.EscapeString(vol.ContentBase + "/1.svg")
-		preloadImage(fs, u, "", "")
-		fs.body.WriteString(`<img src="` + u + `" alt="" width="720" height="2000" fetchpriority="high" data-lead=""/></div>`)
-		return fs
+		return nil // not processed yet: the viewer says so, nothing to draw
 	}
 	status, body := render.VolumeMediaOf(v, pid, no)
 	m, ok := body.(render.VolumeManifest)
