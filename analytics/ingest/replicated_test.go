@@ -167,8 +167,10 @@ func TestRetryOnAnotherReplicaLandsOnce(t *testing.T) {
 				}
 				return
 			}
-			if rows != 2*total || views != 2*total {
-				t.Fatalf("control: the old way stored %d rows, %d views; the scenario should make it store the batch twice (%d)", rows, views, 2*total)
+			// The lost answer is the first insert's: the old way doubles that
+			// batch, whose size depends on how the 200 publishes were batched.
+			if rows <= total || views != rows {
+				t.Fatalf("control: the old way stored %d rows, %d views; the scenario should make it store the first batch twice (more than %d)", rows, views, total)
 			}
 		})
 	}
