@@ -38,6 +38,8 @@ const root = path.resolve(here, "..");
 const base = (process.env.BASE_URL ?? "http://127.0.0.1:8080").replace(/\/$/, "");
 const runs = Math.max(1, Number(process.env.RUNS ?? 1));
 const outDir = path.resolve(root, process.env.LH_OUTPUT_DIR ?? "test-results/lighthouse");
+// LH_PAGES=home,detail runs only those pages (while iterating; the test command runs all four).
+const only = process.env.LH_PAGES ? process.env.LH_PAGES.split(",").map((s) => s.trim()) : null;
 const chrome = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** BUDGET is issue 23's target on every page. */
@@ -67,12 +69,16 @@ async function pages() {
   const d = await (await fetch(`${base}/home/api/v1/products/${work.pid}`)).json();
   const vol = (d.volList ?? []).find((v) => v.previewPages > 0 || v.isFree) ?? d.volList?.[0];
   if (!vol) throw new Error(`${work.pid} has no volume`);
-  return [
+  const all = [
     { name: "home", path: "/" },
     { name: "genre", path: "/webtoon/genre" },
     { name: "detail", path: `/webtoon/detail/${work.pid}` },
     { name: "viewer", path: `/viewer?pid=${work.pid}&no=${vol.no}` },
   ];
+  if (!only) return all;
+  const picked = all.filter((p) => only.includes(p.name));
+  if (picked.length !== only.length) throw new Error(`LH_PAGES=${only.join(",")}: pages are ${all.map((p) => p.name).join(",")}`);
+  return picked;
 }
 
 /** TARGET_BENCHMARK is the mid-tier phone Lighthouse's default 4x aims at: 1750 / 4. */
