@@ -58,9 +58,9 @@ import (
 // page when it is a preview page. Never a page past the preview: the HTML is
 // the same for every reader of an audience, entitled or not.
 //
-// Issue 19 adds per-work Open Graph tags the same way: a page's head
-// fragment is built from what the route read (firstScreen.head), so the
-// detail's og:title / og:image are a few lines in drawDetail.
+// A work's detail also carries its share preview (issue 19, shareTags): the
+// head fragment is built from what the route read, so the Open Graph tags
+// are cached with the page and cost a hit nothing.
 
 // pageKind is a route the edge draws a first screen for.
 type pageKind byte
@@ -405,9 +405,29 @@ func (s *Server) drawDetail(v *catalog.View, pid string) *firstScreen {
 	s.drawHeader(fs)
 	u := html.EscapeString(d.ProdInfo.ThumbURL)
 	preloadImage(fs, u, "", "")
+	s.shareTags(fs, d, pid)
 	fs.body.WriteString(`<div class="hero"><img src="` + u + `" alt="" width="360" height="200" fetchpriority="high" data-lead=""/><i><img src="` + u + `" alt="" width="108" height="144"/></i><b>` +
 		html.EscapeString(d.ProdInfo.Title) + `</b></div></div>`)
 	return fs
+}
+
+// shareTags are the Open Graph and Twitter tags a chat or a social network
+// reads for a shared link (they run no JavaScript). Only for a public work:
+// an adult or unknown one is not drawn at all, so it gets index.html's own
+// generic title and no cover.
+func (s *Server) shareTags(fs *firstScreen, d render.Detail, pid string) {
+	title := html.EscapeString(d.ProdInfo.Title)
+	desc := html.EscapeString(d.ProdInfo.Summary)
+	img := html.EscapeString(s.publicURL + d.ProdInfo.ThumbURL)
+	// One canonical address whichever section path the link came by.
+	page := html.EscapeString(s.publicURL + "/" + strings.ToLower(contract.ContentType(d.ProdInfo.Section)) + "/detail/" + pid)
+	h := &fs.head
+	h.WriteString(`<link rel="canonical" href="` + page + `"/>`)
+	h.WriteString(`<meta property="og:type" content="website"/><meta property="og:site_name" content="` + s.pageBrand + `"/>`)
+	h.WriteString(`<meta property="og:title" content="` + title + `"/><meta property="og:description" content="` + desc + `"/>`)
+	h.WriteString(`<meta property="og:image" content="` + img + `"/><meta property="og:url" content="` + page + `"/>`)
+	h.WriteString(`<meta name="twitter:card" content="summary_large_image"/><meta name="twitter:title" content="` + title + `"/>`)
+	h.WriteString(`<meta name="twitter:description" content="` + desc + `"/><meta name="twitter:image" content="` + img + `"/>`)
 }
 
 // drawViewer draws a webtoon volume's first strip, when it is a preview

@@ -53,7 +53,7 @@ func TestFirstScreen(t *testing.T) {
 	e.put(contract.VolumeMediaKey("ad1", 1), contract.VolumeMedia{PID: "ad1", No: 1, Current: volumeMedia(o, "ad1", 1, "00ef", 2), Version: 1})
 	dir := t.TempDir()
 	server.WriteSPABuild(t, dir)
-	g := startEdge(t, e, withObjects(o), func(c *server.Config) { c.StaticDir = dir })
+	g := startEdge(t, e, withObjects(o), func(c *server.Config) { c.StaticDir = dir; c.PublicURL = "https://store.example" })
 	g.waitReady()
 
 	// The viewer: the first strip (a preview page) in the viewer's srcset and sizes.
@@ -93,7 +93,7 @@ func TestFirstScreen(t *testing.T) {
 		if drawing != "" || string(b) != server.SPAIndex {
 			t.Errorf("%s: drawn %q", p, drawing)
 		}
-		if strings.Contains(string(b), "/content/w1/2") || strings.Contains(string(b), "ad1") {
+		if strings.Contains(string(b), "/content/w1/2") || strings.Contains(string(b), "ad1") || strings.Contains(string(b), "og:image") {
 			t.Errorf("%s: names content it must not", p)
 		}
 	}
@@ -103,6 +103,26 @@ func TestFirstScreen(t *testing.T) {
 	if !strings.Contains(head, `<link rel="preload" as="image" href="/img/cover/w1.svg" fetchpriority="high"/>`) ||
 		!strings.Contains(drawing, `<b>웹툰 &lt;b&gt;&#34;하나&#34;&lt;/b&gt;</b>`) {
 		t.Fatalf("detail: %s\n%s", head, drawing)
+	}
+	// Its share preview: the work's title and summary, escaped, its cover
+	// and page as absolute addresses on the public origin.
+	const title = `웹툰 &lt;b&gt;&#34;하나&#34;&lt;/b&gt;`
+	for _, tag := range []string{
+		`<link rel="canonical" href="https://store.example/webtoon/detail/w1"/>`,
+		`<meta property="og:type" content="website"/>`,
+		`<meta property="og:site_name" content="`,
+		`<meta property="og:title" content="` + title + `"/>`,
+		`<meta property="og:description" content="요약"/>`,
+		`<meta property="og:image" content="https://store.example/img/cover/w1.svg"/>`,
+		`<meta property="og:url" content="https://store.example/webtoon/detail/w1"/>`,
+		`<meta name="twitter:card" content="summary_large_image"/>`,
+		`<meta name="twitter:title" content="` + title + `"/>`,
+		`<meta name="twitter:description" content="요약"/>`,
+		`<meta name="twitter:image" content="https://store.example/img/cover/w1.svg"/>`,
+	} {
+		if !strings.Contains(head, tag) {
+			t.Errorf("detail share preview lacks %s:\n%s", tag, head)
+		}
 	}
 
 	// A list's first covers, in the order of the list the route asks.
@@ -127,4 +147,17 @@ func TestFirstScreen(t *testing.T) {
 		resp, _ := g.get("/webtoon/detail/w1", "Accept-Encoding: br")
 		return resp.Header.Get("Content-Encoding") == "br"
 	})
+}
+
+func TestParsePublicURL(t *testing.T) {
+	for in, want := range map[string]string{"https://store.example": "https://store.example", "http://127.0.0.1:8080/": "http://127.0.0.1:8080"} {
+		if got, err := server.ParsePublicURL(in); err != nil || got != want {
+			t.Errorf("%s: %q %v", in, got, err)
+		}
+	}
+	for _, in := range []string{"", "store.example", "ftp://store.example", "https://store.example/shop", "https://store.example?x=1", "https://"} {
+		if _, err := server.ParsePublicURL(in); err == nil {
+			t.Errorf("%s accepted", in)
+		}
+	}
 }

@@ -16,8 +16,10 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
+	"net/url"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -82,6 +84,11 @@ type Config struct {
 	// objects are read from: a folder or s3://... (media/store.Open); empty
 	// = none, media documents are known but no bytes can be served (503).
 	ContentStoreURL string
+	// PublicURL (EDGE_PUBLIC_URL) is the store's public origin
+	// (https://host[:port]): share previews need absolute addresses, and a
+	// cached page cannot follow each request's Host. Empty = this edge's
+	// own listen address (dev).
+	PublicURL string
 	// Objects, when set, is used instead of opening ContentStoreURL (tests).
 	Objects ObjectSource
 	// MediaCacheBytes bounds the media object cache (EDGE_MEDIA_CACHE_MB × 1 MiB).
@@ -112,6 +119,11 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 		}
 		c.CacheBytes = int64(n) << 20
 		return nil
+	})
+	fs.Func("public-url", "public origin of the store for share previews, http(s)://host[:port] (env EDGE_PUBLIC_URL; default this edge's address)", func(v string) error {
+		o, err := ParsePublicURL(v)
+		c.PublicURL = o
+		return err
 	})
 	fs.StringVar(&c.ContentStoreURL, "content-store", "", "content store of media objects: a folder or s3://bucket?... (env CONTENT_STORE_URL)")
 	fs.Func("media-cache-mb", "media object cache size in MiB (env EDGE_MEDIA_CACHE_MB, default 512)", func(v string) error {
@@ -210,6 +222,7 @@ type Server struct {
 	// without a build), pageBrand the product name of its <title>.
 	shell     *pageShell
 	pageBrand string
+	publicURL string // origin of share previews' absolute addresses
 
 	audSecret, contentSecret []byte
 	auds                     audCache
@@ -333,6 +346,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	if cfg.ProxyProtocol {
 		s.ln = proxyProtocol(s.ln, trusted)
 	}
+	s.publicURL = cfg.PublicURL
+	if s.publicURL == "" {
+		s.publicURL = "http://" + s.ln.Addr().String()
+	}
 	return s, nil
 }
 
@@ -413,3 +430,13 @@ func (s *Server) close() {
 type slogAdapter struct{ l *slog.Logger }
 
 func (a slogAdapter) Printf(format string, args ...any) { a.l.Warn(fmt.Sprintf(format, args...)) }
+
+// ParsePublicURL checks a public origin: http or https, a host, nothing
+// after it (a path would be doubled in every address built from it).
+func ParsePublicURL(v string) (string, error) {
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.Trim(u.Path, "/") != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return "", fmt.Errorf("public url %q: want http(s)://host[:port]", v)
+	}
+	return u.Scheme + "://" + u.Host, nil
+}
