@@ -29,6 +29,7 @@ import { currentDevice, shownMoney } from "~/utils/device";
 import { volumeThumb } from "~/components/viewer/media";
 import { browserAppOpenDeps, openAppFromWeb } from "~/shell/appOpen";
 import { mainButton } from "./mainButton";
+import { copyWithSelection, shareLink } from "./share";
 import { Reviews } from "./Reviews";
 import { ensureMoney as spendMoney } from "./money";
 import { canRead, entitlement, UNDO_MS, unlockOptions, type UnlockOption } from "./unlock";
@@ -217,17 +218,7 @@ export function Detail({ detail }: { detail: DetailT }) {
   };
   const share = async () => {
     const url = `${window.location.origin}/${sectionPath(p.section)}/detail/${p.pid}`;
-    try {
-      await navigator.clipboard.writeText(url);
-    } catch {
-      const ta = document.createElement("textarea");
-      ta.value = url;
-      document.body.appendChild(ta);
-      ta.select();
-      document.execCommand("copy");
-      ta.remove();
-    }
-    shell.toast(COPIED, 2000);
+    if ((await shareLink(navigator, { url, title: p.title }, copyWithSelection)) === "copied") shell.toast(COPIED, 2000);
   };
 
   // A mobile browser may open this work in the app (seed §4, §9): Android
