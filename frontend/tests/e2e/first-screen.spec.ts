@@ -41,3 +41,25 @@ test("home, genre list, detail and viewer: drawn first, then the app's own scree
     expect(src, p.path).toBe(lead![1].replaceAll("&amp;", "&"));
   }
 });
+
+// Issue 19: a link shared in a chat previews with the work's own title,
+// summary and cover. The chat's crawler runs no JavaScript: the document the
+// edge answers carries the tags (edge/server/pages.go shareTags).
+test("a detail URL fetched without JavaScript carries the work's Open Graph tags", async ({ request, baseURL }) => {
+  const pid = await aWebtoon(request);
+  const d = (await (await request.get(`/home/api/v1/products/${pid}`)).json()) as { prodInfo: { title: string; summary: string; thumbUrl: string } };
+  const html = await (await request.get(`/webtoon/detail/${pid}?utm_source=chat`)).text();
+  const meta = (attr: string, name: string) => {
+    const m = html.match(new RegExp(`<meta ${attr}="${name}" content="([^"]*)"/>`));
+    expect(m, `${name} in the document`).toBeTruthy();
+    return m![1].replaceAll("&#34;", '"').replaceAll("&#39;", "'").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
+  };
+  const origin = new URL(baseURL!).origin;
+  expect(meta("property", "og:title")).toBe(d.prodInfo.title);
+  expect(meta("property", "og:description")).toBe(d.prodInfo.summary);
+  expect(meta("property", "og:image")).toBe(origin + d.prodInfo.thumbUrl);
+  expect(meta("property", "og:url")).toBe(`${origin}/webtoon/detail/${pid}`);
+  expect(meta("name", "twitter:card")).toBe("summary_large_image");
+  expect(meta("name", "twitter:image")).toBe(origin + d.prodInfo.thumbUrl);
+  expect(html).toContain(`<link rel="canonical" href="${origin}/webtoon/detail/${pid}"/>`);
+});

@@ -532,3 +532,17 @@ test("the main button continues the volume the member was reading", async ({ pag
   await cont.click();
   await expect(page).toHaveURL(new RegExp(`/viewer\\?pid=${pid}&no=${second!.no}`));
 });
+
+// Where the browser has a share sheet (phones), the button opens it with the
+// work's link instead of copying (issue 19).
+test("share opens the Web Share sheet where the browser has one", async ({ page, request }) => {
+  const { detail } = await paidWork(request, "comic");
+  await page.addInitScript(() => {
+    (window as unknown as { shared: ShareData[] }).shared = [];
+    Object.defineProperty(navigator, "share", { value: async (d: ShareData) => void (window as unknown as { shared: ShareData[] }).shared.push(d) });
+  });
+  await page.goto(`/comic/detail/${detail.prodInfo.pid}`);
+  await page.getByRole("button", { name: "공유" }).click();
+  await expect.poll(() => page.evaluate(() => (window as unknown as { shared: ShareData[] }).shared.map((d) => d.url))).toEqual([expect.stringContaining(`/comic/detail/${detail.prodInfo.pid}`)]);
+  await expect(page.getByTestId("floating-message")).toHaveCount(0);
+});
