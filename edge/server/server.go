@@ -120,7 +120,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 		c.CacheBytes = int64(n) << 20
 		return nil
 	})
-	fs.Func("public-url", "public origin of the store for share previews, http(s)://host[:port] (env EDGE_PUBLIC_URL; default this edge's address)", func(v string) error {
+	fs.Func("public-url", "public origin of the store for share previews, http(s)://host[:port] (env EDGE_PUBLIC_URL, default this edge's address)", func(v string) error {
 		o, err := ParsePublicURL(v)
 		c.PublicURL = o
 		return err

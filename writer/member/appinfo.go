@@ -110,8 +110,17 @@ type ChargeBanner struct {
 // bonus that one). Neither shows in the iOS app (seed §6); the channel comes
 // from the header only.
 func (s *Service) chargeBanner(w http.ResponseWriter, r *http.Request) error {
-	if _, err := httpapi.ReadParams(r); err != nil {
+	p, err := httpapi.ReadParams(r)
+	if err != nil {
 		return err
+	}
+	// A visitor may ask without a uid; a uid, when given, must be the
+	// session's, or a reader could learn which banners another member may
+	// still take.
+	if p["uid"] != "" {
+		if _, err := s.auth.CheckUID(r, p["uid"]); err != nil {
+			return err
+		}
 	}
 	channel, err := httpapi.Channel(r)
 	if err != nil {

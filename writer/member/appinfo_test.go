@@ -172,6 +172,10 @@ func TestChargeBanner(t *testing.T) {
 	if got := types(m.Client, "AW", nil); got != "" {
 		t.Fatalf("member who charged and took the join bonus: %q", got)
 	}
+	m.Headers = map[string]string{"X-Channel": "AW"}
+	if st, body := m.Do("POST", chargeBanner, form("uid", "1")); st != 403 {
+		t.Fatalf("naming another member's uid: %d %s", st, body)
+	}
 	m.Headers = map[string]string{"X-Channel": "ZZ"}
 	if st, body := m.Do("POST", chargeBanner, nil); st != 400 {
 		t.Fatalf("unknown channel: %d %s", st, body)
