@@ -31,7 +31,7 @@ if [ ! -f frontend/build/client/index.html ]; then
 fi
 log "images (twice: the digests must agree)"
 bin/buildimages -bin "$bins" -out "$out.again" | awk '{print $1, $2}' >"$out.digests.again"
-bin/buildimages -bin "$bins" -out "$out" | tee /dev/stderr | awk '{print $1, $2}' >"$out.digests"
+bin/buildimages -bin "$bins" -out "$out" | tee -a /dev/stderr | awk '{print $1, $2}' >"$out.digests"
 rm -rf "$out.again"
 if ! cmp -s "$out.digests" "$out.digests.again"; then
   log "NOT reproducible: two builds of the same inputs differ"
