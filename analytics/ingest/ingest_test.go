@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -27,24 +26,10 @@ func testLog() *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 }
 
-func openCH(t *testing.T, url string) driver.Conn {
-	t.Helper()
-	opts, err := clickhouse.ParseDSN(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := clickhouse.Open(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	return conn
-}
-
 func setup(t *testing.T, chURL string) (jetstream.JetStream, driver.Conn) {
 	t.Helper()
 	js := setupNATS(t)
-	ch := openCH(t, chURL)
+	ch := testenv.OpenClickHouse(t, chURL)
 	if _, err := chschema.Migrate(context.Background(), ch, testLog()); err != nil {
 		t.Fatal(err)
 	}

@@ -35,7 +35,7 @@ func startReplicas(t *testing.T) (database func(t *testing.T, db string) replica
 			if err := srv.Query(ctx, "CREATE DATABASE IF NOT EXISTS "+db, nil); err != nil {
 				t.Fatal(err)
 			}
-			conns[i] = openCH(t, fmt.Sprintf("clickhouse://127.0.0.1:%d/%s", srv.TCPPort, db))
+			conns[i] = testenv.OpenClickHouse(t, fmt.Sprintf("clickhouse://127.0.0.1:%d/%s", srv.TCPPort, db))
 			if _, err := chschema.MigrateReplicated(ctx, conns[i], testLog()); err != nil {
 				t.Fatal(err)
 			}
