@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 
 	"storefront/analytics/chschema"
 	"storefront/analytics/server"
@@ -13,11 +14,12 @@ import (
 // exits, for a migration Job or unit that runs before a rollout. With
 // -replicated it makes the replicated schema, once against each replica,
 // before the service first starts (the service's own migration at start
-// then finds every step applied).
+// then finds every step applied). -cluster adds the Distributed tables.
 func migrate(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("analytics migrate", flag.ContinueOnError)
 	url := fs.String("clickhouse-url", "clickhouse://127.0.0.1:9000/default", "ClickHouse URL (env CLICKHOUSE_URL)")
 	replicated := fs.Bool("replicated", false, "make the replicated schema (ReplicatedMergeTree through ZooKeeper, the server's {shard} and {replica} macros); run against each replica")
+	cluster := fs.String("cluster", "", "with -replicated: also make the Distributed tables (database <db>_all) over this cluster of the servers' remote_servers (env CLICKHOUSE_CLUSTER)")
 	format, level := svc.LogFlags(fs)
 	if err := svc.Parse(fs, args); err != nil {
 		return err
@@ -28,6 +30,9 @@ func migrate(ctx context.Context, args []string) error {
 		return err
 	}
 	defer conn.Close()
+	if *cluster != "" && !*replicated {
+		return fmt.Errorf("analytics migrate: -cluster needs -replicated")
+	}
 	apply := chschema.Migrate
 	if *replicated {
 		apply = chschema.MigrateReplicated
@@ -37,5 +42,10 @@ func migrate(ctx context.Context, args []string) error {
 		return err
 	}
 	log.Info("clickhouse migrations applied", "applied", n)
+	if *cluster != "" {
+		if _, err := chschema.Distribute(ctx, conn, *cluster, log); err != nil {
+			return err
+		}
+	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"storefront/analytics/server"
+	"storefront/devstack"
 	"storefront/devstack/testenv"
 )
 
@@ -35,8 +36,9 @@ func TestMigrateCommand(t *testing.T) {
 	}
 }
 
-// `analytics migrate -replicated` makes the replicated schema on a replica
-// (ZooKeeper and one ClickHouse replica of shard 1).
+// `analytics migrate -replicated -cluster storefront` makes the replicated
+// schema on a replica (ZooKeeper and one ClickHouse replica of shard 1) and
+// the Distributed tables over it in m_all; -cluster alone is refused.
 func TestMigrateCommandReplicated(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts ZooKeeper and a ClickHouse replica")
@@ -48,7 +50,10 @@ func TestMigrateCommandReplicated(t *testing.T) {
 		t.Fatal(err)
 	}
 	url := fmt.Sprintf("clickhouse://127.0.0.1:%d/m", srv.TCPPort)
-	if err := migrate(ctx, []string{"-clickhouse-url", url, "-replicated"}); err != nil {
+	if err := migrate(ctx, []string{"-clickhouse-url", url, "-cluster", devstack.ClusterName}); err == nil || !strings.Contains(err.Error(), "-replicated") {
+		t.Fatalf("migrate -cluster without -replicated: %v", err)
+	}
+	if err := migrate(ctx, []string{"-clickhouse-url", url, "-replicated", "-cluster", devstack.ClusterName}); err != nil {
 		t.Fatal(err)
 	}
 	conn, err := server.OpenClickHouse(url)
@@ -62,5 +67,8 @@ func TestMigrateCommandReplicated(t *testing.T) {
 	}
 	if !strings.HasPrefix(engine, "Replicated") {
 		t.Fatalf("events engine %q after migrate -replicated, want Replicated...", engine)
+	}
+	if err := conn.QueryRow(ctx, "SELECT engine FROM system.tables WHERE database = 'm_all' AND name = 'events'").Scan(&engine); err != nil || engine != "Distributed" {
+		t.Fatalf("m_all.events after migrate -cluster: %q %v, want Distributed", engine, err)
 	}
 }

@@ -60,6 +60,11 @@ var chConfig = template.Must(template.New("config").Parse(`<?xml version="1.0"?>
   <macros><shard>1</shard><replica>{{.Replica}}</replica></macros>
   <interserver_http_port>{{.InterserverPort}}</interserver_http_port>
   <interserver_http_host>127.0.0.1</interserver_http_host>
+  <remote_servers><{{.Cluster}}><shard><internal_replication>true</internal_replication>
+{{- range .Peers}}
+    <replica><host>127.0.0.1</host><port>{{.}}</port></replica>
+{{- end}}
+  </shard></{{.Cluster}}></remote_servers>
 {{- end}}
 </yandex>
 `))
@@ -100,13 +105,120 @@ func StartClickHouse(ctx context.Context, dir string, tcpPort, httpPort int, log
 	return startClickHouse(ctx, dir, map[string]any{"TCPPort": tcpPort, "HTTPPort": httpPort}, log)
 }
 
-// StartClickHouseReplica is StartClickHouse for one replica of replicated
-// tables: it coordinates through the ZooKeeper on zkPort, names itself
-// replica (macros {shard} = 1 and {replica}, for ReplicatedMergeTree's
-// paths) and serves its parts to the other replicas on interserverPort.
-func StartClickHouseReplica(ctx context.Context, dir string, tcpPort, httpPort, interserverPort, zkPort int, replica string, log *slog.Logger) (*ClickHouse, error) {
-	return startClickHouse(ctx, dir, map[string]any{"TCPPort": tcpPort, "HTTPPort": httpPort,
-		"InterserverPort": interserverPort, "ZooKeeper": zkPort, "Replica": replica}, log)
+// ClusterName is the cluster every devstack replica set is named in its
+// servers' remote_servers: what Distributed tables (and analytics'
+// CLICKHOUSE_CLUSTER) name.
+const ClusterName = "storefront"
+
+// ClickHouseCluster is a ZooKeeper and n ClickHouse replicas of one shard,
+// each configured with macros {shard} = 1 and {replica} = r1..rn (the paths
+// of ReplicatedMergeTree) and with every replica in remote_servers as cluster
+// ClusterName (internal_replication: a Distributed table reads one live
+// replica of the shard and leaves copying to the replicated tables).
+type ClickHouseCluster struct {
+	Name      string
+	ZooKeeper *ZooKeeper
+	Replicas  []*ClickHouse
+}
+
+// StartClickHouseCluster starts ZooKeeper and n replicas under dir (zk, r1,
+// r2, ...). With basePort 0 every port is a free one; otherwise ZooKeeper
+// listens on basePort and replica i (from 0) on basePort+1+3i (native),
+// +2+3i (HTTP) and +3+3i (interserver), for a command with fixed ports. On
+// error whatever started is stopped again.
+//
+// Free ports are only free when asked: between FreePort and a server's
+// bind, another test package running alongside may take one (a fresh-clone
+// CI once lost a replica that way, exit status 70). So with basePort 0 a
+// cluster that fails to start is started again, on new ports in a clean
+// directory, up to three times.
+func StartClickHouseCluster(ctx context.Context, dir string, n, basePort int, log *slog.Logger) (*ClickHouseCluster, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("clickhouse cluster: %d replicas", n)
+	}
+	if basePort != 0 {
+		return startClickHouseCluster(ctx, dir, n, basePort, log)
+	}
+	var err error
+	for attempt := 1; attempt <= 3; attempt++ {
+		try := filepath.Join(dir, fmt.Sprintf("try%d", attempt))
+		var c *ClickHouseCluster
+		if c, err = startClickHouseCluster(ctx, try, n, 0, log); err == nil {
+			return c, nil
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		log.Warn("clickhouse cluster did not start, trying again on new ports", "attempt", attempt, "err", err)
+	}
+	return nil, err
+}
+
+func startClickHouseCluster(ctx context.Context, dir string, n, basePort int, log *slog.Logger) (*ClickHouseCluster, error) {
+	ports := make([]int, 1+3*n)
+	for i := range ports {
+		if basePort != 0 {
+			ports[i] = basePort + i
+			continue
+		}
+		p, err := FreePort()
+		if err != nil {
+			return nil, err
+		}
+		ports[i] = p
+	}
+	c := &ClickHouseCluster{Name: ClusterName}
+	zk, err := StartZooKeeper(ctx, filepath.Join(dir, "zk"), ports[0], log)
+	if err != nil {
+		return nil, err
+	}
+	c.ZooKeeper = zk
+	peers := make([]int, n)
+	for i := range peers {
+		peers[i] = ports[1+3*i]
+	}
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("r%d", i+1)
+		ch, err := startClickHouse(ctx, filepath.Join(dir, name), map[string]any{"TCPPort": ports[1+3*i], "HTTPPort": ports[2+3*i],
+			"InterserverPort": ports[3+3*i], "ZooKeeper": zk.Port, "Replica": name, "Cluster": c.Name, "Peers": peers}, log)
+		if err != nil {
+			_ = c.Stop()
+			return nil, fmt.Errorf("clickhouse replica %s: %w", name, err)
+		}
+		c.Replicas = append(c.Replicas, ch)
+	}
+	return c, nil
+}
+
+// URL is a clickhouse-go URL naming every replica (the first reachable one
+// answers): what a client that must outlive one replica connects to.
+func (c *ClickHouseCluster) URL() string { return c.URLFrom(0) }
+
+// URLFrom is URL with replica i first and the others after it: the URL of
+// an analytics node whose own replica is i (it inserts there while that
+// replica is up, into the next one while it is down).
+func (c *ClickHouseCluster) URLFrom(i int) string {
+	hosts := make([]string, len(c.Replicas))
+	for j := range c.Replicas {
+		hosts[j] = fmt.Sprintf("127.0.0.1:%d", c.Replicas[(i+j)%len(c.Replicas)].TCPPort)
+	}
+	return "clickhouse://" + strings.Join(hosts, ",") + "/default"
+}
+
+// Stop stops every replica, then ZooKeeper, and returns the first error.
+func (c *ClickHouseCluster) Stop() error {
+	var first error
+	for _, r := range c.Replicas {
+		if err := r.Stop(); err != nil && first == nil {
+			first = err
+		}
+	}
+	if c.ZooKeeper != nil {
+		if err := c.ZooKeeper.Stop(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 func startClickHouse(ctx context.Context, dir string, params map[string]any, log *slog.Logger) (*ClickHouse, error) {
@@ -162,7 +274,7 @@ func (ch *ClickHouse) Start(ctx context.Context) error {
 	})
 	if err != nil {
 		_ = p.stop(syscall.SIGKILL, time.Second)
-		return fmt.Errorf("start clickhouse on port %d (logs in %s/log): %w", ch.TCPPort, ch.dir, err)
+		return fmt.Errorf("start clickhouse on port %d (logs in %s/log): %w%s", ch.TCPPort, ch.dir, err, lastLogLine(filepath.Join(ch.dir, "log", "error.log")))
 	}
 	ch.p = p
 	ch.log.Info("clickhouse ready", "tcp", ch.TCPPort, "http", ch.HTTPPort, "dir", ch.dir)
@@ -202,4 +314,23 @@ func HTTPQuery(ctx context.Context, base, sql string, out io.Writer) error {
 	}
 	_, err = io.Copy(out, resp.Body)
 	return err
+}
+
+// lastLogLine is the last line of a server's error log, as "; last logged:
+// ..." for an error message (empty when there is none): a server that
+// exits during start-up says why only there.
+func lastLogLine(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	if last == "" {
+		return ""
+	}
+	if len(last) > 400 {
+		last = last[:400]
+	}
+	return "; last logged: " + last
 }

@@ -23,6 +23,9 @@ type Postgres struct {
 	dir  string
 	p    *proc
 	log  *slog.Logger
+	// standbyName is the standby's application_name and replication slot
+	// on its primary ("" for a server not started as a standby).
+	standbyName string
 }
 
 // pgBinDir finds the server binaries: PG_BINDIR, else the newest

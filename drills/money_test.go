@@ -20,6 +20,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"storefront/contract"
+	"storefront/writer/money/pgsandbox"
 )
 
 const volPrice = 100 // won per volume in the drills' work
@@ -43,6 +44,11 @@ type shop struct {
 	// busy counts purchase calls under way, so a fault can be timed to
 	// land in the middle of one.
 	busy atomic.Int64
+	// events, when set, counts the work's purchase events by purchase id
+	// somewhere else than EVENTS (on a cluster analytics consumes them, and
+	// the interest-retention stream drops what every consumer acknowledged),
+	// once it holds at least want of them; where names the place.
+	events func(t *testing.T, ctx context.Context, want int) (counts map[int64]int, where string)
 }
 
 func randomID() string {
@@ -103,7 +109,6 @@ func (s *shop) signup(t *testing.T, ctx context.Context, i int, amount int64) *m
 	}
 	var order struct {
 		OrderID     string `json:"orderId"`
-		PaymentKey  string `json:"paymentKey"`
 		CheckoutURL string `json:"checkoutUrl"`
 	}
 	if err := json.Unmarshal(b, &order); err != nil || order.CheckoutURL == "" {
@@ -113,12 +118,12 @@ func (s *shop) signup(t *testing.T, ctx context.Context, i int, amount int64) *m
 	if !strings.HasPrefix(checkout, "http") {
 		checkout = s.base + checkout
 	}
-	noRedirect := &http.Client{Timeout: 15 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	if st, b, _, err = call(ctx, noRedirect, "POST", checkout+"/approve", nil, nil); err != nil || st >= 400 {
-		t.Fatalf("approve at the sandbox: %d %s %v", st, short(b), err)
+	red, err := pgsandbox.Pay(ctx, checkout, true)
+	if err != nil {
+		t.Fatalf("approve at the sandbox: %v", err)
 	}
 	st, b, _, err = call(ctx, m.c, "POST", s.base+"/home/api/v1/charge/confirm",
-		map[string]any{"orderId": order.OrderID, "paymentKey": order.PaymentKey, "amount": amount}, key("confirm"))
+		map[string]any{"orderId": order.OrderID, "paymentKey": red.PaymentKey, "amount": amount}, key("confirm"))
 	if err != nil || st != 200 {
 		t.Fatalf("charge confirm: %d %s %v", st, short(b), err)
 	}
@@ -312,7 +317,13 @@ func (s *shop) reconcile(t *testing.T, ctx context.Context, dbURL, natsURL strin
 	}
 
 	// ledger: each purchase's rows take exactly its amount; no other purchase rows.
-	rows, err = pool.Query(ctx, `SELECT ref, sum(delta) FROM ledger WHERE reason = 'purchase' GROUP BY ref`)
+	// The shop's members only: drills sharing a database (the cluster's)
+	// have members and purchases of their own.
+	uids := make([]int64, len(s.members))
+	for i, m := range s.members {
+		uids[i] = m.uid
+	}
+	rows, err = pool.Query(ctx, `SELECT ref, sum(delta) FROM ledger WHERE reason = 'purchase' AND uid = ANY($1) GROUP BY ref`, uids)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,7 +355,7 @@ func (s *shop) reconcile(t *testing.T, ctx context.Context, dbURL, natsURL strin
 
 	// stored answers: every key is the purchase it answered.
 	var keys int
-	rows, err = pool.Query(ctx, `SELECT uid, key, status, body FROM money_idempotency WHERE op = 'purchase'`)
+	rows, err = pool.Query(ctx, `SELECT uid, key, status, body FROM money_idempotency WHERE op = 'purchase' AND uid = ANY($1)`, uids)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -395,10 +406,16 @@ func (s *shop) reconcile(t *testing.T, ctx context.Context, dbURL, natsURL strin
 
 	// business events: after the relay caught up, one purchase event per purchase.
 	waitOutboxDrained(t, ctx, pool, 60*time.Second)
-	events := purchaseEvents(t, ctx, natsURL, s.pid)
+	var events map[int64]int
+	where := "EVENTS"
+	if s.events != nil {
+		events, where = s.events(t, ctx, len(byID))
+	} else {
+		events = purchaseEvents(t, ctx, natsURL, s.pid)
+	}
 	for id := range byID {
 		if n := events[id]; n != 1 {
-			report("purchase %d has %d purchase events in EVENTS, want 1", id, n)
+			report("purchase %d has %d purchase events in %s, want 1", id, n, where)
 		}
 	}
 	for id, n := range events {
@@ -462,4 +479,49 @@ func purchaseEvents(t *testing.T, ctx context.Context, url, pid string) map[int6
 		got += n
 	}
 	return out
+}
+
+// answers counts a drill's purchase calls by their answer during the run.
+type answers struct {
+	ok      int         // 200
+	clean   map[int]int // clean error envelopes by status (HTTP status = header.code)
+	bad     int         // anything else: another status, a transport error
+	slowest time.Duration
+}
+
+// countAnswers tallies buys, taking the statuses in clean (502, 503) as clean
+// error answers when their envelope agrees; every other answer that is not
+// 200 is a test error (the first ten are shown).
+func countAnswers(t *testing.T, buys []buy, clean ...int) answers {
+	t.Helper()
+	a := answers{clean: map[int]int{}}
+	for _, b := range buys {
+		a.slowest = max(a.slowest, b.end.Sub(b.start))
+		switch {
+		case b.err == nil && b.status == 200:
+			a.ok++
+		case b.err == nil && b.status == b.code && slices.Contains(clean, b.status):
+			a.clean[b.status]++
+		default:
+			a.bad++
+			if a.bad <= 10 {
+				t.Errorf("purchase %s at %s (took %s): %d %v %s", b.key, b.start.Format("15:04:05.000"),
+					b.end.Sub(b.start).Round(time.Millisecond), b.status, b.err, short(b.body))
+			}
+		}
+	}
+	return a
+}
+
+// committedBehindError counts the settled purchases whose call during the
+// drill got an error answer although it had committed (the retry with its
+// key was answered from the stored answer).
+func committedBehindError(done []settled) int {
+	n := 0
+	for _, st := range done {
+		if st.first.status != 200 && st.last.replayed {
+			n++
+		}
+	}
+	return n
 }

@@ -124,17 +124,7 @@ func TestNATSRestartUnderLoad(t *testing.T) {
 	// Catch-up: each edge, asked directly, serves the new title.
 	catchUp := make([]time.Duration, len(edges))
 	for i, e := range edges {
-		one := newBalancer(e.URL())
-		eventually(t, 60*time.Second, fmt.Sprintf("edge%d serves the title changed during the outage", i), func() error {
-			r := one.get(ctx, -1, target)
-			if r.err != nil || r.status != 200 {
-				return fmt.Errorf("%d %v", r.status, r.err)
-			}
-			if got := title(r.body); got != renamed {
-				return fmt.Errorf("title still %q", got)
-			}
-			return nil
-		})
+		waitTitle(t, ctx, e.URL(), target, renamed, fmt.Sprintf("edge%d serves the title changed during the outage", i))
 		catchUp[i] = time.Since(up.after)
 	}
 	calls := l.Wait()
@@ -188,6 +178,23 @@ func TestNATSRestartUnderLoad(t *testing.T) {
 	t.Logf("NATS drill: %d reads at %.0f/s, %d during the %s outage, failed %d; catch-up after restart per edge %v; "+
 		"JetStream before %+v after %+v", len(reads), rate, duringOutage, up.after.Sub(down.before).Round(time.Millisecond),
 		failed, roundAll(catchUp), before, after)
+}
+
+// waitTitle waits up to a minute until the edge at base serves work path
+// target with title want.
+func waitTitle(t *testing.T, ctx context.Context, base, target, want, what string) {
+	t.Helper()
+	one := newBalancer(base)
+	eventually(t, 60*time.Second, what, func() error {
+		r := one.get(ctx, -1, target)
+		if r.err != nil || r.status != 200 {
+			return fmt.Errorf("%d %v", r.status, r.err)
+		}
+		if got := title(r.body); got != want {
+			return fmt.Errorf("title still %q", got)
+		}
+		return nil
+	})
 }
 
 type jsState struct {

@@ -9,18 +9,25 @@ import (
 	"storefront/devstack"
 )
 
-// purchaseLoad runs s's purchase plan at rate for d and returns every call.
-func purchaseLoad(ctx context.Context, s *shop, rate float64, d time.Duration) (*load, *recorder[buy]) {
+// startPurchases opens a shop through the edge at base for members, with
+// volumes enough for rate × d purchases, and runs its purchase plan at rate
+// for d. The returned wait waits for every call and returns them in order.
+func startPurchases(t *testing.T, ctx context.Context, base string, members int, rate float64, d time.Duration) (*shop, func() []buy) {
+	t.Helper()
+	vols := int(rate*d.Seconds())/members + 5
+	s := openShop(t, ctx, base, members, vols, int64(vols*volPrice))
 	var rec recorder[buy]
 	l := startLoad(ctx, rate, d, func(ctx context.Context, seq int) {
 		rec.add(s.buyOne(ctx, s.plan(seq)))
 	})
-	return l, &rec
-}
-
-// volsFor is how many volumes the work needs for rate × d purchases over n members.
-func volsFor(rate float64, d time.Duration, n int) int {
-	return int(rate*d.Seconds())/n + 5
+	return s, func() []buy {
+		calls := l.Wait()
+		buys := rec.all(func(a, b buy) bool { return a.seq < b.seq })
+		if calls != len(buys) {
+			t.Errorf("%d purchases started, %d recorded", calls, len(buys))
+		}
+		return buys
+	}
 }
 
 // PostgreSQL (a private server of this drill) is restarted (fast shutdown,
@@ -59,10 +66,7 @@ func TestPostgresRestartDuringPurchases(t *testing.T) {
 	n := startNATS(t)
 	w := startWriter(t, ctx, "writer", dbURL, n.URL)
 	e := startEdge(t, ctx, "edge", n.URL, w.URL())
-	vols := volsFor(rate, lead+outage+tail, members)
-	s := openShop(t, ctx, e.URL(), members, vols, int64(vols*volPrice))
-
-	l, rec := purchaseLoad(ctx, s, rate, lead+outage+tail)
+	s, wait := startPurchases(t, ctx, e.URL(), members, rate, lead+outage+tail)
 	sleepCtx(ctx, lead)
 	whenBusy(ctx, s.busy.Load, time.Second)
 	down := mark(func() {
@@ -78,44 +82,18 @@ func TestPostgresRestartDuringPurchases(t *testing.T) {
 		}
 	})
 	t.Logf("PostgreSQL back after %s", up.after.Sub(down.before).Round(time.Millisecond))
-	calls := l.Wait()
-	buys := rec.all(func(a, b buy) bool { return a.seq < b.seq })
-	if calls != len(buys) {
-		t.Errorf("%d purchases started, %d recorded", calls, len(buys))
-	}
+	buys := wait()
 
-	var ok, unavailable, bad int
-	var slowest time.Duration
-	for _, b := range buys {
-		slowest = max(slowest, b.end.Sub(b.start))
-		switch {
-		case b.err == nil && b.status == 200:
-			ok++
-		case b.err == nil && b.status == 503 && b.code == 503:
-			unavailable++
-		default:
-			bad++
-			if bad <= 10 {
-				t.Errorf("purchase %s at %s (took %s): %d %v %s", b.key, b.start.Format("15:04:05.000"),
-					b.end.Sub(b.start).Round(time.Millisecond), b.status, b.err, short(b.body))
-			}
-		}
-	}
-	if unavailable == 0 {
+	a := countAnswers(t, buys, 503)
+	if a.clean[503] == 0 {
 		t.Errorf("no purchase met the outage: the drill proved nothing")
 	}
 	if !w.Alive() {
 		t.Fatalf("the writer died during the PostgreSQL restart")
 	}
 	done := s.settle(t, ctx, buys)
-	var committedUnknown int
-	for _, st := range done {
-		if st.first.status != 200 && st.last.replayed {
-			committedUnknown++
-		}
-	}
 	s.reconcile(t, ctx, dbURL, n.URL, done)
 	t.Logf("PostgreSQL drill: %d purchases at %.0f/s, %d members; during the run %d answered 200, %d answered 503, %d otherwise; "+
 		"slowest answer %s; after retries with the same keys %d purchases, of which %d had committed behind a 503",
-		len(buys), rate, members, ok, unavailable, bad, slowest.Round(time.Millisecond), len(done), committedUnknown)
+		len(buys), rate, members, a.ok, a.clean[503], a.bad, a.slowest.Round(time.Millisecond), len(done), committedBehindError(done))
 }

@@ -82,10 +82,12 @@ func startNATS(t *testing.T) *devstack.NATS {
 	return n
 }
 
-func startWriter(t *testing.T, ctx context.Context, label, dbURL, natsURL string) *service {
+// startWriter starts a writer on dbURL and natsURL; extra are more flags.
+func startWriter(t *testing.T, ctx context.Context, label, dbURL, natsURL string, extra ...string) *service {
 	t.Helper()
-	w := newService(t, "writer", label, freePort(t), "-database-url", dbURL, "-nats-url", natsURL,
-		"-admin-token", adminToken, "-payment-sandbox=true", "-shutdown-grace", "5s")
+	args := append([]string{"-database-url", dbURL, "-nats-url", natsURL,
+		"-admin-token", adminToken, "-payment-sandbox=true", "-shutdown-grace", "5s"}, extra...)
+	w := newService(t, "writer", label, freePort(t), args...)
 	if err := w.Start(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -33,10 +33,7 @@ func TestWriterKillDuringPurchases(t *testing.T) {
 	n := startNATS(t)
 	w := startWriter(t, ctx, "writer", dbURL, n.URL)
 	e := startEdge(t, ctx, "edge", n.URL, w.URL())
-	vols := volsFor(rate, duration, members)
-	s := openShop(t, ctx, e.URL(), members, vols, int64(vols*volPrice))
-
-	l, rec := purchaseLoad(ctx, s, rate, duration)
+	s, wait := startPurchases(t, ctx, e.URL(), members, rate, duration)
 	began := time.Now()
 	var killed []instant
 	var restarts []time.Duration
@@ -51,50 +48,25 @@ func TestWriterKillDuringPurchases(t *testing.T) {
 		restarts = append(restarts, time.Since(k.before).Round(time.Millisecond))
 		t.Logf("writer killed with SIGKILL at %s, serving again after %s", k.before.Format("15:04:05.000"), restarts[len(restarts)-1])
 	}
-	calls := l.Wait()
-	buys := rec.all(func(a, b buy) bool { return a.seq < b.seq })
-	if calls != len(buys) {
-		t.Errorf("%d purchases started, %d recorded", calls, len(buys))
-	}
+	buys := wait()
 
-	var ok, noWriter, unavailable, bad, inFlight int
-	var slowest time.Duration
+	a := countAnswers(t, buys, 502, 503)
+	var inFlight int
 	for _, b := range buys {
-		slowest = max(slowest, b.end.Sub(b.start))
 		for _, k := range killed {
 			if k.inFlight(b.start, b.end) {
 				inFlight++
 			}
 		}
-		switch {
-		case b.err == nil && b.status == 200:
-			ok++
-		case b.err == nil && b.status == 502 && b.code == 502:
-			noWriter++
-		case b.err == nil && b.status == 503 && b.code == 503:
-			unavailable++
-		default:
-			bad++
-			if bad <= 10 {
-				t.Errorf("purchase %s at %s (took %s): %d %v %s", b.key, b.start.Format("15:04:05.000"),
-					b.end.Sub(b.start).Round(time.Millisecond), b.status, b.err, short(b.body))
-			}
-		}
 	}
-	if noWriter+unavailable == 0 {
+	if a.clean[502]+a.clean[503] == 0 {
 		t.Errorf("no purchase met the kill: the drill proved nothing")
 	}
 	done := s.settle(t, ctx, buys)
-	var committedUnknown int
-	for _, st := range done {
-		if st.first.status != 200 && st.last.replayed {
-			committedUnknown++
-		}
-	}
 	s.reconcile(t, ctx, dbURL, n.URL, done)
 	t.Logf("writer drill: %d purchases at %.0f/s, %d members, %d kills (restart took %v); during the run %d answered 200, "+
 		"%d answered 502 (no writer), %d answered 503, %d otherwise, %d in flight at a kill; slowest answer %s; after retries "+
 		"with the same keys %d purchases, of which %d had committed behind an error answer",
-		len(buys), rate, members, len(killed), restarts, ok, noWriter, unavailable, bad, inFlight, slowest.Round(time.Millisecond),
-		len(done), committedUnknown)
+		len(buys), rate, members, len(killed), restarts, a.ok, a.clean[502], a.clean[503], a.bad, inFlight, a.slowest.Round(time.Millisecond),
+		len(done), committedBehindError(done))
 }

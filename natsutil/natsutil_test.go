@@ -78,7 +78,10 @@ func ackAll(t *testing.T, js jetstream.JetStream) int {
 	}
 	n := 0
 	for {
-		batch, err := c.FetchNoWait(500)
+		// Fetch waits a little for what is there: FetchNoWait on a consumer
+		// created a moment ago could answer nothing on a busy machine
+		// (fresh-clone CI: "analytics got 0 of 29").
+		batch, err := c.Fetch(500, jetstream.FetchMaxWait(2*time.Second))
 		if err != nil {
 			t.Fatal(err)
 		}

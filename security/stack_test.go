@@ -32,6 +32,7 @@ import (
 	"storefront/devstack/testenv"
 	edgeserver "storefront/edge/server"
 	"storefront/writer/media"
+	"storefront/writer/money/pgsandbox"
 	writerserver "storefront/writer/server"
 )
 
@@ -389,20 +390,16 @@ func (c *client) charge(amount int) {
 	if st != 200 {
 		c.t.Fatalf("charge request: %d %s", st, b)
 	}
-	var ch struct{ OrderID, PaymentKey, CheckoutURL string }
+	var ch struct{ OrderID, CheckoutURL string }
 	if err := json.Unmarshal(b, &ch); err != nil || ch.CheckoutURL == "" {
 		c.t.Fatalf("charge answer: %s", b)
 	}
-	resp, err := c.http.Post(ch.CheckoutURL+"/approve", "application/x-www-form-urlencoded", nil)
+	red, err := pgsandbox.Pay(context.Background(), ch.CheckoutURL, true)
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusSeeOther {
-		c.t.Fatalf("approve: %d", resp.StatusCode)
-	}
 	k = c.with(map[string]string{"Idempotency-Key": "confirm-" + ch.OrderID})
-	if st, b := k.do("POST", "/home/api/v1/charge/confirm", map[string]any{"orderId": ch.OrderID, "paymentKey": ch.PaymentKey, "amount": amount}); st != 200 {
+	if st, b := k.do("POST", "/home/api/v1/charge/confirm", map[string]any{"orderId": ch.OrderID, "paymentKey": red.PaymentKey, "amount": amount}); st != 200 {
 		c.t.Fatalf("confirm: %d %s", st, b)
 	}
 }

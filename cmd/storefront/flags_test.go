@@ -30,12 +30,14 @@ func flagSets() map[string]func() *flag.FlagSet {
 		"analytics": mk("analytics", func(fs *flag.FlagSet) { new(analyticsserver.Config).RegisterFlags(fs) }),
 		"up":        mk("up", func(fs *flag.FlagSet) { new(upFlags).register(fs) }),
 		"deps":      mk("deps", func(fs *flag.FlagSet) { new(depFlags).register(fs) }),
+		"cluster":   mk("cluster", func(fs *flag.FlagSet) { new(clusterFlags).register(fs) }),
 	}
 }
 
 // Flags that are deliberately command-line only: one-off actions of the
 // launcher, not settings of a deployment.
-var commandLineOnly = map[string]bool{"up -regen": true, "up -ready-file": true, "up -dev-clock": true}
+var commandLineOnly = map[string]bool{"up -regen": true, "up -ready-file": true, "up -dev-clock": true,
+	"cluster -regen": true, "cluster -ready-file": true}
 
 // TestEverySettingRefusesAMalformedEnvironmentValue is the audit: every flag
 // of every service names its environment variable, and a value its parser

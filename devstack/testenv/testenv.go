@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -53,6 +54,16 @@ func tempDir(prefix string) (string, error) {
 		return "", err
 	}
 	return d, os.Chmod(d, 0o755)
+}
+
+// freePort is a free loopback port, or the test fails.
+func freePort(t testing.TB) int {
+	t.Helper()
+	p, err := devstack.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 func randomName(prefix string) string {
@@ -131,15 +142,22 @@ func startClickHouse() (*devstack.ClickHouse, error) {
 	if err != nil {
 		return nil, err
 	}
-	tcp, err := devstack.FreePort()
-	if err != nil {
-		return nil, err
+	// Another package's test may bind a port between FreePort and the
+	// server's own bind: a server that fails is tried again on new ports.
+	for attempt := 1; ; attempt++ {
+		tcp, err := devstack.FreePort()
+		if err != nil {
+			return nil, err
+		}
+		http, err := devstack.FreePort()
+		if err != nil {
+			return nil, err
+		}
+		ch, err := devstack.StartClickHouse(context.Background(), filepath.Join(dir, strconv.Itoa(attempt)), tcp, http, quietLog())
+		if err == nil || attempt == 3 {
+			return ch, err
+		}
 	}
-	http, err := devstack.FreePort()
-	if err != nil {
-		return nil, err
-	}
-	return devstack.StartClickHouse(context.Background(), dir, tcp, http, quietLog())
 }
 
 // ClickHouseURL returns clickhouse://host:port/<db> of a new empty database,
@@ -223,10 +241,7 @@ func S3URL(t testing.TB) string {
 // when the test ends.
 func NATS(t testing.TB) *devstack.NATS {
 	t.Helper()
-	port, err := devstack.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
+	port := freePort(t)
 	n, err := devstack.StartNATS(t.TempDir(), port)
 	if err != nil {
 		t.Fatalf("start nats: %v", err)
@@ -276,10 +291,7 @@ func NATSCluster(t testing.TB) *devstack.NATSCluster {
 // when the test ends.
 func PgBouncer(t testing.TB, databaseURL string) string {
 	t.Helper()
-	port, err := devstack.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
+	port := freePort(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	// Not t.TempDir: PgBouncer runs as the postgres user, who must reach it.
@@ -295,38 +307,52 @@ func PgBouncer(t testing.TB, databaseURL string) string {
 	return b.URL(databaseURL)
 }
 
-// ClickHouseReplicas starts a private ZooKeeper and n ClickHouse servers
-// configured as replicas r1..rn of shard 1 (replicated tables coordinate
-// through the ZooKeeper), all stopped when the test ends. scripts/setup.sh
-// installs ZooKeeper.
-func ClickHouseReplicas(t testing.TB, n int) []*devstack.ClickHouse {
+// PostgresPair starts a private PostgreSQL primary and a streaming standby of
+// it (devstack.StartPostgresStandby), both stopped when the test ends: for
+// tests that lose the primary. extra are settings of both servers; both run
+// with wal_log_hints=on, so the lost primary can rejoin
+// (devstack.RejoinPostgresStandby).
+func PostgresPair(t testing.TB, extra ...string) (primary, standby *devstack.Postgres) {
+	t.Helper()
+	extra = append([]string{"wal_log_hints=on"}, extra...)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	// Not t.TempDir: the servers run as the postgres user, who must reach it.
+	dir, err := tempDir("sf-pgpair-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	if primary, err = devstack.StartPostgres(ctx, filepath.Join(dir, "primary"), freePort(t), quietLog(), extra...); err != nil {
+		t.Fatalf("postgres primary: %v", err)
+	}
+	t.Cleanup(func() { _ = primary.Stop() })
+	if standby, err = devstack.StartPostgresStandby(ctx, primary, filepath.Join(dir, "standby"), freePort(t), quietLog(), extra...); err != nil {
+		t.Fatalf("postgres standby: %v", err)
+	}
+	t.Cleanup(func() { _ = standby.Stop() })
+	return primary, standby
+}
+
+// ClickHouseCluster starts a private ZooKeeper and n ClickHouse replicas
+// of one shard, cluster devstack.ClusterName (devstack.StartClickHouseCluster),
+// all stopped when the test ends. scripts/setup.sh installs ZooKeeper.
+func ClickHouseCluster(t testing.TB, n int) *devstack.ClickHouseCluster {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	dir := t.TempDir()
-	port := func() int {
-		p, err := devstack.FreePort()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	zk, err := devstack.StartZooKeeper(ctx, filepath.Join(dir, "zk"), port(), quietLog())
+	c, err := devstack.StartClickHouseCluster(ctx, t.TempDir(), n, 0, quietLog())
 	if err != nil {
-		t.Fatalf("ZooKeeper (scripts/setup.sh installs it): %v", err)
+		t.Fatalf("ClickHouse cluster (scripts/setup.sh installs ZooKeeper): %v", err)
 	}
-	t.Cleanup(func() { _ = zk.Stop() })
-	out := make([]*devstack.ClickHouse, n)
-	for i := range out {
-		name := fmt.Sprintf("r%d", i+1)
-		srv, err := devstack.StartClickHouseReplica(ctx, filepath.Join(dir, name), port(), port(), port(), zk.Port, name, quietLog())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = srv.Stop() })
-		out[i] = srv
-	}
-	return out
+	t.Cleanup(func() { _ = c.Stop() })
+	return c
+}
+
+// ClickHouseReplicas is ClickHouseCluster's replicas r1..rn.
+func ClickHouseReplicas(t testing.TB, n int) []*devstack.ClickHouse {
+	t.Helper()
+	return ClickHouseCluster(t, n).Replicas
 }
 
 // OpenClickHouse opens a connection to url (ClickHouseURL's answer, or a

@@ -43,6 +43,12 @@ type Config struct {
 	// one transaction, so the writer gives its direct pool here. nil = the
 	// relay's pool.
 	ListenPool *pgxpool.Pool
+	// ListenCheck is how long the listening connection may stay silent
+	// before the relay checks that its server still answers (default 30s).
+	// A server that froze or was cut off by the network (the old primary of
+	// a switchover that nobody killed) never breaks the connection, and a
+	// LISTEN on it would wait for ever.
+	ListenCheck time.Duration
 }
 
 func (c Config) withDefaults() Config {
@@ -60,6 +66,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Keep <= 0 {
 		c.Keep = time.Hour
+	}
+	if c.ListenCheck <= 0 {
+		c.ListenCheck = 30 * time.Second
 	}
 	return c
 }
@@ -187,6 +196,9 @@ func (r *Relay) runLane(ctx context.Context, l *lane) {
 	}
 }
 
+// listenPingTimeout bounds the check of a silent listening connection.
+const listenPingTimeout = 5 * time.Second
+
 // listen turns notifications on Channel (sent by Notify from low-rate
 // writers such as the admin API and imports) into wake-ups, so such a change
 // is published within milliseconds even when its own node cannot.
@@ -216,10 +228,29 @@ func (r *Relay) listen(ctx context.Context) {
 				_, _ = conn.Exec(c, "UNLISTEN "+Channel)
 			}()
 			for {
-				if _, err := conn.Conn().WaitForNotification(ctx); err != nil {
+				wctx, cancel := context.WithTimeout(ctx, r.cfg.ListenCheck)
+				_, err := conn.Conn().WaitForNotification(wctx)
+				cancel()
+				switch {
+				case err == nil:
+					r.Wake()
+					continue
+				case ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded):
 					return err
 				}
-				r.Wake()
+				// Silent for ListenCheck: does the server still answer? LISTEN
+				// again is the ping (a no-op for a listening session, and
+				// pg_stat_activity keeps showing what this connection is for).
+				pctx, cancel := context.WithTimeout(ctx, listenPingTimeout)
+				_, err = conn.Exec(pctx, "LISTEN "+Channel)
+				cancel()
+				if err != nil {
+					// Not back to the pool for someone else to wait on.
+					cctx, cancel := context.WithTimeout(context.Background(), time.Second)
+					_ = conn.Conn().Close(cctx)
+					cancel()
+					return fmt.Errorf("listening connection does not answer: %w", err)
+				}
 			}
 		}()
 		if ctx.Err() != nil {

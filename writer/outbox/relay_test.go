@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -11,6 +14,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
@@ -264,6 +268,72 @@ func TestRelayWakeUps(t *testing.T) {
 	at("ctr.p", 1)
 	bump(t, pool, "ctr.p", false)
 	at("ctr.p", 2)
+}
+
+// A relay whose listening connection's server freezes (nothing answers,
+// nothing breaks: the old primary of a switchover, partitioned or stopped
+// but not killed) notices within ListenCheck and listens again where a
+// server answers, here the second host of a multi-host URL, so notifications
+// reach it again. On a server that answers, the check keeps the connection.
+func TestRelayListensAgainWhenItsServerFreezes(t *testing.T) {
+	t.Parallel()
+	pool, js, kv := setup(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := pool.Config().ConnConfig
+	proxy := writertest.NewFreezingProxy(t, net.JoinHostPort(cfg.Host, strconv.Itoa(int(cfg.Port))))
+	lcfg := pool.Config().Copy()
+	host, port, _ := net.SplitHostPort(proxy.Addr)
+	p, _ := strconv.Atoi(port)
+	lcfg.ConnConfig.Fallbacks = []*pgconn.FallbackConfig{{Host: cfg.Host, Port: cfg.Port, TLSConfig: cfg.TLSConfig}}
+	lcfg.ConnConfig.Host, lcfg.ConnConfig.Port = host, uint16(p)
+	lcfg.ConnConfig.ConnectTimeout = time.Second
+	lcfg.PingTimeout = time.Second
+	listenPool, err := pgxpool.NewWithConfig(ctx, lcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(listenPool.Close) // after cancel: the relay gives its connection back
+	r := outbox.New(pool, js, counterDocs, outbox.Config{Poll: time.Hour, ListenPool: listenPool, ListenCheck: 200 * time.Millisecond},
+		writertest.Log(), nil)
+	go func() { _ = r.Run(ctx) }()
+	notified := func(key string) {
+		t.Helper()
+		if err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, `INSERT INTO ctr VALUES ($1, 1)`, key); err != nil {
+				return err
+			}
+			if err := outbox.Doc(ctx, tx, key); err != nil {
+				return err
+			}
+			return outbox.Notify(ctx, tx)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		writertest.WaitKV(t, kv, key, 10*time.Second, func(b []byte) bool { return string(b) == `{"n":1}` })
+	}
+	listener := func() (pids []int32) {
+		t.Helper()
+		rows, err := pool.Query(ctx, `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN ' || $1`, outbox.Channel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pids, err = pgx.CollectRows(rows, pgx.RowTo[int32])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pids
+	}
+	waitListening(t, pool)
+	before := listener()
+	time.Sleep(time.Second) // five checks
+	if after := listener(); len(before) != 1 || !slices.Equal(before, after) {
+		t.Fatalf("listening backends %v, a second later %v: the check should keep a connection that answers", before, after)
+	}
+	notified("ctr.before")
+
+	proxy.Freeze()
+	notified("ctr.frozen")
 }
 
 // waitListening waits until a relay's connection listens on the outbox

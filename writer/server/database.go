@@ -21,6 +21,28 @@ const (
 	DefaultLockTimeout      = 10 * time.Second
 )
 
+// Bounds the writer puts on its side of a connection unless the URL sets
+// them (connect_timeout, pool_ping_timeout). A server that froze or was cut
+// off (the old primary of a switchover that nobody killed) breaks no
+// connection and answers nothing, and its own statement_timeout cannot fire:
+// without them a new connection, or the ping of an idle one on acquire,
+// waits for ever and holds the request that asked. With a multi-host URL
+// connect_timeout is per host, so new connections skip the frozen one.
+const (
+	DefaultConnectTimeout = 10 * time.Second
+	DefaultPingTimeout    = 5 * time.Second
+)
+
+// boundWaits applies the default connect and ping bounds where the URL set none.
+func boundWaits(c *pgxpool.Config) {
+	if c.ConnConfig.ConnectTimeout == 0 {
+		c.ConnConfig.ConnectTimeout = DefaultConnectTimeout
+	}
+	if c.PingTimeout == 0 {
+		c.PingTimeout = DefaultPingTimeout
+	}
+}
+
 // openDatabase opens the writer's pool on DATABASE_URL and the direct pool
 // for migrations and LISTEN (the same pool unless DATABASE_MIGRATE_URL is
 // given).
@@ -51,6 +73,7 @@ func openDatabase(ctx context.Context, cfg Config, log *slog.Logger) (pool, dire
 		return nil, nil, fmt.Errorf("parse database url: %w", err)
 	}
 	pcfg.MaxConns = int32(cfg.DBMaxConns)
+	boundWaits(pcfg)
 	if cfg.DBPooled {
 		pcfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeCacheDescribe
 	} else {
@@ -72,6 +95,7 @@ func openDatabase(ctx context.Context, cfg Config, log *slog.Logger) (pool, dire
 	}
 	// Migrations (one at a time under goose's lock) and one LISTEN.
 	dcfg.MaxConns = 3
+	boundWaits(dcfg)
 	if direct, err = pgxpool.NewWithConfig(ctx, dcfg); err != nil {
 		pool.Close()
 		return nil, nil, fmt.Errorf("connect postgres (migrate url): %w", err)

@@ -154,3 +154,25 @@ func TestWorksBehindPgBouncerInTransactionMode(t *testing.T) {
 		t.Fatalf("%d purchases, want 6", n)
 	}
 }
+
+// Without connect_timeout or pool_ping_timeout in its URL the writer still
+// bounds a new connection and the ping of an idle one (a frozen server would
+// hold either for ever); what the URL sets is kept.
+func TestConnectAndPingAreBounded(t *testing.T) {
+	t.Parallel()
+	e := writertest.StartWriter(t, nil)
+	if c := e.Srv.Pool().Config(); c.ConnConfig.ConnectTimeout != server.DefaultConnectTimeout || c.PingTimeout != server.DefaultPingTimeout {
+		t.Fatalf("connect timeout %s, ping timeout %s; want %s and %s", c.ConnConfig.ConnectTimeout, c.PingTimeout,
+			server.DefaultConnectTimeout, server.DefaultPingTimeout)
+	}
+	sep := "?"
+	if strings.Contains(e.DatabaseURL, "?") {
+		sep = "&"
+	}
+	set := writertest.StartWriter(t, func(c *server.Config) {
+		c.DatabaseURL = e.DatabaseURL + sep + "connect_timeout=3&pool_ping_timeout=2s"
+	})
+	if c := set.Srv.Pool().Config(); c.ConnConfig.ConnectTimeout != 3*time.Second || c.PingTimeout != 2*time.Second {
+		t.Fatalf("with the URL's bounds: connect timeout %s, ping timeout %s; want 3s and 2s", c.ConnConfig.ConnectTimeout, c.PingTimeout)
+	}
+}
