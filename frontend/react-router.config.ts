@@ -1,4 +1,5 @@
 import type { Config } from "@react-router/dev/config";
+import type { VitePluginPWAAPI } from "vite-plugin-pwa";
 
 // SPA mode: React Router 7 framework mode with ssr:false is the successor of
 // Remix's SPA mode. The build emits build/client/index.html, which the edge
@@ -22,5 +23,12 @@ export default {
     v8_viteEnvironmentApi: true,
     v8_passThroughRequests: true,
     v8_trailingSlashAwareDataRequests: true,
+  },
+  // The service worker is written last, over the finished build/client
+  // (index.html included in its precache): see serviceWorker in vite.config.ts.
+  async buildEnd({ viteConfig }) {
+    const pwa = viteConfig.plugins.find((p) => p.name === "vite-plugin-pwa") as { api?: VitePluginPWAAPI } | undefined;
+    if (!pwa?.api) throw new Error("vite-plugin-pwa is not in the Vite config: no service worker");
+    await pwa.api.generateSW();
   },
 } satisfies Config;

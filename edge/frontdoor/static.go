@@ -114,9 +114,18 @@ func LoadStatic(dir string, log *slog.Logger) (*Static, error) {
 		if br, err := os.ReadFile(p + ".br"); err == nil {
 			f.br = br
 		}
+		if strings.HasSuffix(urlPath, ".webmanifest") {
+			// Not in Go's table; browsers want this type for the manifest.
+			f.ctype = "application/manifest+json"
+		}
 		switch {
 		case strings.HasPrefix(urlPath, "/assets/"):
 			f.cacheControl = cacheImmutable
+		case urlPath == "/sw.js" || strings.HasSuffix(urlPath, ".webmanifest"):
+			// The service worker and the manifest name the release: a
+			// cached old one would keep readers on the old release (the
+			// browser's worker update check honours max-age up to 24 h).
+			f.cacheControl = cacheRevalid
 		case strings.HasSuffix(urlPath, ".html"):
 			f.cacheControl = cacheRevalid
 			f.csp = PageCSP(b)

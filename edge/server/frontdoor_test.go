@@ -123,6 +123,8 @@ func TestServesTheSPA(t *testing.T) {
 	zw.Close()
 	writeFile(t, filepath.Join(dir, "assets", "app-abc123.js.gz"), gz.String())
 	writeFile(t, filepath.Join(dir, "favicon.ico"), "icon")
+	writeFile(t, filepath.Join(dir, "sw.js"), "self.addEventListener('fetch',()=>{})")
+	writeFile(t, filepath.Join(dir, "manifest.webmanifest"), `{"name":"블루페이지"}`)
 	g := startEdge(t, e, func(c *server.Config) { c.StaticDir = dir })
 	g.waitReady()
 	for _, p := range []string{"/", "/webtoon/best", "/comic/detail/p1", "/novel/genre/21/romance/2", "/cs/notice/closingprod", "/nuxgin?url=/", "/join/event.asp", "/payment/recharge.asp"} {
@@ -162,6 +164,18 @@ func TestServesTheSPA(t *testing.T) {
 	resp, b := g.get("/assets/app-abc123.js", "Accept-Encoding: identity")
 	if string(b) != js || resp.Header.Get("Content-Encoding") != "" {
 		t.Fatal("plain asset")
+	}
+	// The service worker and the manifest are checked for a new release on
+	// every visit, each with its own type; other root files keep a short cache.
+	for p, want := range map[string][2]string{
+		"/sw.js":                {"no-cache", "javascript"},
+		"/manifest.webmanifest": {"no-cache", "application/manifest+json"},
+		"/favicon.ico":          {"public, max-age=3600", ""},
+	} {
+		resp, _ := g.get(p)
+		if resp.StatusCode != 200 || resp.Header.Get("Cache-Control") != want[0] || !strings.Contains(resp.Header.Get("Content-Type"), want[1]) {
+			t.Fatalf("%s: %d %v", p, resp.StatusCode, resp.Header)
+		}
 	}
 	// A missing asset is a 404, never index.html.
 	if resp, _ := g.get("/assets/missing-000.js"); resp.StatusCode != 404 {

@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useNavigate, useNavigation, useRouteError } from "react-router";
 import { ErrorPage } from "~/components/ErrorPage/ErrorPage";
 import { Skeleton } from "~/components/ui/Skeleton";
+import { UpdatePrompt } from "~/components/UpdatePrompt/UpdatePrompt";
 import { installChunkReload, isChunkLoadError, reloadOnce } from "~/shell/chunkReload";
 import { dropFirstScreen } from "~/shell/firstScreen";
 import { installSafeArea } from "~/shell/safeArea";
@@ -67,6 +68,7 @@ export default function App() {
       <ShellProvider>
         <RouteEffects />
         <Outlet />
+        <UpdatePrompt />
       </ShellProvider>
     </ThemeProvider>
   );

@@ -7,7 +7,10 @@ import { getServerPlace, loadPlace, newest } from "~/components/viewer/place";
 import { getManifest, preloadFirstStrip } from "~/components/viewer/media";
 import { Viewer } from "~/components/viewer/Viewer";
 import * as vs from "~/components/viewer/viewer.css";
+import { findSaved, loadSaved, type SavedAnswers } from "~/offline/savedVolumes";
+import type { SavedVolume } from "~/offline/savedIndex";
 import { http } from "~/utils/api";
+import { isHttpError } from "~/utils/http";
 import { app } from "~/utils/bridge";
 import { currentDevice, hasAppViewer } from "~/utils/device";
 import { sectionPath } from "~/utils/layout";
@@ -31,12 +34,22 @@ export async function clientLoader({ request }: { request: Request }) {
   const url = new URL(request.url);
   const pid = url.searchParams.get("pid") ?? "";
   if (!pid) throw data({ message: NO_PRODUCT_TEXT }, { status: 404 });
-  const detailP = guard(getDetail(pid, request.signal));
+  const asked0 = Number(url.searchParams.get("no") ?? url.searchParams.get("vol"));
+  // Without a network, a volume the member saved opens from its saved copy.
+  let saved: SavedCopy | null = null;
+  const detailP = guard(
+    getDetail(pid, request.signal).catch(async (e) => {
+      if (!isHttpError(e) || e.kind !== "network" || !(saved = await savedCopy(pid, asked0))) throw e;
+      return saved.answers.detail;
+    }),
+  );
   // The volume asked for by number is known once the detail is in: its
   // processed content's manifest and first strip start at once, beside the
   // user and place lookups below.
-  const asked = Number(url.searchParams.get("no") ?? url.searchParams.get("vol"));
+  const asked = asked0;
   const early = detailP.then((d) => startMedia(d, asked, request.signal));
+  // When the detail fails the loader throws that, and this one is not awaited.
+  early.catch(() => {});
   const [detail, user] = await Promise.all([detailP, userReady()]);
   const isLogin = viewOf(user, currentDevice()).isLogin;
   const nos = detail.volList.map((v) => v.no);
@@ -44,6 +57,8 @@ export async function clientLoader({ request }: { request: Request }) {
   const server = isLogin ? await getServerPlace(pid, request.signal).catch(() => null) : null;
   const last = newest(server, local);
   let no = Number(url.searchParams.get("no") ?? url.searchParams.get("vol"));
+  const offline = saved as SavedCopy | null;
+  if (offline && !nos.includes(no)) no = offline.vol.no;
   if (!nos.includes(no)) {
     if (last && nos.includes(last.no)) no = last.no;
     else {
@@ -54,8 +69,26 @@ export async function clientLoader({ request }: { request: Request }) {
   }
   if (no === undefined) throw new Response("no volume", { status: 404 });
   const place = newest(server?.no === no ? server : null, local?.no === no ? local : null);
-  const manifest = await (no === asked ? early : startMedia(detail, no, request.signal));
-  return { detail, no, place, manifest, isMobileApp: /^true$/i.test(url.searchParams.get("isMobileApp") ?? "") };
+  let manifest = await (no === asked ? early : startMedia(detail, no, request.signal));
+  // A saved volume's pages come from its saved copy (the service worker
+  // answers the marked addresses), online too: no second download.
+  const own = isLogin && user.authInfo ? findSaved(user.authInfo.uid, pid, no) : undefined;
+  if (own) {
+    manifest ??= (offline?.vol === own ? offline.answers : await loadSaved(own))?.manifest ?? null;
+    if (manifest) manifest = { ...manifest, saved: true };
+  }
+  const savedAuth = offline?.vol.no === no ? offline.answers.auth : null;
+  return { detail, no, place, manifest, savedAuth, isMobileApp: /^true$/i.test(url.searchParams.get("isMobileApp") ?? "") };
+}
+
+type SavedCopy = { vol: SavedVolume; answers: SavedAnswers };
+
+/** savedCopy: the member's saved copy of pid (the volume asked for, else any of the work's). */
+async function savedCopy(pid: string, asked: number): Promise<SavedCopy | null> {
+  const uid = (await userReady()).authInfo?.uid;
+  const vol = uid ? findSaved(uid, pid, asked > 0 ? asked : null) : undefined;
+  const answers = vol ? await loadSaved(vol) : null;
+  return vol && answers ? { vol, answers } : null;
 }
 
 /**
@@ -72,7 +105,7 @@ function startMedia(detail: Detail, no: number, signal: AbortSignal) {
 }
 
 export default function Screen() {
-  const { detail, no, place, manifest } = useLoaderData<typeof clientLoader>();
+  const { detail, no, place, manifest, savedAuth } = useLoaderData<typeof clientLoader>();
   const navigate = useNavigate();
   const shell = useShell();
   const [state, setState] = useState<"web" | "app" | "unsupported" | "login">("web");
@@ -116,5 +149,5 @@ export default function Screen() {
       </p>
     );
   if (state === "app") return <p className={vs.notice}>앱 뷰어에서 열고 있습니다.</p>;
-  return <Viewer key={`${detail.prodInfo.pid}-${no}`} detail={detail} no={no} place={place} manifest={manifest} />;
+  return <Viewer key={`${detail.prodInfo.pid}-${no}`} detail={detail} no={no} place={place} manifest={manifest} savedAuth={savedAuth} />;
 }

@@ -18,6 +18,8 @@ export type BridgeMessages = {
   openViewer: { pid: string; volNo?: number | string; isPreview?: boolean };
   goFreeCoin: Record<string, never>;
   scrollEnable: { enabled: boolean };
+  /** A work's new-volume alarm turned on or off: the app rings through its own push (issue 19), not Web Push. */
+  setAlarm: { pid: string; isAlarm: boolean };
 };
 export type BridgeAction = keyof BridgeMessages;
 

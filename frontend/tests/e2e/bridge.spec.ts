@@ -114,14 +114,14 @@ test.describe("Android app web view", () => {
     const zzim: string[] = [];
     page.on("request", (r) => r.url().includes("/zzim-add") && zzim.push(r.url()));
     await page.goto(path);
-    const dibs = page.getByRole("button", { name: "찜하기" });
+    const dibs = page.getByRole("button", { name: "찜", exact: true });
     await dibs.click();
     await expect.poll(() => sentOf(page, "login")).toEqual([{ returnUrl: path, message: LOGIN_MESSAGE }]);
     // No modal, no dibs call, no message, still not in dibs, same page.
     await expect(page.getByTestId("confirm-popup")).toHaveCount(0);
     await expect(page.getByTestId("snack-bar")).toHaveCount(0);
     await expect(dibs).toBeVisible();
-    await expect(page.getByRole("button", { name: "찜 해제" })).toHaveCount(0);
+    await expect(dibs).toHaveAttribute("aria-pressed", "false");
     await expect(page).toHaveURL(new RegExp(`${path}$`));
     expect(zzim).toEqual([]);
   });
@@ -176,8 +176,9 @@ test.describe("iOS app web view", () => {
     await appGuest(context);
     const path = await openWork(page);
     await page.goto(path);
-    await page.getByRole("button", { name: "찜하기" }).click();
+    const dibs = page.getByRole("button", { name: "찜", exact: true });
+    await dibs.click();
     await expect.poll(() => sentOf(page, "login")).toEqual([{ returnUrl: path, message: LOGIN_MESSAGE }]);
-    await expect(page.getByRole("button", { name: "찜하기" })).toBeVisible();
+    await expect(dibs).toHaveAttribute("aria-pressed", "false");
   });
 });

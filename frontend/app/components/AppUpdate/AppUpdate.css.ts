@@ -27,7 +27,7 @@ export const button = style({
   marginTop: 8,
   padding: "0 20px",
   borderRadius: 8,
-  background: vars.color.accent,
+  background: vars.color.accentBg,
   color: vars.color.accentText,
   fontSize: 15,
   fontWeight: 700,

@@ -8,16 +8,18 @@ import { getLocal, LOCAL, quickView, setLocal, setQuickView } from "~/utils/scre
 import { useUser } from "~/utils/userStore";
 import { chunkURL, eagerUntil, fallbackWidth, getManifest, pageURL, sanitizeChunk, srcSet, total, type Manifest } from "./media";
 import { spreads, targetVol, visiblePages, type Direction } from "./nav";
+import { SaveOffline } from "./SaveOffline";
 import { loadPlace, placeSync, savePlace, stripPlace, stripY, textOffset, textTarget, type Box, type Place } from "./place";
 import * as s from "./viewer.css";
 
 /** manifest: the processed content's, when the loader already has it (undefined: ask here). */
-export type ViewerProps = { detail: Detail; no: number; place?: Place | null; manifest?: Manifest | null };
+/** savedAuth: the saved copy's entitlement, used when download-auth cannot be asked (no network). */
+export type ViewerProps = { detail: Detail; no: number; place?: Place | null; manifest?: Manifest | null; savedAuth?: DownloadAuth | null };
 
 const AUTO_SPEEDS = [0, 40, 80, 140, 220]; // px per second
 
 /** The web viewer: webtoon strip, comic pages (spreads on wide screens), novel text. */
-export function Viewer({ detail, no, place, manifest: given }: ViewerProps) {
+export function Viewer({ detail, no, place, manifest: given, savedAuth }: ViewerProps) {
   const p = detail.prodInfo;
   const vol = detail.volList.find((v) => v.no === no)!;
   const user = useUser();
@@ -58,6 +60,10 @@ export function Viewer({ detail, no, place, manifest: given }: ViewerProps) {
       return;
     }
     downloadAuth(p.pid, no)
+      .catch((e) => {
+        if (savedAuth) return savedAuth;
+        throw e;
+      })
       .then((a) => !cancel && setAuth(a))
       .catch(() => {})
       .finally(() => !cancel && setAuthDone(true));
@@ -66,7 +72,7 @@ export function Viewer({ detail, no, place, manifest: given }: ViewerProps) {
     return () => {
       cancel = true;
     };
-  }, [p.pid, no, user.isLogin, serviceOff]);
+  }, [p.pid, no, user.isLogin, serviceOff, savedAuth]);
 
   // Only a volume the detail names a processed version of has a manifest.
   const hasMedia = !!vol.mediaBase;
@@ -419,6 +425,7 @@ export function Viewer({ detail, no, place, manifest: given }: ViewerProps) {
             <label className={s.label}>
               <input type="checkbox" checked={qv} onChange={toggleQv} aria-label="바로 보기" /> 바로 보기 (구매 후 바로 열기)
             </label>
+            {full && manifest && user.authInfo && <SaveOffline detail={detail} no={no} manifest={manifest} auth={auth!} uid={user.authInfo.uid} />}
           </div>
         )}
         <button type="button" className={s.btn} disabled={prevNo === null} onClick={() => go("P")} data-testid="prev-vol">

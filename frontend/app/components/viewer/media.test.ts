@@ -27,6 +27,13 @@ describe("page URLs", () => {
     expect(ladderSrcSet(m.base, 1)).toBe(srcSet(m, 1, "tok"));
     expect(pageURL(m, 3, 360, null)).toBe("/content/wt1/3/00ab/3?w=360");
   });
+  it("a version saved for offline reading marks every page and chunk for the service worker", () => {
+    const saved = { ...m, saved: true };
+    expect(pageURL(saved, 1, 720, "tok")).toBe("/content/wt1/3/00ab/1?w=720&sfo=1");
+    expect(pageURL(saved, 3, 720, "tok")).toBe("/content/wt1/3/00ab/3?w=720&t=tok&sfo=1");
+    expect(srcSet(saved, 3, "tok").split(", ").every((u) => u.includes("&sfo=1 "))).toBe(true);
+    expect(chunkURL({ ...saved, kind: "text", pages: [], chunks: 2 }, 1, "tok")).toBe("/content/wt1/3/00ab/1.html?sfo=1");
+  });
   it("the fallback src is the first width of at least 720, else the widest", () => {
     expect(fallbackWidth(m.pages[0])).toBe(720);
     expect(fallbackWidth(m.pages[2])).toBe(640);

@@ -2,6 +2,7 @@
 // version, the URLs of its pages and chunks, and the novel chunks made safe
 // to insert. Pure functions; the Viewer renders with them.
 
+import { SAVED_MARK } from "~/sw/routes";
 import { http } from "~/utils/api";
 import { API } from "~/utils/screens/api";
 
@@ -19,6 +20,12 @@ export type Manifest = {
   formats: string[];
   pages: ManifestPage[];
   chunks: number;
+  /**
+   * The page's own mark, not the edge's: this version is saved for offline
+   * reading, so its addresses carry SAVED_MARK and the service worker
+   * answers them from the saved copy.
+   */
+  saved?: boolean;
 };
 
 /** getManifest answers the volume's manifest, or null while it has no processed content. */
@@ -28,9 +35,9 @@ export const getManifest = (pid: string, no: number, signal?: AbortSignal) =>
 /** total is how many pages or chunks the version has. */
 export const total = (m: Manifest) => (m.kind === "text" ? m.chunks : m.pages.length);
 
-/** needsToken: pages past the preview take the content token, every width alike. */
+/** needsToken: pages past the preview take the content token, every width alike; a saved version's pages the mark. */
 const tokenQuery = (m: Manifest, n: number, token: string | null | undefined) =>
-  n > m.previewPages && token ? `t=${encodeURIComponent(token)}` : "";
+  [n > m.previewPages && token ? `t=${encodeURIComponent(token)}` : "", m.saved ? `${SAVED_MARK}=1` : ""].filter(Boolean).join("&");
 
 /**
  * pageURL is page n (from 1) at width w: the edge answers the best format the

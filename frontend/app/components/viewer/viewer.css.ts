@@ -1,4 +1,5 @@
 import { style, globalStyle } from "@vanilla-extract/css";
+import { vars } from "~/styles/theme.css";
 
 export const root = style({ minHeight: "100vh", background: "#111", color: "#eee" });
 export const rootNovel = style({ background: "var(--viewer-bg, #fbf8f1)", color: "var(--viewer-fg, #222)" });
@@ -39,8 +40,12 @@ export const chunk = style({ whiteSpace: "normal" });
 globalStyle(`${chunk} p`, { margin: "0 0 1.2em" });
 globalStyle(`${chunk} img`, { maxWidth: "100%", height: "auto", display: "block", margin: "1em auto" });
 export const end = style({ padding: "28px 16px 140px", textAlign: "center", display: "flex", flexDirection: "column", gap: 10, alignItems: "center" });
-export const endBtn = style({ border: 0, borderRadius: 12, padding: "12px 20px", fontWeight: 800, fontSize: 15, background: "#1f6fff", color: "#fff", cursor: "pointer", minWidth: 200 });
+export const endBtn = style({ border: 0, borderRadius: 12, padding: "12px 20px", fontWeight: 800, fontSize: 15, background: vars.color.accentBg, color: vars.color.accentText, cursor: "pointer", minWidth: 200 });
 export const noticeButton = style({ marginLeft: 6, padding: "4px 10px", border: "1px solid rgba(255,255,255,0.6)", borderRadius: 6, background: "transparent", color: "#fff", fontSize: 13, textDecoration: "none", cursor: "pointer" });
 export const notice = style({ position: "fixed", left: "50%", top: "45%", transform: "translate(-50%,-50%)", padding: "14px 18px", borderRadius: 12, background: "rgba(0,0,0,0.85)", color: "#fff", fontSize: 14, zIndex: 50 });
 export const range = style({ flex: 1, minWidth: 80 });
 export const label = style({ fontSize: 12, display: "flex", alignItems: "center", gap: 6, flex: "1 1 45%" });
+
+// "Save for offline" in the settings panel: its button and the storage it uses.
+export const offline = style({ display: "flex", flexWrap: "wrap", alignItems: "center", gap: 8, flex: "1 1 100%", fontSize: 12 });
+export const offlineNote = style({ margin: 0, flex: "1 1 100%", fontSize: 11, opacity: 0.85 });

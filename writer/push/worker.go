@@ -1,0 +1,334 @@
+package push
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/SherClockHolmes/webpush-go"
+	"github.com/jackc/pgx/v5"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Payload is the notification's JSON, read by the service worker's push
+// handler (frontend/app/sw/push.ts).
+type Payload struct {
+	Title string `json:"title"`
+	Body  string `json:"body"`
+	URL   string `json:"url"` // the volume's viewer, relative to the store
+	Tag   string `json:"tag"` // one notification per volume on the device
+}
+
+// ViewerURL is the viewer's address of a volume (the frontend's viewerHref).
+func ViewerURL(pid string, no int) string {
+	return "/viewer?pid=" + url.QueryEscape(pid) + "&no=" + strconv.Itoa(no)
+}
+
+// Worker fans out releases and sends their notifications. Several writers
+// may run one each: a release is fanned out by the node whose insert into
+// push_releases wins, and deliveries are taken with FOR UPDATE SKIP LOCKED
+// under a lease, so no two nodes send the same one at once.
+type Worker struct {
+	s      *Service
+	client *http.Client
+	sent   *prometheus.CounterVec
+	wake   chan struct{}
+}
+
+// Worker makes the service's worker; reg may be nil.
+func (s *Service) Worker(reg prometheus.Registerer) *Worker {
+	w := &Worker{s: s, wake: make(chan struct{}, 1),
+		client: &http.Client{Timeout: 15 * time.Second, Transport: &http.Transport{
+			Proxy: http.ProxyFromEnvironment, MaxIdleConnsPerHost: s.cfg.Concurrency, IdleConnTimeout: 90 * time.Second,
+			TLSHandshakeTimeout: 10 * time.Second, ForceAttemptHTTP2: true}},
+		sent: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "writer_push_notifications_total",
+			Help: "Web Push notifications by outcome (sent, retry, gone, failed)."}, []string{"result"})}
+	if reg != nil {
+		_ = reg.Register(w.sent)
+	}
+	return w
+}
+
+// Run works until ctx is done. A batch in flight is finished (sent and
+// marked) before Run returns, so a graceful stop sends nothing twice.
+func (w *Worker) Run(ctx context.Context) error {
+	t := time.NewTicker(w.s.cfg.Poll)
+	defer t.Stop()
+	for {
+		if _, err := w.Once(ctx); err != nil && ctx.Err() == nil {
+			w.s.log.Warn("push worker", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		case <-w.wake:
+		}
+	}
+}
+
+// Wake makes Run look now.
+func (w *Worker) Wake() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Once fans out the releases that are due and sends every due delivery,
+// batch after batch; it answers how many notifications were accepted.
+func (w *Worker) Once(ctx context.Context) (int, error) {
+	if err := w.fanOut(ctx); err != nil {
+		return 0, err
+	}
+	total := 0
+	for ctx.Err() == nil {
+		n, claimed, err := w.deliver(ctx)
+		total += n
+		if err != nil || claimed == 0 {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
+// fanOut turns each volume released within the window and not yet announced
+// into one delivery per web subscription of each member whose alarm of the
+// work is on. The push_releases rows and the deliveries commit together, up
+// to fanOutBatch volumes a statement (a catalog import releases thousands at
+// once). Another node fanning out the same volumes waits on the conflicting
+// inserts and then skips them.
+func (w *Worker) fanOut(ctx context.Context) error {
+	for ctx.Err() == nil {
+		n, err := w.fanOutBatch(ctx)
+		if err != nil || n < fanOutBatch {
+			return err
+		}
+	}
+	return nil
+}
+
+const fanOutBatch = 500
+
+func (w *Worker) fanOutBatch(ctx context.Context) (int, error) {
+	now := w.s.cfg.Now()
+	var released int
+	err := pgx.BeginFunc(ctx, w.s.pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `WITH due AS (
+				SELECT v.pid, v.no, v.release_at FROM volumes v JOIN works k ON k.pid = v.pid AND NOT k.hidden
+				WHERE v.release_at <= $1 AND v.release_at > $2
+				  AND NOT EXISTS (SELECT 1 FROM push_releases r WHERE r.pid = v.pid AND r.no = v.no)
+				ORDER BY v.release_at LIMIT $3),
+			rel AS (
+				INSERT INTO push_releases (pid, no, release_at, fanned_at, recipients)
+				SELECT pid, no, release_at, $1, 0 FROM due ON CONFLICT DO NOTHING RETURNING pid, no),
+			ins AS (
+				INSERT INTO push_deliveries (pid, no, sub_id, next_at)
+				SELECT rel.pid, rel.no, s.id, $1 FROM rel
+				JOIN alarms a ON a.pid = rel.pid AND a.is_on
+				JOIN push_subscriptions s ON s.uid = a.uid AND s.channel NOT IN ('AA', 'AO', 'AC', 'IA')
+				ON CONFLICT DO NOTHING RETURNING pid, no)
+			SELECT pid, no, count(*) FROM ins GROUP BY pid, no
+			UNION ALL SELECT '', 0, count(*) FROM due`, now, now.Add(-w.s.cfg.Window), fanOutBatch)
+		if err != nil {
+			return err
+		}
+		var pids []string
+		var nos []int
+		var counts []int64
+		for rows.Next() {
+			var pid string
+			var no int
+			var c int64
+			if err := rows.Scan(&pid, &no, &c); err != nil {
+				return err
+			}
+			if pid == "" {
+				released = int(c)
+				continue
+			}
+			pids, nos, counts = append(pids, pid), append(nos, no), append(counts, c)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(pids) > 0 {
+			_, err = tx.Exec(ctx, `UPDATE push_releases r SET recipients = x.c
+				FROM unnest($1::text[], $2::int[], $3::bigint[]) AS x(pid, no, c) WHERE r.pid = x.pid AND r.no = x.no`, pids, nos, counts)
+		}
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("push: fan out releases: %w", err)
+	}
+	return released, nil
+}
+
+// job is one taken delivery.
+type job struct {
+	pid                    string
+	no                     int
+	sub                    int64
+	attempts               int
+	endpoint, p256dh, auth string
+	title                  string
+}
+
+// outcome of one send.
+type outcome struct {
+	result string // sent, retry, gone, failed
+	after  time.Duration
+	err    string
+}
+
+// deliver takes one batch of due deliveries, sends them and records what
+// happened. Sending and recording run on a context that outlives ctx, so a
+// stop between the two cannot leave a sent notification unmarked.
+func (w *Worker) deliver(ctx context.Context) (sent, claimed int, err error) {
+	now := w.s.cfg.Now()
+	rows, err := w.s.pool.Query(ctx, `WITH c AS (
+			SELECT pid, no, sub_id FROM push_deliveries
+			WHERE sent_at IS NULL AND failed_at IS NULL AND next_at <= $1
+			ORDER BY next_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+		UPDATE push_deliveries d SET next_at = $3, attempts = d.attempts + 1
+		FROM c JOIN push_subscriptions s ON s.id = c.sub_id
+		  LEFT JOIN works k ON k.pid = c.pid
+		WHERE d.pid = c.pid AND d.no = c.no AND d.sub_id = c.sub_id
+		RETURNING d.pid, d.no, d.sub_id, d.attempts, s.endpoint, s.p256dh, s.auth, coalesce(k.title, '')`,
+		now, w.s.cfg.Batch, now.Add(w.s.cfg.Lease))
+	if err != nil {
+		return 0, 0, fmt.Errorf("push: claim: %w", err)
+	}
+	jobs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (job, error) {
+		var j job
+		return j, r.Scan(&j.pid, &j.no, &j.sub, &j.attempts, &j.endpoint, &j.p256dh, &j.auth, &j.title)
+	})
+	if err != nil || len(jobs) == 0 {
+		if err != nil {
+			err = fmt.Errorf("push: claim: %w", err)
+		}
+		return 0, 0, err
+	}
+	bg := context.WithoutCancel(ctx)
+	outs := make([]outcome, len(jobs))
+	sem := make(chan struct{}, w.s.cfg.Concurrency)
+	var wg sync.WaitGroup
+	for i := range jobs {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			outs[i] = w.send(bg, &jobs[i])
+		}()
+	}
+	wg.Wait()
+	b := &pgx.Batch{}
+	now = w.s.cfg.Now()
+	for i, j := range jobs {
+		o := outs[i]
+		if o.result == "retry" && j.attempts >= w.s.cfg.MaxAttempts {
+			o.result = "failed"
+		}
+		w.sent.WithLabelValues(o.result).Inc()
+		switch o.result {
+		case "sent":
+			sent++
+			b.Queue(`UPDATE push_deliveries SET sent_at = $4, error = '' WHERE pid = $1 AND no = $2 AND sub_id = $3`, j.pid, j.no, j.sub, now)
+		case "gone":
+			// The browser dropped the subscription: forget the device
+			// (its deliveries go with it).
+			b.Queue(`DELETE FROM push_subscriptions WHERE id = $1 AND endpoint = $2`, j.sub, j.endpoint)
+		case "retry":
+			b.Queue(`UPDATE push_deliveries SET next_at = $4, error = $5 WHERE pid = $1 AND no = $2 AND sub_id = $3`,
+				j.pid, j.no, j.sub, now.Add(o.after), o.err)
+		default:
+			w.s.log.Warn("push: notification given up", "pid", j.pid, "no", j.no, "sub", j.sub, "attempts", j.attempts, "err", o.err)
+			b.Queue(`UPDATE push_deliveries SET failed_at = $4, error = $5 WHERE pid = $1 AND no = $2 AND sub_id = $3`, j.pid, j.no, j.sub, now, o.err)
+		}
+	}
+	if err := w.s.pool.SendBatch(bg, b).Close(); err != nil {
+		return sent, len(jobs), fmt.Errorf("push: record outcomes: %w", err)
+	}
+	return sent, len(jobs), nil
+}
+
+// send posts one notification and classifies the push service's answer
+// (RFC 8030 §5, §8.3): 2xx accepted; 404/410 the subscription is gone;
+// 429 and 5xx (and network errors) retried after Retry-After or backoff;
+// any other 4xx is a request the service will never accept.
+func (w *Worker) send(ctx context.Context, j *job) outcome {
+	body := fmt.Sprintf("새 회차 %d화가 공개되었습니다.", j.no)
+	title := j.title
+	if title == "" {
+		title = "새 회차 알림"
+	}
+	msg, _ := json.Marshal(Payload{Title: title, Body: body, URL: ViewerURL(j.pid, j.no), Tag: "vol:" + j.pid + ":" + strconv.Itoa(j.no)})
+	resp, err := webpush.SendNotificationWithContext(ctx, msg, &webpush.Subscription{Endpoint: j.endpoint,
+		Keys: webpush.Keys{P256dh: j.p256dh, Auth: j.auth}}, &webpush.Options{
+		// webpush-go adds "mailto:" itself unless the subject is an https: URL.
+		HTTPClient: w.client, Subscriber: strings.TrimPrefix(w.s.cfg.Subject, "mailto:"), Topic: topic(j.pid, j.no),
+		TTL: int(w.s.cfg.TTL / time.Second), Urgency: webpush.UrgencyNormal,
+		VAPIDPublicKey: w.s.cfg.PublicKey, VAPIDPrivateKey: w.s.cfg.PrivateKey})
+	if err != nil {
+		return outcome{result: "retry", after: w.backoff(j.attempts), err: err.Error()}
+	}
+	defer resp.Body.Close()
+	text, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+	switch c := resp.StatusCode; {
+	case c >= 200 && c < 300:
+		return outcome{result: "sent"}
+	case c == http.StatusNotFound || c == http.StatusGone:
+		return outcome{result: "gone"}
+	case c == http.StatusTooManyRequests || c >= 500:
+		after := w.backoff(j.attempts)
+		if ra, ok := retryAfter(resp.Header.Get("Retry-After"), w.s.cfg.Now()); ok {
+			after = min(ra, w.s.cfg.RetryMax)
+		}
+		return outcome{result: "retry", after: after, err: fmt.Sprintf("%d %s", c, text)}
+	default:
+		return outcome{result: "failed", err: fmt.Sprintf("%d %s", c, text)}
+	}
+}
+
+// backoff doubles from RetryBase per attempt, with jitter so that a push
+// service that failed thousands at once is not hit by all of them again in
+// the same second.
+func (w *Worker) backoff(attempts int) time.Duration {
+	d := w.s.cfg.RetryBase << min(max(attempts-1, 0), 20)
+	if d <= 0 || d > w.s.cfg.RetryMax {
+		d = w.s.cfg.RetryMax
+	}
+	return d/2 + rand.N(d/2+1)
+}
+
+// retryAfter reads delay-seconds or an HTTP date (RFC 9110 §10.2.3).
+func retryAfter(v string, now time.Time) (time.Duration, bool) {
+	if v == "" {
+		return 0, false
+	}
+	if n, err := strconv.Atoi(v); err == nil && n >= 0 {
+		return time.Duration(n) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
+}
+
+// topic names the volume for the push service (RFC 8030 §5.4: at most 32
+// characters of the URL-safe base64 alphabet): a newer message with the same
+// topic replaces one still waiting for an offline device.
+func topic(pid string, no int) string {
+	h := sha256.Sum256([]byte(pid + "\x00" + strconv.Itoa(no)))
+	return base64.RawURLEncoding.EncodeToString(h[:24])
+}
