@@ -4,8 +4,8 @@
 // and a 4x slower CPU, simulated) against the built store at BASE_URL, on the
 // home, a genre list, a work's detail and the viewer, against the budgets
 // LCP < 2.0 s, TBT < 200 ms, CLS < 0.05, and the home's JavaScript <= 130 KB
-// gzip (the build's own .gz siblings of the scripts the page loaded); what
-// fails the run is GATE below.
+// gzip (the build's own .gz siblings of the scripts the page loaded); every
+// budget fails the run.
 //
 //   BASE_URL=http://127.0.0.1:8080 node scripts/lighthouse.mjs
 //
@@ -21,14 +21,23 @@
 // 1750 / 4), between 1 and 4: exactly 4x on the host the default assumes.
 // LH_CPU_MULTIPLIER=4 forces the raw default.
 //
-// RUNS (default 1) runs every page that many times and judges the median: the
-// test command does one run per page (Lighthouse is CPU heavy on two shared
-// cores); the README's figures come from RUNS=3. Reports go to
-// LH_OUTPUT_DIR (default test-results/lighthouse): one JSON per page and run,
-// and summary.json.
+// Every budget fails the run (strict by default). Timing on two shared cores
+// is noisy, so a page whose timing (LCP, TBT) misses is run once more and the
+// best of the two runs is judged for each timing metric; layout shift takes
+// the worse run, and the JavaScript size is never retried (it is the same
+// bytes every run, the larger is kept). Each run's CPU slowdown is calibrated
+// on the benchmarkIndex the run before it measured, so it follows the
+// neighbours' load through the run. LH_LOOSE=1 (a developer's loaded machine
+// only, never the test command) reports the misses without failing.
+//
+// RUNS (default 1) runs every page that many times and judges the median
+// (the README's figures come from RUNS=3); the retry above comes on top.
+// Reports go to LH_OUTPUT_DIR (default test-results/lighthouse): one JSON
+// per page and run, and summary.json.
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 
@@ -45,19 +54,8 @@ const chrome = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? "/usr/bin
 /** BUDGET is issue 23's target on every page. */
 export const BUDGET = { lcpMs: 2000, tbtMs: 200, cls: 0.05, homeJsGzipKB: 130 };
 
-/**
- * GATE is what fails the run. LCP and CLS are gated at their budget. Two
- * budgets are not met yet and are gated where they stand, so they cannot get
- * worse unnoticed, while the summary reports them as missed (frontend
- * README, "What the phone loads"):
- *  - the home's JavaScript: React and React Router alone are 108 KB gzip of
- *    the 130; the app's own modules on the home are 31 KB;
- *  - total blocking time: the app's modules and first render now run after
- *    the first paint (they used to run before it, where TBT does not count
- *    them), 300-620 ms with the calibrated CPU on this shared host.
- * LH_STRICT=1 gates every budget.
- */
-export const GATE = process.env.LH_STRICT ? BUDGET : { ...BUDGET, tbtMs: 1000, homeJsGzipKB: 145 };
+/** LOOSE reports the misses without failing (LH_LOOSE=1, for a developer's loaded machine). */
+const LOOSE = !!process.env.LH_LOOSE;
 
 /** pages picks a webtoon the visitor may see (not adult) and its first volume. */
 async function pages() {
@@ -84,12 +82,19 @@ async function pages() {
 /** TARGET_BENCHMARK is the mid-tier phone Lighthouse's default 4x aims at: 1750 / 4. */
 const TARGET_BENCHMARK = 437.5;
 
-/** cpuMultiplier measures the host once (Lighthouse's benchmarkIndex) and calibrates the CPU slowdown. */
-async function cpuMultiplier() {
-  if (process.env.LH_CPU_MULTIPLIER) return { multiplier: Number(process.env.LH_CPU_MULTIPLIER), benchmarkIndex: null };
+const FIXED_CPU = process.env.LH_CPU_MULTIPLIER ? Number(process.env.LH_CPU_MULTIPLIER) : null;
+
+/** multiplierFor is the CPU slowdown that brings a host of benchmarkIndex bi to the target phone. */
+export function multiplierFor(bi) {
+  if (FIXED_CPU) return FIXED_CPU;
+  return Math.min(4, Math.max(1, Math.round((bi / TARGET_BENCHMARK) * 10) / 10));
+}
+
+/** calibrate measures the host once (Lighthouse's benchmarkIndex) before the first page. */
+async function calibrate() {
+  if (FIXED_CPU) return null;
   const lhr = await lighthouse(`${base}/cs/privacy`, path.join(outDir, "calibration.json"), 4);
-  const bi = lhr.environment.benchmarkIndex;
-  return { multiplier: Math.min(4, Math.max(1, Math.round((bi / TARGET_BENCHMARK) * 10) / 10)), benchmarkIndex: Math.round(bi) };
+  return lhr.environment.benchmarkIndex;
 }
 
 async function lighthouse(url, file, cpu) {
@@ -129,56 +134,90 @@ function jsGzipKB(lhr) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function main() {
-  mkdirSync(outDir, { recursive: true });
-  const cpu = await cpuMultiplier();
-  console.log(`CPU slowdown ${cpu.multiplier}x (host benchmarkIndex ${cpu.benchmarkIndex ?? "not measured"})`);
-  const summary = { base, runs, budget: BUDGET, cpu, pages: {} };
-  const failures = [];
-  const missed = [];
-  for (const p of await pages()) {
-    const rows = [];
-    for (let i = 1; i <= runs; i++) {
-      const lhr = await lighthouse(base + p.path, path.join(outDir, `${p.name}-${i}.json`), cpu.multiplier);
-      if (lhr.runtimeError) throw new Error(`${p.name}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
-      const a = lhr.audits;
-      const js = jsGzipKB(lhr);
-      rows.push({
-        fcpMs: Math.round(a["first-contentful-paint"].numericValue),
-        lcpMs: Math.round(a["largest-contentful-paint"].numericValue),
-        tbtMs: Math.round(a["total-blocking-time"].numericValue),
-        cls: +a["cumulative-layout-shift"].numericValue.toFixed(3),
-        siMs: Math.round(a["speed-index"].numericValue),
-        jsGzipKB: js.kb,
-        jsFiles: js.files,
-        lcpElement: a["largest-contentful-paint-element"]?.details?.items?.[0]?.items?.[0]?.node?.snippet ?? "",
-      });
-    }
-    const m = { path: p.path, runs: rows };
-    for (const k of ["fcpMs", "lcpMs", "tbtMs", "cls", "siMs", "jsGzipKB"]) m[k] = median(rows.map((r) => r[k]));
-    summary.pages[p.name] = m;
-    console.log(`${p.name.padEnd(7)} FCP ${m.fcpMs} ms  LCP ${m.lcpMs} ms  TBT ${m.tbtMs} ms  CLS ${m.cls}  SI ${m.siMs} ms  JS ${m.jsGzipKB} KB gzip  (${p.path}; LCP element ${rows[0].lcpElement.slice(0, 100)})`);
-    const check = (ok, gateOk, what) => {
-      if (!ok) missed.push(what);
-      if (!gateOk) failures.push(what);
-    };
-    check(m.lcpMs < BUDGET.lcpMs, m.lcpMs < GATE.lcpMs, `${p.name}: LCP ${m.lcpMs} ms >= ${BUDGET.lcpMs}`);
-    check(m.tbtMs < BUDGET.tbtMs, m.tbtMs < GATE.tbtMs, `${p.name}: TBT ${m.tbtMs} ms >= ${BUDGET.tbtMs}`);
-    check(m.cls < BUDGET.cls, m.cls < GATE.cls, `${p.name}: CLS ${m.cls} >= ${BUDGET.cls}`);
-    if (p.name === "home") check(m.jsGzipKB <= BUDGET.homeJsGzipKB, m.jsGzipKB <= GATE.homeJsGzipKB, `home: JavaScript ${m.jsGzipKB} KB gzip > ${BUDGET.homeJsGzipKB}`);
-  }
-  summary.missed = missed;
-  summary.failures = failures;
-  if (missed.length) console.log(`budgets not met yet:\n  ${missed.join("\n  ")}`);
-  writeFileSync(path.join(outDir, "summary.json"), JSON.stringify(summary, null, 2));
-  if (failures.length) {
-    console.error(`lighthouse gates failed (LH_STRICT=${process.env.LH_STRICT ? 1 : 0}):\n  ${failures.join("\n  ")}`);
-    process.exit(1);
-  }
-  console.log(missed.length ? "lighthouse gates passed; budgets above not met" : "lighthouse budgets met");
+/** figures reads one run's metrics from its report. */
+function figures(lhr, cpu) {
+  const a = lhr.audits;
+  const js = jsGzipKB(lhr);
+  return {
+    fcpMs: Math.round(a["first-contentful-paint"].numericValue),
+    lcpMs: Math.round(a["largest-contentful-paint"].numericValue),
+    tbtMs: Math.round(a["total-blocking-time"].numericValue),
+    cls: +a["cumulative-layout-shift"].numericValue.toFixed(3),
+    siMs: Math.round(a["speed-index"].numericValue),
+    jsGzipKB: js.kb,
+    jsFiles: js.files,
+    cpu,
+    benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
+    lcpElement: a["largest-contentful-paint-element"]?.details?.items?.[0]?.items?.[0]?.node?.snippet ?? "",
+  };
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+/**
+ * judge sums a page's runs: the median of the runs asked for, then, when a
+ * retry came, the better of the two for each timing metric, the worse layout
+ * shift, and the larger JavaScript (sizes are never retried away).
+ */
+export function judge(rows, retry) {
+  const m = {};
+  for (const k of ["fcpMs", "lcpMs", "tbtMs", "cls", "siMs", "jsGzipKB"]) m[k] = median(rows.map((r) => r[k]));
+  if (retry) {
+    for (const k of ["fcpMs", "lcpMs", "tbtMs", "siMs"]) m[k] = Math.min(m[k], retry[k]);
+    m.cls = Math.max(m.cls, retry.cls);
+    m.jsGzipKB = Math.max(m.jsGzipKB, retry.jsGzipKB);
+  }
+  return m;
+}
+
+/** misses lists what a page's figures miss of the budgets; timing says whether a retry may help. */
+export function misses(name, m) {
+  const out = [];
+  if (m.lcpMs >= BUDGET.lcpMs) out.push({ timing: true, what: `${name}: LCP ${m.lcpMs} ms >= ${BUDGET.lcpMs}` });
+  if (m.tbtMs >= BUDGET.tbtMs) out.push({ timing: true, what: `${name}: TBT ${m.tbtMs} ms >= ${BUDGET.tbtMs}` });
+  if (m.cls >= BUDGET.cls) out.push({ timing: false, what: `${name}: CLS ${m.cls} >= ${BUDGET.cls}` });
+  if (name === "home" && m.jsGzipKB > BUDGET.homeJsGzipKB) out.push({ timing: false, what: `home: JavaScript ${m.jsGzipKB} KB gzip > ${BUDGET.homeJsGzipKB}` });
+  return out;
+}
+
+async function main() {
+  mkdirSync(outDir, { recursive: true });
+  let bi = await calibrate();
+  console.log(FIXED_CPU ? `CPU slowdown ${FIXED_CPU}x (LH_CPU_MULTIPLIER)` : `host benchmarkIndex ${Math.round(bi)}: CPU slowdown ${multiplierFor(bi)}x, recalibrated before every run`);
+  const summary = { base, runs, budget: BUDGET, loose: LOOSE, calibrationBenchmarkIndex: bi && Math.round(bi), pages: {} };
+  const failures = [];
+  const once = async (p, label) => {
+    const cpu = multiplierFor(bi);
+    const lhr = await lighthouse(base + p.path, path.join(outDir, `${p.name}-${label}.json`), cpu);
+    if (lhr.runtimeError) throw new Error(`${p.name}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    bi = lhr.environment.benchmarkIndex;
+    return figures(lhr, cpu);
+  };
+  const show = (name, m, note) =>
+    console.log(`${name.padEnd(7)} FCP ${m.fcpMs} ms  LCP ${m.lcpMs} ms  TBT ${m.tbtMs} ms  CLS ${m.cls}  SI ${m.siMs} ms  JS ${m.jsGzipKB} KB gzip${note}`);
+  for (const p of await pages()) {
+    const rows = [];
+    for (let i = 1; i <= runs; i++) rows.push(await once(p, String(i)));
+    let m = judge(rows);
+    show(p.name, m, `  (${p.path}; CPU ${rows.map((r) => r.cpu).join("/")}x; LCP element ${rows[0].lcpElement.slice(0, 80)})`);
+    let retry;
+    if (misses(p.name, m).some((x) => x.timing)) {
+      retry = await once(p, "retry");
+      m = judge(rows, retry);
+      show(p.name, m, `  (best of the runs and a retry at CPU ${retry.cpu}x)`);
+    }
+    summary.pages[p.name] = { path: p.path, ...m, runs: rows, retry };
+    failures.push(...misses(p.name, m).map((x) => x.what));
+  }
+  summary.failures = failures;
+  writeFileSync(path.join(outDir, "summary.json"), JSON.stringify(summary, null, 2));
+  if (!failures.length) return console.log("lighthouse budgets met");
+  console.error(`lighthouse budgets missed${LOOSE ? " (LH_LOOSE=1: not failing)" : ""}:\n  ${failures.join("\n  ")}`);
+  if (!LOOSE) process.exit(1);
+}
+
+// Run when started (npm run lighthouse), not when its rules are imported by its test.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}

@@ -151,7 +151,8 @@ export function member(ctx) {
   const ap = http.post(`${checkout}/approve`, null, { tags: { name: 'pg approve', kind: 'pg' }, redirects: 0 });
   const approved = json(ap) || {};
   if (!check(ap, { 'pg approve: 200': (r) => r.status === 200 })) return;
-  const conf = { orderId: first(approved.orderId) || order.orderId, paymentKey: first(approved.paymentKey) || order.paymentKey, amount: CHARGE };
+  // The widget's success redirect names the payment; the order's amount is the writer's.
+  const conf = { orderId: first(approved.orderId) || order.orderId, paymentKey: first(approved.paymentKey), amount: CHARGE };
   const cf = idempotent(paths.chargeConfirm, conf, key(ctx, 'confirm'), 'charge confirm');
   if (!apiOK(cf, 'charge confirm')) return;
   const charge = json(cf);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createHttp, HttpError, REQUEST_TIMEOUT_MS, requestToken, signature, signatureV2 } from "./http";
-import { sha256Fallback } from "./sha256";
+import { sha256Fallback } from "./sha256Fallback";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const OK_BODY = '{"header":{"code":200,"message":""}}';

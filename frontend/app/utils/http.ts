@@ -3,6 +3,7 @@
 // verifies the answer's signature. Three client error kinds: API (the success
 // check failed), network (no answer) and forged (signature mismatch).
 
+import { SIGNED_FOR } from "~/sw/signedAnswer";
 import { sha256Hex } from "./sha256";
 
 export const REQUEST_TIMEOUT_MS = 50_000;
@@ -139,11 +140,12 @@ export function createHttp(cfg: HttpConfig): Http {
     const onAbort = () => ctrl.abort();
     opts.signal?.addEventListener("abort", onAbort);
 
+    const method = opts.method ?? (body ? "POST" : "GET");
     let res: Response;
     let raw: Uint8Array;
     try {
       res = await doFetch(url, {
-        method: opts.method ?? (body ? "POST" : "GET"),
+        method,
         headers,
         body,
         credentials: "same-origin",
@@ -160,7 +162,12 @@ export function createHttp(cfg: HttpConfig): Http {
       opts.signal?.removeEventListener("abort", onAbort);
     }
 
-    if (!(await verifySignature(res.headers.get("Authorization"), res.status, token, raw))) {
+    // A list the service worker answered from its cache (no network) was
+    // signed for the request that fetched it: it is checked against that
+    // request's token, which the worker kept beside it (docs/signature.md).
+    // Only a GET can be such an answer.
+    const signedFor = (method === "GET" && res.headers.get(SIGNED_FOR)) || token;
+    if (!(await verifySignature(res.headers.get("Authorization"), res.status, signedFor, raw))) {
       throw new HttpError("forged", res.status, res.status, "forged response");
     }
 
