@@ -1,14 +1,18 @@
-// Package reports serves the analysts' main reports over HTTP under
+// Package reports serves the analysts' reports over HTTP under
 // /analytics/api/v1/reports/, read from the ClickHouse rollups (and the raw events
 // table for minute-level traffic). Answers use the seed's envelope; bad input is a
-// 400 with the envelope and an unknown or missing admin token a 401.
+// 400 with the envelope and a request without a valid analyst cookie a 401.
+//
+// Who may ask: a member holding the analyst role, proven by the writer's signed
+// analyst cookie (contract.AnalystCookie, made from the session at login or
+// /me). The catalog admin token opens nothing here. Every answered request is
+// written to report_audit with the analyst's uid before the answer leaves.
 //
 // Days are KST days (YYYY-MM-DD), the zone of releases and of the rollups.
 package reports
 
 import (
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,18 +32,24 @@ const Prefix = "/analytics/api/v1/reports/"
 
 // Reports answers report requests. It is safe for concurrent use.
 type Reports struct {
-	ch    driver.Conn
-	token []byte
-	now   func() time.Time
-	log   *slog.Logger
+	ch      driver.Conn // reads
+	auditDB driver.Conn // report_audit inserts
+	secret  []byte
+	now     func() time.Time
+	log     *slog.Logger
+	// Releases (optional, set before serving) marks new volumes in the live view.
+	Releases ReleaseTimes
 }
 
-// New makes the reports API; token is the admin bearer token, now the clock.
-func New(ch driver.Conn, token string, now func() time.Time, log *slog.Logger) *Reports {
+// New makes the reports API: ch is where reports read (maybe Distributed
+// tables), audit where report_audit rows are inserted (the local tables);
+// analystSecret checks the analyst cookie (the writer's ANALYST_SECRET), now
+// is the clock.
+func New(ch, audit driver.Conn, analystSecret string, now func() time.Time, log *slog.Logger) *Reports {
 	if now == nil {
 		now = time.Now
 	}
-	return &Reports{ch: ch, token: []byte(token), now: now, log: log}
+	return &Reports{ch: ch, auditDB: audit, secret: []byte(analystSecret), now: now, log: log}
 }
 
 // Register mounts the report routes on mux.
@@ -49,8 +59,12 @@ func (rp *Reports) Register(mux *http.ServeMux) {
 	mux.Handle("GET "+Prefix+"funnel", rp.handle(rp.funnel))
 	mux.Handle("GET "+Prefix+"revenue", rp.handle(rp.revenue))
 	mux.Handle("GET "+Prefix+"active-users", rp.handle(rp.activeUsers))
+	mux.Handle("GET "+Prefix+"retention", rp.handle(rp.retention))
+	mux.Handle("GET "+Prefix+"funnels", rp.handle(rp.customFunnel))
+	mux.Handle("GET "+Prefix+"breakdown", rp.handle(rp.breakdown))
+	mux.Handle("GET "+Prefix+"live", rp.handle(rp.live))
 	mux.Handle(Prefix, rp.handle(func(*http.Request) (any, error) {
-		return nil, &Error{Code: http.StatusNotFound, Message: "no such report"}
+		return nil, &Error{Code: http.StatusNotFound, Message: "없는 보고서입니다."}
 	}))
 }
 
@@ -70,32 +84,90 @@ func (rp *Reports) handle(h func(*http.Request) (any, error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
-		auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if !ok || subtle.ConstantTimeCompare([]byte(auth), rp.token) != 1 {
-			w.WriteHeader(http.StatusUnauthorized)
-			_, _ = w.Write(contract.ErrorBody(http.StatusUnauthorized, "admin token required"))
+		uid, err := rp.analyst(r)
+		if err != nil {
+			writeError(w, http.StatusUnauthorized, "분석가 계정으로 로그인해 주세요.")
 			return
+		}
+		start := rp.now()
+		format := "json"
+		if r.URL.Query().Get("format") == "csv" {
+			format = "csv"
 		}
 		body, err := h(r)
-		if err != nil {
-			var e *Error
-			if !errors.As(err, &e) {
-				rp.log.Error("report failed", "path", r.URL.Path, "err", err)
-				e = &Error{Code: http.StatusInternalServerError, Message: "report failed"}
+		status := http.StatusOK
+		var e *Error
+		if err == nil && format == "csv" {
+			if _, can := body.(tabular); !can {
+				err = badRequest("이 보고서는 CSV로 내보낼 수 없습니다.")
 			}
-			w.WriteHeader(e.Code)
-			_, _ = w.Write(contract.ErrorBody(e.Code, e.Message))
+		}
+		if err != nil {
+			if !errors.As(err, &e) {
+				rp.log.Error("report failed", "path", r.URL.Path, "uid", uid, "err", err)
+				e = &Error{Code: http.StatusInternalServerError, Message: "보고서를 만들지 못했습니다."}
+			}
+			status = e.Code
+		}
+		var b []byte
+		if e == nil && format == "csv" {
+			tb := body.(tabular).table()
+			b = csvFile(tb)
+			w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+			w.Header().Set("Content-Disposition", `attachment; filename="`+fileName(strings.TrimPrefix(r.URL.Path, Prefix), tb, r.URL.Query())+`"`)
+		} else if e == nil {
+			if b, err = json.Marshal(body); err != nil {
+				rp.log.Error("encode report", "path", r.URL.Path, "err", err)
+				e = &Error{Code: http.StatusInternalServerError, Message: "보고서를 만들지 못했습니다."}
+				status = e.Code
+			}
+		}
+		// No answer without its audit row: an analyst's question that
+		// cannot be recorded is not answered.
+		if err := rp.audit(r, uid, format, status, rp.now().Sub(start)); err != nil {
+			rp.log.Error("report audit", "path", r.URL.Path, "uid", uid, "err", err)
+			writeError(w, http.StatusServiceUnavailable, "보고서 요청을 기록하지 못해 답할 수 없습니다. 잠시 후 다시 시도해 주세요.")
 			return
 		}
-		b, err := json.Marshal(body)
-		if err != nil {
-			rp.log.Error("encode report", "path", r.URL.Path, "err", err)
-			w.WriteHeader(http.StatusInternalServerError)
-			_, _ = w.Write(contract.ErrorBody(http.StatusInternalServerError, "report failed"))
+		if e != nil {
+			writeError(w, e.Code, e.Message)
 			return
 		}
 		_, _ = w.Write(b)
 	})
+}
+
+func writeError(w http.ResponseWriter, code int, msg string) {
+	w.Header().Del("Content-Disposition")
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(code)
+	_, _ = w.Write(contract.ErrorBody(code, msg))
+}
+
+// analyst is the uid of the request's analyst cookie.
+func (rp *Reports) analyst(r *http.Request) (string, error) {
+	c, err := r.Cookie(contract.AnalystCookie)
+	if err != nil {
+		return "", err
+	}
+	return contract.VerifyAnalyst(rp.secret, c.Value, rp.now())
+}
+
+// audit writes who asked what into report_audit.
+func (rp *Reports) audit(r *http.Request, uid, format string, status int, took time.Duration) error {
+	// Exec of INSERT ... VALUES hangs on 18.16 with clickhouse-go v2: a batch.
+	b, err := rp.auditDB.PrepareBatch(r.Context(), "INSERT INTO report_audit (asked_at, uid, report, params, format, status, elapsed_ms)")
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	report := strings.TrimPrefix(r.URL.Path, Prefix)
+	if err := b.Append(rp.now().UTC(), uid, report, r.URL.RawQuery, format, uint16(status), uint32(took.Milliseconds())); err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	if err := b.Send(); err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	return nil
 }
 
 func ok() contract.Envelope { return contract.Envelope{Header: contract.Header{Code: 200}} }
@@ -108,20 +180,20 @@ func (rp *Reports) days(r *http.Request) (from, to time.Time, err error) {
 	q := r.URL.Query()
 	if s := q.Get("to"); s != "" {
 		if to, err = time.Parse(time.DateOnly, s); err != nil {
-			return from, to, badRequest("to must be a day YYYY-MM-DD")
+			return from, to, badRequest("to는 YYYY-MM-DD 형식의 날짜여야 합니다.")
 		}
 		from = to.AddDate(0, 0, -6)
 	}
 	if s := q.Get("from"); s != "" {
 		if from, err = time.Parse(time.DateOnly, s); err != nil {
-			return from, to, badRequest("from must be a day YYYY-MM-DD")
+			return from, to, badRequest("from은 YYYY-MM-DD 형식의 날짜여야 합니다.")
 		}
 	}
 	if to.Before(from) {
-		return from, to, badRequest("from is after to")
+		return from, to, badRequest("from이 to보다 늦습니다.")
 	}
 	if to.Sub(from) > 366*24*time.Hour {
-		return from, to, badRequest("at most 366 days")
+		return from, to, badRequest("기간은 366일까지입니다.")
 	}
 	return from, to, nil
 }
@@ -143,7 +215,7 @@ func (rp *Reports) traffic(r *http.Request) (any, error) {
 	q := r.URL.Query()
 	at, err := time.Parse(time.RFC3339, q.Get("at"))
 	if err != nil {
-		return nil, badRequest("at must be an RFC 3339 time, e.g. 2026-11-22T23:00:00+09:00")
+		return nil, badRequest("at은 RFC 3339 시각이어야 합니다. 예: 2026-11-22T23:00:00+09:00")
 	}
 	dur := func(name string, def time.Duration) (time.Duration, error) {
 		s := q.Get(name)
@@ -152,7 +224,7 @@ func (rp *Reports) traffic(r *http.Request) (any, error) {
 		}
 		d, err := time.ParseDuration(s)
 		if err != nil || d < 0 || d > 7*24*time.Hour {
-			return 0, badRequest("%s must be a duration between 0 and 168h", name)
+			return 0, badRequest("%s는 0에서 168h 사이의 기간이어야 합니다.", name)
 		}
 		return d, nil
 	}
@@ -169,11 +241,11 @@ func (rp *Reports) traffic(r *http.Request) (any, error) {
 		return nil, err
 	}
 	if step < time.Minute || step%time.Minute != 0 {
-		return nil, badRequest("step must be whole minutes, at least 1m")
+		return nil, badRequest("step은 1m 이상의 분 단위여야 합니다.")
 	}
 	from, to := at.Add(-before).Truncate(step), at.Add(after)
 	if to.Sub(from)/step > 2000 {
-		return nil, badRequest("at most 2000 points: raise step")
+		return nil, badRequest("구간은 2000개까지입니다. step을 늘려 주세요.")
 	}
 	pid := q.Get("pid")
 	sec := int64(step / time.Second)
@@ -204,13 +276,16 @@ func (rp *Reports) traffic(r *http.Request) (any, error) {
 		p.T = t.UTC()
 		points = append(points, p)
 	}
-	return struct {
-		contract.Envelope
-		At     time.Time      `json:"at"`
-		Step   int64          `json:"stepSeconds"`
-		PID    string         `json:"pid,omitempty"`
-		Points []TrafficPoint `json:"points"`
-	}{ok(), at, sec, pid, points}, nil
+	return Traffic{ok(), at, sec, pid, points}, nil
+}
+
+// Traffic is the traffic report.
+type Traffic struct {
+	contract.Envelope
+	At     time.Time      `json:"at"`
+	Step   int64          `json:"stepSeconds"`
+	PID    string         `json:"pid,omitempty"`
+	Points []TrafficPoint `json:"points"`
 }
 
 // WorkStat is one work in the top-works report.
@@ -235,17 +310,17 @@ func (rp *Reports) topWorks(r *http.Request) (any, error) {
 	by := q.Get("by")
 	order := map[string]string{"": "views", "views": "views", "purchases": "purchases + rentals", "revenue": "revenue"}[by]
 	if order == "" {
-		return nil, badRequest("by must be views, purchases or revenue")
+		return nil, badRequest("by는 views, purchases, revenue 중 하나여야 합니다.")
 	}
 	limit := 20
 	if s := q.Get("limit"); s != "" {
 		if limit, err = strconv.Atoi(s); err != nil || limit < 1 || limit > 500 {
-			return nil, badRequest("limit must be 1 to 500")
+			return nil, badRequest("limit은 1에서 500 사이여야 합니다.")
 		}
 	}
 	section, genre := strings.ToUpper(q.Get("section")), q.Get("genre")
 	if section != "" && section != contract.SectionWebtoon && section != contract.SectionComic && section != contract.SectionNovel {
-		return nil, badRequest("section must be WT, CM or EB")
+		return nil, badRequest("section은 WT, CM, EB 중 하나여야 합니다.")
 	}
 	rows, err := rp.ch.Query(r.Context(), `SELECT pid, max(section), max(genre_id),
  sum(views) AS views, sum(purchases) AS purchases, sum(rentals) AS rentals, sum(revenue) AS revenue
@@ -268,13 +343,16 @@ func (rp *Reports) topWorks(r *http.Request) (any, error) {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("top works: %w", err)
 	}
-	return struct {
-		contract.Envelope
-		From  string     `json:"from"`
-		To    string     `json:"to"`
-		By    string     `json:"by"`
-		Works []WorkStat `json:"works"`
-	}{ok(), day(from), day(to), strings.Fields(order)[0], works}, nil
+	return TopWorks{ok(), day(from), day(to), strings.Fields(order)[0], works}, nil
+}
+
+// TopWorks is the top-works report.
+type TopWorks struct {
+	contract.Envelope
+	From  string     `json:"from"`
+	To    string     `json:"to"`
+	By    string     `json:"by"`
+	Works []WorkStat `json:"works"`
 }
 
 // FunnelStep is one step of the conversion funnel. Reached counts actors (members,
@@ -313,12 +391,15 @@ func (rp *Reports) funnel(r *http.Request) (any, error) {
 			}
 		}
 	}
-	return struct {
-		contract.Envelope
-		From  string       `json:"from"`
-		To    string       `json:"to"`
-		Steps []FunnelStep `json:"steps"`
-	}{ok(), day(from), day(to), steps}, nil
+	return Funnel{ok(), day(from), day(to), steps}, nil
+}
+
+// Funnel is the fixed funnel report.
+type Funnel struct {
+	contract.Envelope
+	From  string       `json:"from"`
+	To    string       `json:"to"`
+	Steps []FunnelStep `json:"steps"`
 }
 
 // ChannelRevenue is the money of one channel: charges (money in) and what was
@@ -360,12 +441,15 @@ func (rp *Reports) revenue(r *http.Request) (any, error) {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("revenue: %w", err)
 	}
-	return struct {
-		contract.Envelope
-		From     string           `json:"from"`
-		To       string           `json:"to"`
-		Channels []ChannelRevenue `json:"channels"`
-	}{ok(), day(from), day(to), out}, nil
+	return Revenue{ok(), day(from), day(to), out}, nil
+}
+
+// Revenue is the revenue report.
+type Revenue struct {
+	contract.Envelope
+	From     string           `json:"from"`
+	To       string           `json:"to"`
+	Channels []ChannelRevenue `json:"channels"`
 }
 
 // ActiveUsers is the distinct actors of one day, channel and member type.
@@ -401,14 +485,17 @@ func (rp *Reports) activeUsers(r *http.Request) (any, error) {
  WHERE kst_date >= toDate(?) AND kst_date <= toDate(?)`, day(from), day(to)).Scan(&total); err != nil {
 		return nil, fmt.Errorf("active users: %w", err)
 	}
-	return struct {
-		contract.Envelope
-		From       string        `json:"from"`
-		To         string        `json:"to"`
-		Daily      []ActiveUsers `json:"daily"`
-		RangeUsers []ActiveUsers `json:"rangeByChannel"`
-		Total      uint64        `json:"rangeTotal"`
-	}{ok(), day(from), day(to), daily, byChannel, total}, nil
+	return ActiveUsersReport{ok(), day(from), day(to), daily, byChannel, total}, nil
+}
+
+// ActiveUsersReport is the active-users report.
+type ActiveUsersReport struct {
+	contract.Envelope
+	From       string        `json:"from"`
+	To         string        `json:"to"`
+	Daily      []ActiveUsers `json:"daily"`
+	RangeUsers []ActiveUsers `json:"rangeByChannel"`
+	Total      uint64        `json:"rangeTotal"`
 }
 
 func (rp *Reports) activeRows(ctx context.Context, q string, from, to time.Time) ([]ActiveUsers, error) {

@@ -22,7 +22,11 @@ import (
 	"storefront/devstack/testenv"
 )
 
-const token = "test-admin"
+const secret = "test-analyst"
+
+// token is an analyst's cookie as the writer signs it (valid for the tests'
+// whole range of clocks).
+var token = contract.SignAnalyst([]byte(secret), "1000001", time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC))
 
 func setup(t *testing.T, now time.Time) (*httptest.Server, driver.Conn) {
 	t.Helper()
@@ -41,7 +45,7 @@ func setup(t *testing.T, now time.Time) (*httptest.Server, driver.Conn) {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	reports.New(ch, token, func() time.Time { return now }, log).Register(mux)
+	reports.New(ch, ch, secret, func() time.Time { return now }, log).Register(mux)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv, ch
@@ -51,7 +55,7 @@ func get(t *testing.T, srv *httptest.Server, path, tok string, out any) int {
 	t.Helper()
 	req, _ := http.NewRequest("GET", srv.URL+path, nil)
 	if tok != "" {
-		req.Header.Set("Authorization", "Bearer "+tok)
+		req.AddCookie(&http.Cookie{Name: contract.AnalystCookie, Value: tok})
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -104,6 +108,21 @@ func TestReports(t *testing.T) {
 	}
 	if code := get(t, srv, "/analytics/api/v1/reports/funnel", "wrong", nil); code != 401 {
 		t.Errorf("wrong token: %d", code)
+	}
+	other := contract.SignAnalyst([]byte("another secret"), "1000001", release.Add(time.Hour))
+	expired := contract.SignAnalyst([]byte(secret), "1000001", release.Add(3*time.Hour))
+	for name, tok := range map[string]string{"other secret": other, "expired": expired} {
+		if code := get(t, srv, "/analytics/api/v1/reports/funnel", tok, nil); code != 401 {
+			t.Errorf("%s: %d", name, code)
+		}
+	}
+	// The catalog admin token opens nothing here.
+	req, _ := http.NewRequest("GET", srv.URL+"/analytics/api/v1/reports/funnel", nil)
+	req.Header.Set("Authorization", "Bearer dev-admin-token")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 401 {
+		t.Errorf("admin token: %v %v", resp.StatusCode, err)
+	} else {
+		resp.Body.Close()
 	}
 	for _, bad := range []string{"traffic", "traffic?at=yesterday", "traffic?at=2026-11-22T23:00:00%2B09:00&step=30s",
 		"top-works?by=likes", "top-works?limit=0", "top-works?section=XX", "funnel?from=2026-13-01", "revenue?from=2026-11-22&to=2026-11-01"} {
@@ -290,5 +309,50 @@ func TestFunnelJoinsAVisitBySession(t *testing.T) {
 	}
 	if want := "list:1/1 detail:1/1 viewer:1/1 purchase:2/1 "; got != want {
 		t.Errorf("funnel = %q, want %q", got, want)
+	}
+}
+
+// Every report an analyst asks for is written to report_audit with who asked,
+// what and how it went, before the answer leaves; a request without the
+// analyst cookie writes nothing; and when the audit cannot be written the
+// report is not answered.
+func TestReportAudit(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	srv, ch := setup(t, now)
+	ctx := context.Background()
+	get(t, srv, "/analytics/api/v1/reports/funnel?from=2026-11-20&to=2026-11-22", token, nil)
+	get(t, srv, "/analytics/api/v1/reports/top-works?by=likes", token, nil)
+	get(t, srv, "/analytics/api/v1/reports/revenue", "", nil)
+	other := contract.SignAnalyst([]byte(secret), "1000002", now.Add(time.Hour))
+	get(t, srv, "/analytics/api/v1/reports/active-users", other, nil)
+	rows, err := ch.Query(ctx, `SELECT toString(asked_at), uid, report, params, format, status FROM report_audit ORDER BY asked_at, uid, report`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for rows.Next() {
+		var at, uid, report, params, format string
+		var status uint16
+		if err := rows.Scan(&at, &uid, &report, &params, &format, &status); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%s %s %s %q %s %d", at, uid, report, params, format, status))
+	}
+	rows.Close()
+	want := []string{
+		`2026-11-22 12:00:00 1000001 funnel "from=2026-11-20&to=2026-11-22" json 200`,
+		`2026-11-22 12:00:00 1000001 top-works "by=likes" json 400`,
+		`2026-11-22 12:00:00 1000002 active-users "" json 200`,
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("audit rows:\n%s\nwant\n%s", got, want)
+	}
+
+	// No audit, no answer.
+	if err := ch.Exec(ctx, "RENAME TABLE report_audit TO report_audit_away"); err != nil {
+		t.Fatal(err)
+	}
+	if code := get(t, srv, "/analytics/api/v1/reports/funnel", token, nil); code != 503 {
+		t.Errorf("report answered without its audit row: %d", code)
 	}
 }

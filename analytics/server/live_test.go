@@ -9,10 +9,11 @@ import (
 	"storefront/analytics/server"
 )
 
-// A live analytics node refuses the development admin token of the reports API.
-func TestLiveModeRefusesTheDevAdminToken(t *testing.T) {
+// A live analytics node refuses the development secret of the analyst cookie
+// (anyone could sign themselves an analyst with it).
+func TestLiveModeRefusesTheDevAnalystSecret(t *testing.T) {
 	_, err := server.New(context.Background(), server.Config{CookieMode: "live", ClickHouseURL: "clickhouse://127.0.0.1:1/x"}, slog.New(slog.DiscardHandler))
-	if err == nil || !strings.Contains(err.Error(), "ADMIN_TOKEN") {
-		t.Fatalf("live analytics with the dev token: %v", err)
+	if err == nil || !strings.Contains(err.Error(), "ANALYST_SECRET") {
+		t.Fatalf("live analytics with the dev secret: %v", err)
 	}
 }

@@ -14,8 +14,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2"
@@ -42,7 +44,17 @@ type Config struct {
 	// replica of a replicated cluster; the schema is made with the
 	// Replicated engines (chschema.MigrateReplicated).
 	ClickHouseReplicated bool
-	NATSReplicas         int // NATS_REPLICAS, as on the edge and writer
+	// ClickHouseCluster (CLICKHOUSE_CLUSTER) names the servers'
+	// remote_servers entry that lists the replicas; with it the migrations
+	// at start also make the Distributed tables (chschema.Distribute) and
+	// reports and rankings read through them. Needs ClickHouseReplicated.
+	ClickHouseCluster string
+	// ClickHouseReadURL (CLICKHOUSE_READ_URL) is where reports and
+	// rankings read; by default ClickHouseURL, or with a cluster its
+	// Distributed database (chschema.ClusterDatabase) on the same hosts.
+	// Name several hosts so that reads go on while one is down.
+	ClickHouseReadURL string
+	NATSReplicas      int // NATS_REPLICAS, as on the edge and writer
 	// CookieMode (COOKIE_MODE): live refuses the development admin token.
 	CookieMode string
 	// NATSAuth: credentials and TLS of a secured NATS cluster.
@@ -59,8 +71,9 @@ type Config struct {
 	// RetentionCheck (10 min); see chschema.Retention.
 	Retention      chschema.Retention
 	RetentionCheck time.Duration
-	// AdminToken guards the reports API (Authorization: Bearer <token>).
-	AdminToken string
+	// AnalystSecret (ANALYST_SECRET, the writer's) checks the analyst
+	// cookie that opens the reports API.
+	AnalystSecret string
 	// Timeouts bound slow and idle clients (ANALYTICS_READ_HEADER_TIMEOUT,
 	// ANALYTICS_READ_TIMEOUT, ANALYTICS_WRITE_TIMEOUT, ANALYTICS_IDLE_TIMEOUT);
 	// Write is long because reports may scan a lot.
@@ -77,6 +90,8 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.NATSURL, "nats-url", contract.DefaultNATSURL, "NATS URL (env NATS_URL)")
 	fs.StringVar(&c.ClickHouseURL, "clickhouse-url", "clickhouse://127.0.0.1:9000/default", "ClickHouse URL (env CLICKHOUSE_URL)")
 	fs.BoolVar(&c.ClickHouseReplicated, "clickhouse-replicated", false, "CLICKHOUSE_URL is one replica of a replicated ClickHouse: the migrations at start make the Replicated engines, as analytics migrate -replicated does (env CLICKHOUSE_REPLICATED)")
+	fs.StringVar(&c.ClickHouseCluster, "clickhouse-cluster", "", "cluster of the replicas in the servers' remote_servers: Distributed tables over the replicated ones, read by reports and rankings; needs -clickhouse-replicated (env CLICKHOUSE_CLUSTER)")
+	fs.StringVar(&c.ClickHouseReadURL, "clickhouse-read-url", "", "ClickHouse URL of reports and rankings, several hosts allowed (clickhouse://ch1:9000,ch2:9000/default_all); default CLICKHOUSE_URL, with a cluster its Distributed database (env CLICKHOUSE_READ_URL)")
 	fs.IntVar(&c.Ingest.BatchSize, "batch-size", 20000, "events per ClickHouse insert at most (env ANALYTICS_BATCH_SIZE)")
 	fs.DurationVar(&c.Ingest.FlushInterval, "flush-interval", 200*time.Millisecond, "age at which a partial batch is inserted (env ANALYTICS_FLUSH_INTERVAL)")
 	fs.DurationVar(&c.Rankings.Interval, "rank-interval", time.Minute, "time between ranking computations (env ANALYTICS_RANK_INTERVAL)")
@@ -84,7 +99,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&c.Retention.Events, "raw-retention", chschema.DefaultEventsRetention, "raw events older than this are dropped by whole months; 0 = kept for ever; rollups are kept (env ANALYTICS_RAW_RETENTION)")
 	fs.DurationVar(&c.Retention.Dead, "dead-retention", chschema.DefaultDeadRetention, "dead letters (events_dead) older than this are dropped by whole months; 0 = kept for ever (env ANALYTICS_DEAD_RETENTION)")
 	fs.DurationVar(&c.Rankings.RealWindow, "rank-real-window", 3*time.Hour, "window of the real-time ranking (env ANALYTICS_RANK_REAL_WINDOW)")
-	fs.StringVar(&c.AdminToken, "admin-token", "dev-admin-token", "bearer token of the reports API (env ADMIN_TOKEN)")
+	fs.StringVar(&c.AnalystSecret, "analyst-secret", contract.DevAnalystSecret, "secret of the writer's analyst cookie, which opens the reports API (env ANALYST_SECRET)")
 	fs.IntVar(&c.Ingest.Workers, "insert-workers", 2, "concurrent ClickHouse inserts (env ANALYTICS_INSERT_WORKERS)")
 	fs.IntVar(&c.NATSReplicas, "nats-replicas", 1, "JetStream replicas of stream and bucket (env NATS_REPLICAS)")
 	svc.ModeFlag(fs, &c.CookieMode)
@@ -112,8 +127,8 @@ func (c Config) withDefaults() Config {
 	if c.Rankings.Now == nil {
 		c.Rankings.Now = c.Now
 	}
-	if c.AdminToken == "" {
-		c.AdminToken = "dev-admin-token"
+	if c.AnalystSecret == "" {
+		c.AnalystSecret = contract.DevAnalystSecret
 	}
 	if c.RetentionCheck <= 0 {
 		c.RetentionCheck = 10 * time.Minute
@@ -130,7 +145,9 @@ type Server struct {
 	nc       *nats.Conn
 	js       jetstream.JetStream
 	kv       jetstream.KeyValue
-	ch       driver.Conn
+	ch       driver.Conn // inserts, migrations, retention: the local replica
+	read     driver.Conn // reports and rankings: ch, or the Distributed tables
+	readOwn  driver.Conn // read when it is not ch (closed with the server)
 	reg      *prometheus.Registry
 	ready    svc.Readiness
 	ingester *ingest.Ingester
@@ -142,9 +159,42 @@ type Server struct {
 // OpenClickHouse opens a connection pool to the ClickHouse URL
 // (clickhouse://host:port/database).
 func OpenClickHouse(url string) (driver.Conn, error) {
+	return openClickHouse(url, nil)
+}
+
+// maxReplicaDelay is how far behind (seconds) a replica may be for a read of
+// a Distributed table to use it; a replica further behind (one that was
+// down and still fetches) is passed over for a fresher one. ClickHouse's
+// default, 300 s, would let reports read a replica five minutes stale.
+const maxReplicaDelay = 5
+
+// openReads opens the connection of reports and rankings: a read that
+// failed on the connection is asked again (retryReads); with a cluster it
+// prefers replicas no more than maxReplicaDelay behind.
+func openReads(url string, cluster bool) (driver.Conn, error) {
+	var settings clickhouse.Settings
+	if cluster {
+		settings = clickhouse.Settings{"max_replica_delay_for_distributed_queries": maxReplicaDelay}
+	}
+	conn, err := openClickHouse(url, settings)
+	if err != nil {
+		return nil, err
+	}
+	return retryReads{conn}, nil
+}
+
+func openClickHouse(url string, settings clickhouse.Settings) (driver.Conn, error) {
 	opts, err := clickhouse.ParseDSN(url)
 	if err != nil {
 		return nil, fmt.Errorf("parse clickhouse url: %w", err)
+	}
+	for k, v := range settings {
+		if _, set := opts.Settings[k]; !set {
+			if opts.Settings == nil {
+				opts.Settings = clickhouse.Settings{}
+			}
+			opts.Settings[k] = v
+		}
 	}
 	if opts.DialTimeout == 0 || opts.DialTimeout > 5*time.Second {
 		// An insert attempt must fail well within the consumer's AckWait.
@@ -162,8 +212,11 @@ func OpenClickHouse(url string) (driver.Conn, error) {
 func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	cfg = cfg.withDefaults()
 	if err := svc.RefuseDevDefaults(cfg.CookieMode,
-		svc.DevDefault{Name: "ADMIN_TOKEN", Value: cfg.AdminToken, Dev: "dev-admin-token"}); err != nil {
+		svc.DevDefault{Name: "ANALYST_SECRET", Value: cfg.AnalystSecret, Dev: contract.DevAnalystSecret}); err != nil {
 		return nil, fmt.Errorf("analytics: %w", err)
+	}
+	if cfg.ClickHouseCluster != "" && !cfg.ClickHouseReplicated {
+		return nil, fmt.Errorf("analytics: CLICKHOUSE_CLUSTER %s needs CLICKHOUSE_REPLICATED: Distributed tables read one replica of each shard, so every replica must hold all of it", cfg.ClickHouseCluster)
 	}
 	s := &Server{cfg: cfg, log: log, reg: svc.NewRegistry()}
 	s.ready.Set(false, "starting")
@@ -172,6 +225,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		return nil, err
 	}
 	s.ch = ch
+	s.read = retryReads{ch}
 	apply := chschema.Migrate
 	if cfg.ClickHouseReplicated {
 		apply = chschema.MigrateReplicated
@@ -180,10 +234,26 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		ch.Close()
 		return nil, fmt.Errorf("migrate clickhouse: %w", err)
 	}
+	if cfg.ClickHouseCluster != "" {
+		if _, err := chschema.Distribute(ctx, ch, cfg.ClickHouseCluster, log); err != nil {
+			ch.Close()
+			return nil, fmt.Errorf("distributed tables: %w", err)
+		}
+	}
+	if readURL, err := cfg.readURL(); err != nil {
+		ch.Close()
+		return nil, err
+	} else if readURL != cfg.ClickHouseURL {
+		if s.readOwn, err = openReads(readURL, cfg.ClickHouseCluster != ""); err != nil {
+			ch.Close()
+			return nil, err
+		}
+		s.read = s.readOwn
+	}
 	// Replicated tables drop an identical block again: retries resend the
 	// block instead of looking ids up on whichever replica answers.
 	if cfg.Ingest.BlockDedup, err = chschema.BlockDedup(ctx, ch); err != nil {
-		ch.Close()
+		s.close()
 		return nil, err
 	}
 	nc, err := natsutil.Connect(cfg.NATSURL, cfg.NATSAuth, "analytics", log)
@@ -226,7 +296,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	s.lease = natsutil.NewLease(leases, "rankings", host+" "+s.Addr(), ttl, log)
 	rcfg := cfg.Rankings
 	rcfg.Leader = s.lease
-	s.rankings = rankings.New(ch, kv, rcfg, log)
+	s.rankings = rankings.New(s.read, kv, rcfg, log)
 	s.reg.MustRegister(
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "analytics_rankings_leader", Help: "1 while this node holds the rankings lease (computes rankings)."},
 			func() float64 {
@@ -238,7 +308,11 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "analytics_rankings_computed_total", Help: "Ranking computations this node published."},
 			func() float64 { return float64(s.rankings.Computed()) }))
 	mux := svc.OpsMux(&s.ready, s.reg, s.readyDetail)
-	reports.New(ch, cfg.AdminToken, cfg.Now, log).Register(mux)
+	// Reads may go to the Distributed tables; the audit row is written to
+	// this server's own table, as every insert of analytics.
+	rp := reports.New(s.read, retryReads{ch}, cfg.AnalystSecret, cfg.Now, log)
+	rp.Releases = catalogReleases(kv, cfg.Now)
+	rp.Register(mux)
 	s.http = cfg.Timeouts.Apply(&http.Server{Handler: mux})
 	return s, nil
 }
@@ -344,7 +418,30 @@ func (s *Server) close() {
 	if s.nc != nil {
 		_ = s.nc.Drain()
 	}
+	if s.readOwn != nil {
+		_ = s.readOwn.Close()
+	}
 	if s.ch != nil {
 		_ = s.ch.Close()
 	}
+}
+
+// readURL is where reports and rankings read (Config.ClickHouseReadURL).
+func (c Config) readURL() (string, error) {
+	if c.ClickHouseReadURL != "" {
+		return c.ClickHouseReadURL, nil
+	}
+	if c.ClickHouseCluster == "" {
+		return c.ClickHouseURL, nil
+	}
+	u, err := url.Parse(c.ClickHouseURL)
+	if err != nil {
+		return "", fmt.Errorf("parse clickhouse url: %w", err)
+	}
+	db := strings.Trim(u.Path, "/")
+	if db == "" {
+		db = "default"
+	}
+	u.Path = "/" + chschema.ClusterDatabase(db)
+	return u.String(), nil
 }

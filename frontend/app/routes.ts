@@ -74,6 +74,8 @@ export default [
     route("logout", "routes/logout.tsx"),
     // Admin screens: no store header, sidebar or footer.
     route("admin/analytics", "routes/admin/analytics.tsx"),
+    route("admin/analytics/live", "routes/admin/live.tsx"),
+    route("admin/analytics/explore", "routes/admin/explore.tsx"),
     route("admin/media", "routes/admin/media.tsx"),
   ]),
 ] satisfies RouteConfig;

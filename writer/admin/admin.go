@@ -67,6 +67,7 @@ func (a *API) Routes(mux httpapi.Mux) {
 	h("POST authors", a.createAuthor)
 	h("PATCH authors/{id}", a.renameAuthor)
 	h("POST users/{uid}/coupons", a.grantCoupons)
+	h("PUT users/{uid}/role", a.setRole)
 	entity(h, a, "events", contract.KeyEvent, []string{"kind", "title", "startAt", "endAt"}, func(ctx context.Context, tx pgx.Tx, e *contract.Event, id int64) (int64, error) {
 		e.EID = id
 		return catalog.SaveEvent(ctx, tx, e)

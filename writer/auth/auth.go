@@ -49,6 +49,9 @@ const (
 type Config struct {
 	Now            func() time.Time
 	AudienceSecret string
+	// AnalystSecret signs the analyst cookie that analytics checks
+	// (contract.AnalystCookie); shared with analytics only.
+	AnalystSecret string
 	// CookieSecure forces Secure cookies (set it when the edge terminates TLS);
 	// cookies are Secure anyway when the call arrived over TLS.
 	CookieSecure bool
@@ -101,6 +104,9 @@ func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) *Auth {
 	}
 	if cfg.AudienceSecret == "" {
 		cfg.AudienceSecret = "dev-audience-secret"
+	}
+	if cfg.AnalystSecret == "" {
+		cfg.AnalystSecret = contract.DevAnalystSecret
 	}
 	if cfg.SessionLifetime <= 0 {
 		cfg.SessionLifetime = 14 * 24 * time.Hour
@@ -224,15 +230,17 @@ type User struct {
 	LastLoginAt    *time.Time
 	LastChannel    string
 	CreatedAt      time.Time
+	// Role is contract.RoleMember or contract.RoleAnalyst.
+	Role string
 }
 
 const userCols = `uid, login_type, login_id, coalesce(email, ''), provider, bid, real_name, birth_date, gender,
-	auth_real, auth_adult, toggle19, marketing_agree, login_count, last_login_at, last_channel, created_at`
+	auth_real, auth_adult, toggle19, marketing_agree, login_count, last_login_at, last_channel, created_at, role`
 
 func scanUser(row pgx.Row) (*User, error) {
 	u := &User{}
 	err := row.Scan(&u.UID, &u.LoginType, &u.LoginID, &u.Email, &u.Provider, &u.BID, &u.RealName, &u.BirthDate, &u.Gender,
-		&u.AuthReal, &u.AuthAdult, &u.Toggle19, &u.MarketingAgree, &u.LoginCount, &u.LastLoginAt, &u.LastChannel, &u.CreatedAt)
+		&u.AuthReal, &u.AuthAdult, &u.Toggle19, &u.MarketingAgree, &u.LoginCount, &u.LastLoginAt, &u.LastChannel, &u.CreatedAt, &u.Role)
 	return u, err
 }
 
@@ -408,6 +416,28 @@ func (a *Auth) setUserCookies(w http.ResponseWriter, r *http.Request, u *User) {
 	}
 	a.setCookie(w, r, AdultModeCookie, mode, 365*24*time.Hour, false)
 	a.setAudience(w, r, level)
+	a.setAnalyst(w, r, u)
+}
+
+// analystTTL bounds how long a withdrawn analyst role still opens the
+// reports: the SPA asks /me at start, which renews or clears the cookie.
+const analystTTL = 8 * time.Hour
+
+// setAnalyst gives an analyst the signed analyst cookie and takes it from
+// anyone else who carries one (a role withdrawn, another member logged in).
+// SameSite=Strict: a cross-site link cannot make an analyst's browser run a
+// report (and write the audit table) in their name.
+func (a *Auth) setAnalyst(w http.ResponseWriter, r *http.Request, u *User) {
+	c := &http.Cookie{Name: contract.AnalystCookie, Path: "/", HttpOnly: true, Secure: a.secure(r), SameSite: http.SameSiteStrictMode}
+	if u != nil && u.Role == contract.RoleAnalyst {
+		c.Value = contract.SignAnalyst([]byte(a.cfg.AnalystSecret), strconv.FormatInt(u.UID, 10), a.cfg.Now().Add(analystTTL))
+		c.MaxAge = int(analystTTL.Seconds())
+	} else if _, err := r.Cookie(contract.AnalystCookie); err == nil {
+		c.MaxAge = -1
+	} else {
+		return
+	}
+	http.SetCookie(w, c)
 }
 
 func (a *Auth) setAudience(w http.ResponseWriter, r *http.Request, level int) {
@@ -421,6 +451,7 @@ func (a *Auth) clearUserCookies(w http.ResponseWriter, r *http.Request) {
 	}
 	a.setCookie(w, r, AutoLoginCookie, "", -1, true)
 	a.setAudience(w, r, 0)
+	a.setAnalyst(w, r, nil)
 }
 
 // EncID is the encrypted id the page compares its web id against at startup.

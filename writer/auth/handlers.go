@@ -192,7 +192,7 @@ func (a *Auth) login(w http.ResponseWriter, r *http.Request) error {
 func scanUserHash(row pgx.Row, hash **string) (*User, error) {
 	u := &User{}
 	err := row.Scan(&u.UID, &u.LoginType, &u.LoginID, &u.Email, &u.Provider, &u.BID, &u.RealName, &u.BirthDate, &u.Gender,
-		&u.AuthReal, &u.AuthAdult, &u.Toggle19, &u.MarketingAgree, &u.LoginCount, &u.LastLoginAt, &u.LastChannel, &u.CreatedAt, hash)
+		&u.AuthReal, &u.AuthAdult, &u.Toggle19, &u.MarketingAgree, &u.LoginCount, &u.LastLoginAt, &u.LastChannel, &u.CreatedAt, &u.Role, hash)
 	return u, err
 }
 

@@ -4,21 +4,14 @@
 import { randomUUID } from "node:crypto";
 import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { becomeAnalyst, report } from "./analyst";
 import { PW, newEmail } from "./screens-helpers";
-
-const TOKEN = process.env.ADMIN_TOKEN ?? "dev-admin-token";
 const KST_MS = 9 * 3600 * 1000;
 
 /** The current KST day and hour, as the screen's query wants them. */
 function kstNow() {
   const k = new Date(Date.now() + KST_MS).toISOString();
   return { day: k.slice(0, 10), hour: `${k.slice(0, 13)}:00` };
-}
-
-async function report<T>(request: APIRequestContext, path: string): Promise<T> {
-  const res = await request.get(`/analytics/api/v1/reports/${path}`, { headers: { Authorization: `Bearer ${TOKEN}` } });
-  expect(res.status(), await res.text()).toBe(200);
-  return (await res.json()) as T;
 }
 
 type Rev = { channels: { channel: string; purchases: number; purchaseAmount: number; rentals: number; rentalAmount: number }[] };
@@ -49,14 +42,30 @@ async function paidVolume(request: APIRequestContext) {
   throw new Error("no paid comic volume in the demo catalog");
 }
 
-// The wrong-token step makes the browser log the five 401 answers.
-test.describe("admin screen", () => {
+// The signed-out step makes the browser log the five 401 answers.
+test.describe("analyst screen", () => {
   test.use({ allowConsole: [/\/admin\/analytics.*status of 401/] });
 
-  test("an admin sees the traffic, top works, funnel and revenue of events that just happened", async ({ page, request }) => {
+  test("an analyst sees the traffic, top works, funnel and revenue of events that just happened", async ({ page, request }) => {
     const { day, hour } = kstNow();
+    const reports = page.request; // the page's cookies: the analyst's, once made
     const tag = `e2e-an-${randomUUID().slice(0, 8)}`; // a work id of our own: its traffic is only ours
-    const before = ao(await report<Rev>(request, `revenue?from=${day}&to=${day}`));
+    // Signed out, the screen asks for an analyst's login.
+    const url = `/admin/analytics?from=${day}&to=${day}&at=${hour}&before=60&after=120&step=5&by=revenue&pid=${tag}`;
+    const refused = page.waitForResponse((r) => r.url().includes("/analytics/api/v1/reports/") && r.status() === 401);
+    await page.goto(url);
+    await expect(page.getByRole("heading", { name: "분석 리포트", level: 1 })).toBeVisible();
+    await refused;
+    await expect(page.getByRole("alert")).toContainText("분석가 계정으로 로그인해 주세요");
+    await expect(page.getByRole("link", { name: "로그인" })).toHaveAttribute("href", `/nuxgin?url=${encodeURIComponent(url)}`);
+    // The catalog admin token opens no report.
+    const admin = await reports.get("/analytics/api/v1/reports/funnel", { headers: { Authorization: `Bearer ${process.env.ADMIN_TOKEN ?? "dev-admin-token"}` } });
+    expect(admin.status()).toBe(401);
+    await becomeAnalyst(reports);
+    // The analyst's login opens no catalog-admin route through the edge.
+    expect((await reports.get("/admin/api/v1/works/wt000001")).status()).toBe(401);
+    expect((await reports.post("/admin/api/v1/authors", { data: { name: "분석가가 만든 작가" } })).status()).toBe(401);
+    const before = ao(await report<Rev>(reports, `revenue?from=${day}&to=${day}`));
 
     // A release page's views and one detail view, sent twice as a page re-sends
     // a batch whose answer it never got (marked retry, as the shell's tracker
@@ -88,8 +97,8 @@ test.describe("admin screen", () => {
     await expect
       .poll(
         async () => {
-          const t = await report<Traffic>(request, trafficQuery);
-          const r = ao(await report<Rev>(request, `revenue?from=${day}&to=${day}`));
+          const t = await report<Traffic>(reports, trafficQuery);
+          const r = ao(await report<Rev>(reports, `revenue?from=${day}&to=${day}`));
           return [
             t.points.reduce((n, p) => n + p.pageViews, 0),
             t.points.reduce((n, p) => n + p.contentViews, 0),
@@ -100,26 +109,16 @@ test.describe("admin screen", () => {
         { timeout: 30_000 },
       )
       .toEqual([8, 1, 1, vol.buyInfo.price]);
-    const after = ao(await report<Rev>(request, `revenue?from=${day}&to=${day}`));
-    const top = await report<Top>(request, `top-works?from=${day}&to=${day}&by=revenue&limit=10`);
+    const after = ao(await report<Rev>(reports, `revenue?from=${day}&to=${day}`));
+    const top = await report<Top>(reports, `top-works?from=${day}&to=${day}&by=revenue&limit=10`);
     const work = top.works.find((w) => w.pid === pid);
 
-    // The screen asks for the token first. A wrong one: a clear message, and the API said 401.
-    await page.goto(`/admin/analytics?from=${day}&to=${day}&at=${hour}&before=60&after=120&step=5&by=revenue&pid=${tag}`);
-    await expect(page.getByRole("heading", { name: "분석 리포트", level: 1 })).toBeVisible();
-    const refused = page.waitForResponse((r) => r.url().includes("/analytics/api/v1/reports/") && r.status() === 401);
-    await page.getByLabel("관리자 토큰").fill("wrong-token");
-    await page.getByRole("button", { name: "확인" }).click();
-    await refused;
-    await expect(page.getByRole("alert")).toContainText("관리자 토큰이 올바르지 않습니다");
-
-    await page.getByLabel("관리자 토큰").fill(TOKEN);
-    await page.getByRole("button", { name: "확인" }).click();
+    // Now an analyst, the same address shows the reports.
+    await page.goto(url);
     await expect(page.getByTestId("kpi-pageviews")).toHaveText("8");
     await expect(page.getByRole("alert")).toHaveCount(0);
-    // The token is kept for this tab only.
-    expect(await page.evaluate(() => sessionStorage.getItem("sf_admin_token"))).toBe(TOKEN);
-    expect(await page.evaluate(() => JSON.stringify(localStorage) + document.cookie)).not.toContain(TOKEN);
+    // The analyst cookie is HttpOnly: no script of the page can read it.
+    expect(await page.evaluate(() => document.cookie)).not.toContain("sf_analyst");
 
     // Traffic around the release instant: 8 page views and a detail view of our work.
     const traffic = page.getByRole("region", { name: "공개 시각 전후 트래픽" });
@@ -147,7 +146,7 @@ test.describe("admin screen", () => {
     // The funnel: our visitor went list -> detail -> viewer, in the seed's order.
     const funnel = page.getByTestId("funnel-table");
     await expect(funnel.locator("tbody th")).toHaveText(["목록", "상세", "뷰어", "구매"]);
-    const f = await report<Funnel>(request, `funnel?from=${day}&to=${day}`);
+    const f = await report<Funnel>(reports, `funnel?from=${day}&to=${day}`);
     expect(f.steps.find((s) => s.step === "viewer")!.through).toBeGreaterThanOrEqual(1);
     const viewerThrough = Number((await funnel.getByRole("row", { name: /뷰어/ }).getByRole("cell").nth(1).textContent())!.replace(/,/g, ""));
     expect(viewerThrough).toBeGreaterThanOrEqual(1);
@@ -155,15 +154,15 @@ test.describe("admin screen", () => {
     // Four charts, each with a text alternative.
     await expect(page.locator("canvas[role=img][aria-label]")).toHaveCount(4);
 
-    // Forgetting the token asks for it again.
-    await page.getByRole("button", { name: "토큰 지우기" }).click();
-    await expect(page.getByLabel("관리자 토큰")).toBeVisible();
-    expect(await page.evaluate(() => sessionStorage.getItem("sf_admin_token"))).toBeNull();
+    // Logging out takes the reports away.
+    expect((await reports.post("/home/api/v1/auth/logout")).status()).toBe(200);
+    expect((await reports.get("/analytics/api/v1/reports/funnel")).status()).toBe(401);
   });
 });
 
-test("the reports API refuses a wrong token with 401 through the edge", async ({ request }) => {
-  const res = await request.get("/analytics/api/v1/reports/funnel", { headers: { Authorization: "Bearer nope" } });
+test("the reports API refuses a visitor and a forged analyst cookie with 401 through the edge", async ({ request }) => {
+  expect((await request.get("/analytics/api/v1/reports/funnel")).status()).toBe(401);
+  const res = await request.get("/analytics/api/v1/reports/funnel", { headers: { Cookie: "sf_analyst=1000001.4102444800.forged" } });
   expect(res.status()).toBe(401);
   expect((await res.json()).header.code).toBe(401);
 });

@@ -1,9 +1,12 @@
 import { Form, redirect } from "react-router";
 import * as s from "./analytics.css";
-import { TOKEN_KEY } from "./reports";
+
+/** The admin token lives for the tab only: never a cookie, never local storage. */
+export const TOKEN_KEY = "sf_admin_token";
 
 /**
- * The admin token of the admin screens (/admin/analytics, /admin/media): kept
+ * The admin token of the catalog admin screens (/admin/media; the reports
+ * take the analyst's login instead): kept
  * in this tab's session storage only and sent as a bearer token. One reader,
  * one action and one form, so every admin screen keeps and forgets it alike.
  */

@@ -18,6 +18,8 @@ type Props = {
   stacked?: boolean;
   /** Index of a category to shade (the release instant's bucket). */
   mark?: number;
+  /** When given, a button saves the chart as a PNG of this name. */
+  png?: string;
 };
 
 /** cssValue reads the current value of a theme variable ("var(--x)"). */
@@ -27,7 +29,7 @@ function cssValue(ref: string): string {
 }
 
 /** A canvas chart drawn by Chart.js in the theme's colours; redrawn when the theme flips. */
-export function Chart({ type, labels, datasets, label, horizontal, stacked, mark }: Props) {
+export function Chart({ type, labels, datasets, label, horizontal, stacked, mark, png }: Props) {
   const ref = useRef<HTMLCanvasElement>(null);
   const { theme } = useTheme();
   const [failed, setFailed] = useState(false);
@@ -96,9 +98,25 @@ export function Chart({ type, labels, datasets, label, horizontal, stacked, mark
     };
   }, [key, theme]); // eslint-disable-line react-hooks/exhaustive-deps
   if (failed) return <p className={s.muted}>차트를 그리지 못했습니다. 아래 표를 참고해 주세요.</p>;
+  const save = () => {
+    if (!ref.current || !png) return;
+    const a = document.createElement("a");
+    a.href = ref.current.toDataURL("image/png");
+    a.download = png;
+    a.click();
+  };
   return (
-    <div className={s.canvasBox}>
-      <canvas ref={ref} role="img" aria-label={label} />
-    </div>
+    <>
+      {png && (
+        <div className={s.exports}>
+          <button type="button" className={s.exportLink} onClick={save} aria-label={`${label} PNG로 저장`}>
+            PNG
+          </button>
+        </div>
+      )}
+      <div className={s.canvasBox}>
+        <canvas ref={ref} role="img" aria-label={label} />
+      </div>
+    </>
   );
 }

@@ -34,7 +34,7 @@ export const button = style({
   padding: "8px 16px",
   border: "none",
   borderRadius: radius.md,
-  background: vars.color.accent,
+  background: vars.color.accentBg,
   color: vars.color.accentText,
   fontWeight: 700,
   cursor: "pointer",
@@ -70,3 +70,21 @@ globalStyle(`${rowMark} > *`, { fontWeight: 700 });
 export const link = style({ color: vars.color.accent, textDecoration: "underline" });
 export const details = style({ marginTop: space.sm });
 export const summary = style({ cursor: "pointer", color: vars.color.textSubtle, fontSize: 13, padding: `${space.xs} 0` });
+
+export const exportLink = style({
+  display: "inline-block",
+  fontSize: 12,
+  padding: "4px 10px",
+  marginRight: space.sm,
+  borderRadius: radius.md,
+  border: `1px solid ${vars.color.border}`,
+  color: vars.color.text,
+  background: vars.color.bgSubtle,
+  cursor: "pointer",
+  textDecoration: "none",
+});
+export const exports = style({ display: "flex", justifyContent: "flex-end", marginBottom: space.sm });
+export const nav = style({ display: "flex", gap: space.md, flexWrap: "wrap", marginBottom: space.lg, fontSize: 14 });
+export const navCurrent = style({ fontWeight: 700, color: vars.color.text });
+export const kpiLive = style({ fontSize: 30, fontWeight: 700, marginTop: space.xs, fontVariantNumeric: "tabular-nums" });
+export const badgeNew = style({ marginLeft: space.xs, fontSize: 11, padding: "1px 6px", borderRadius: radius.md, background: vars.color.accent, color: vars.color.accentText });

@@ -49,16 +49,16 @@ describe("query", () => {
 });
 
 describe("loadReports", () => {
-  it("asks for every report with the bearer token and the query", async () => {
+  it("asks for every report with the query and no token of its own (the analyst cookie goes along)", async () => {
     const calls: { path: string; query: unknown; auth: string }[] = [];
     const http = vi.fn(async (path: string, opts?: { query?: unknown; headers?: Record<string, string> }) => {
       calls.push({ path, query: opts?.query, auth: opts?.headers?.Authorization ?? "" });
       return { header: { code: 200, message: "" } };
     });
     const q = { ...defaultQuery(now), at: "2026-11-22T23:00", before: 30, after: 60, step: 1 };
-    await loadReports(http as never, "s3cret", q);
-    await loadReports(http as never, "s3cret", { ...q, pid: "wt1" });
-    expect(calls.every((c) => c.auth === "Bearer s3cret")).toBe(true);
+    await loadReports(http as never, q);
+    await loadReports(http as never, { ...q, pid: "wt1" });
+    expect(calls.every((c) => c.auth === "")).toBe(true);
     expect(calls[5].query).toEqual({ at: "2026-11-22T23:00:00+09:00", before: "30m", after: "60m", step: "1m", pid: "wt1" });
     expect(calls.slice(0, 5).map((c) => c.path)).toEqual([
       "/analytics/api/v1/reports/traffic",
@@ -70,8 +70,8 @@ describe("loadReports", () => {
     expect(calls[0].query).toEqual({ at: "2026-11-22T23:00:00+09:00", before: "30m", after: "60m", step: "1m" });
     expect(calls[1].query).toEqual({ from: "2026-11-16", to: "2026-11-22", by: "views", limit: 10 });
   });
-  it("says what went wrong, a wrong token apart", () => {
-    expect(reportError(401, "admin token required")).toEqual({ unauthorized: true, text: expect.stringContaining("관리자 토큰이 올바르지 않습니다") });
+  it("says what went wrong, a missing analyst login apart", () => {
+    expect(reportError(401, "분석가 계정으로 로그인해 주세요.")).toEqual({ unauthorized: true, text: expect.stringContaining("분석가 계정으로 로그인") });
     expect(reportError(400, "at most 366 days").text).toContain("at most 366 days");
     expect(reportError(502, "").text).toContain("분석 서버에 연결할 수 없습니다");
     expect(reportError(500, "").unauthorized).toBe(false);

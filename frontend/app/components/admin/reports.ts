@@ -8,8 +8,6 @@ import { GENRE_LABELS } from "~/utils/genres";
 import { sectionPath } from "~/utils/layout";
 
 export const REPORTS_API = "/analytics/api/v1/reports";
-/** The admin token lives for the tab only: never a cookie, never local storage. */
-export const TOKEN_KEY = "sf_admin_token";
 
 const KST_MS = 9 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -144,9 +142,9 @@ export type ActiveUsers = { from: string; to: string; rangeTotal: number };
 
 export type Reports = { traffic: Traffic; top: TopWorks; funnel: Funnel; revenue: Revenue; active: ActiveUsers };
 
-/** loadReports asks for the five reports at once with the admin token. */
-export async function loadReports(http: Http, token: string, q: ReportQuery, signal?: AbortSignal): Promise<Reports> {
-  const opts = (query: Record<string, string | number>) => ({ query, signal, headers: { Authorization: `Bearer ${token}` } });
+/** loadReports asks for the five reports at once; the analyst cookie goes with each call. */
+export async function loadReports(http: Http, q: ReportQuery, signal?: AbortSignal): Promise<Reports> {
+  const opts = (query: Record<string, string | number>) => ({ query, signal });
   const range = { from: q.from, to: q.to };
   const [traffic, top, funnel, revenue, active] = await Promise.all([
     http<Traffic>(
@@ -163,7 +161,7 @@ export async function loadReports(http: Http, token: string, q: ReportQuery, sig
 
 /** The message the screen shows for a failed load. */
 export function reportError(status: number, message: string): { unauthorized: boolean; text: string } {
-  if (status === 401) return { unauthorized: true, text: "관리자 토큰이 올바르지 않습니다. 토큰을 다시 입력해 주세요." };
+  if (status === 401) return { unauthorized: true, text: "분석가 계정으로 로그인해 주세요." };
   if (status === 400) return { unauthorized: false, text: `조회 조건이 올바르지 않습니다: ${message}` };
   if (status === 0 || status === 502 || status === 503) return { unauthorized: false, text: "분석 서버에 연결할 수 없습니다. 잠시 후 다시 시도해 주세요." };
   return { unauthorized: false, text: `리포트를 불러오지 못했습니다 (${status}).` };

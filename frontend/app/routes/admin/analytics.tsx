@@ -1,23 +1,10 @@
-import { Form, useLoaderData, useNavigation } from "react-router";
-import { AdminTokenForm, adminTokenAction, readAdminToken } from "~/components/admin/AdminToken";
-import { Chart } from "~/components/admin/Chart";
+import { useLoaderData, useNavigation } from "react-router";
+import { AnalystSignIn } from "~/components/admin/AnalystSignIn";
+import { AnalyticsNav } from "~/components/admin/AnalyticsNav";
 import * as s from "~/components/admin/analytics.css";
-import {
-  count,
-  funnelRows,
-  loadReports,
-  METRICS,
-  parseQuery,
-  reportError,
-  revenueRows,
-  STEPS,
-  topWorkRows,
-  trafficSeries,
-  WINDOWS,
-  won,
-  type ReportQuery,
-  type Reports,
-} from "~/components/admin/reports";
+import { ReportFilters } from "~/components/admin/ReportFilters";
+import { loadReports, parseQuery, reportError, type ReportQuery, type Reports } from "~/components/admin/reports";
+import { ReportsDashboard } from "~/components/admin/ReportsDashboard";
 import { http } from "~/utils/api";
 import { isHttpError } from "~/utils/http";
 import { pageTitle } from "~/utils/meta";
@@ -25,30 +12,26 @@ import { pageTitle } from "~/utils/meta";
 export const meta = () => [{ title: pageTitle("분석 리포트") }, { name: "robots", content: "noindex" }];
 
 type Data =
-  | { kind: "token"; q: ReportQuery; errors: string[]; message?: string }
+  | { kind: "signin"; q: ReportQuery; errors: string[]; message: string }
   | { kind: "error"; q: ReportQuery; errors: string[]; message: string }
   | { kind: "ok"; q: ReportQuery; errors: string[]; reports: Reports };
 
 /**
- * /admin/analytics: the analysts' reports for admins. The admin token is kept
- * in session storage (this tab only) and sent as a bearer token; the reports
- * come from analytics through the edge.
+ * /admin/analytics: the analysts' reports. The analyst's own login opens them
+ * (the writer's analyst cookie, sent with every same-origin call); the
+ * reports come from analytics through the edge.
  */
 export async function clientLoader({ request }: { request: Request }): Promise<Data> {
   const { q, errors } = parseQuery(new URL(request.url).searchParams, new Date());
-  const token = readAdminToken();
-  if (!token) return { kind: "token", q, errors };
   try {
-    return { kind: "ok", q, errors, reports: await loadReports(http, token, q, request.signal) };
+    return { kind: "ok", q, errors, reports: await loadReports(http, q, request.signal) };
   } catch (e) {
     if (!isHttpError(e)) throw e;
     const err = reportError(e.status, e.message);
-    if (err.unauthorized) return { kind: "token", q, errors, message: err.text };
+    if (err.unauthorized) return { kind: "signin", q, errors, message: err.text };
     return { kind: "error", q, errors, message: err.text };
   }
 }
-
-export const clientAction = adminTokenAction;
 
 export default function AdminAnalytics() {
   const data = useLoaderData<typeof clientLoader>();
@@ -57,17 +40,10 @@ export default function AdminAnalytics() {
     <main className={s.page} aria-busy={busy}>
       <div className={s.top}>
         <h1 className={s.h1}>분석 리포트</h1>
-        {data.kind !== "token" && (
-          <Form method="post">
-            <input type="hidden" name="intent" value="forget" />
-            <button type="submit" className={s.buttonQuiet}>
-              토큰 지우기
-            </button>
-          </Form>
-        )}
       </div>
-      {data.kind === "token" && <AdminTokenForm message={data.message} />}
-      <Filters q={data.q} busy={busy} />
+      <AnalyticsNav />
+      {data.kind === "signin" && <AnalystSignIn message={data.message} />}
+      <ReportFilters q={data.q} busy={busy} />
       {data.errors.length > 0 && (
         <div role="alert" className={s.alert}>
           {data.errors.join(" ")} 기본값으로 조회했습니다.
@@ -78,347 +54,7 @@ export default function AdminAnalytics() {
           {data.message}
         </div>
       )}
-      {data.kind === "ok" && <Dashboard q={data.q} r={data.reports} />}
+      {data.kind === "ok" && <ReportsDashboard q={data.q} r={data.reports} />}
     </main>
-  );
-}
-
-const minutesLabel = (m: number) => (m % 60 === 0 ? `${m / 60}시간` : `${m}분`);
-
-function Filters({ q, busy }: { q: ReportQuery; busy: boolean }) {
-  return (
-    <section className={s.panel} aria-labelledby="filters-title">
-      <h2 id="filters-title" className={s.h2}>
-        조회 조건
-      </h2>
-      {/* key: a new answer resets the uncontrolled fields to what was asked */}
-      <Form method="get" className={s.form} key={JSON.stringify(q)}>
-        <label className={s.field}>
-          시작일 (KST)
-          <input className={s.input} type="date" name="from" defaultValue={q.from} required />
-        </label>
-        <label className={s.field}>
-          종료일 (KST)
-          <input className={s.input} type="date" name="to" defaultValue={q.to} required />
-        </label>
-        <label className={s.field}>
-          기준 시각 (공개 시각, KST)
-          <input className={s.input} type="datetime-local" name="at" defaultValue={q.at} required />
-        </label>
-        <label className={s.field}>
-          이전
-          <select className={s.input} name="before" defaultValue={q.before}>
-            {WINDOWS.map((m) => (
-              <option key={m} value={m}>
-                {minutesLabel(m)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className={s.field}>
-          이후
-          <select className={s.input} name="after" defaultValue={q.after}>
-            {WINDOWS.map((m) => (
-              <option key={m} value={m}>
-                {minutesLabel(m)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className={s.field}>
-          간격
-          <select className={s.input} name="step" defaultValue={q.step}>
-            {STEPS.map((m) => (
-              <option key={m} value={m}>
-                {minutesLabel(m)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className={s.field}>
-          작품 ID (트래픽, 선택)
-          <input className={s.input} type="text" name="pid" defaultValue={q.pid} pattern="[A-Za-z0-9_\-]{1,64}" size={12} />
-        </label>
-        <label className={s.field}>
-          인기 작품 기준
-          <select className={s.input} name="by" defaultValue={q.by}>
-            {METRICS.map((m) => (
-              <option key={m.v} value={m.v}>
-                {m.l}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit" className={s.button} disabled={busy}>
-          {busy ? "조회 중…" : "조회"}
-        </button>
-      </Form>
-    </section>
-  );
-}
-
-function Dashboard({ q, r }: { q: ReportQuery; r: Reports }) {
-  const traffic = trafficSeries(r.traffic);
-  const works = topWorkRows(r.top, q.by);
-  const funnel = funnelRows(r.funnel);
-  const revenue = revenueRows(r.revenue);
-  const metric = METRICS.find((m) => m.v === q.by)?.l ?? "";
-  const fmt = (v: number) => (q.by === "revenue" ? won(v) : count(v));
-  return (
-    <>
-      <p className={s.muted} style={{ marginBottom: 12 }}>
-        기간 {r.top.from} ~ {r.top.to} (KST)
-      </p>
-      <div className={s.kpis}>
-        <Kpi label="기간 활성 사용자" value={count(r.active.rangeTotal)} testId="kpi-active" />
-        <Kpi label="기간 결제 금액" value={won(revenue.total.salesAmount)} testId="kpi-sales" />
-        <Kpi label="기간 충전 금액" value={won(revenue.total.chargeAmount)} testId="kpi-charges" />
-        <Kpi label="기준 시각 전후 페이지뷰" value={count(traffic.totals.pageViews)} testId="kpi-pageviews" />
-      </div>
-      <div className={s.grid}>
-        <section className={s.panel} aria-labelledby="traffic-title">
-          <h2 id="traffic-title" className={s.h2}>
-            공개 시각 전후 트래픽
-          </h2>
-          <p className={s.muted} style={{ marginBottom: 8 }}>
-            {q.at.replace("T", " ")} KST 기준, {q.step}분 간격{q.pid ? `, 작품 ${q.pid}` : ""}. 페이지뷰 {count(traffic.totals.pageViews)}, 상세 조회{" "}
-            {count(traffic.totals.contentViews)}, 구매·대여 {count(traffic.totals.purchases)}
-            {traffic.peak ? `, 최대 ${traffic.peak.label} (${count(traffic.peak.pageViews)}회)` : ", 페이지뷰 없음"}.
-          </p>
-          <Chart
-            type="line"
-            labels={traffic.labels}
-            mark={traffic.atIndex}
-            label={`공개 시각 전후 ${q.step}분 간격 트래픽 그래프`}
-            datasets={[
-              { label: "페이지뷰", data: traffic.pageViews, color: "series1" },
-              { label: "상세 조회", data: traffic.contentViews, color: "series2" },
-              { label: "구매·대여", data: traffic.purchases, color: "series3" },
-            ]}
-          />
-          <details className={s.details}>
-            <summary className={s.summary}>표로 보기</summary>
-            <table className={s.table} data-testid="traffic-table">
-              <caption className={s.caption}>시간대별 트래픽 (KST, 강조된 행이 기준 시각)</caption>
-              <thead>
-                <tr>
-                  <th className={s.th} scope="col">
-                    시각
-                  </th>
-                  <th className={`${s.th} ${s.num}`} scope="col">
-                    페이지뷰
-                  </th>
-                  <th className={`${s.th} ${s.num}`} scope="col">
-                    상세 조회
-                  </th>
-                  <th className={`${s.th} ${s.num}`} scope="col">
-                    구매·대여
-                  </th>
-                  <th className={`${s.th} ${s.num}`} scope="col">
-                    매출
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {traffic.labels.map((l, i) => (
-                  <tr key={l} className={i === traffic.atIndex ? s.rowMark : undefined}>
-                    <th className={s.td} scope="row">
-                      {l}
-                    </th>
-                    <td className={`${s.td} ${s.num}`}>{count(traffic.pageViews[i])}</td>
-                    <td className={`${s.td} ${s.num}`}>{count(traffic.contentViews[i])}</td>
-                    <td className={`${s.td} ${s.num}`}>{count(traffic.purchases[i])}</td>
-                    <td className={`${s.td} ${s.num}`}>{won(traffic.revenue[i])}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </details>
-        </section>
-
-        <section className={s.panel} aria-labelledby="top-title">
-          <h2 id="top-title" className={s.h2}>
-            인기 작품 ({metric})
-          </h2>
-          {works.length === 0 ? (
-            <p className={s.muted}>기간 안에 조회나 구매가 있는 작품이 없습니다.</p>
-          ) : (
-            <>
-              <Chart
-                type="bar"
-                horizontal
-                labels={works.map((w) => w.pid)}
-                label={`${metric} 기준 상위 ${works.length}개 작품 막대 그래프`}
-                datasets={[{ label: metric, data: works.map((w) => w.value), color: "series1" }]}
-              />
-              <table className={s.table} data-testid="top-works-table">
-                <caption className={s.caption}>{metric} 기준 상위 작품</caption>
-                <thead>
-                  <tr>
-                    <th className={s.th} scope="col">
-                      순위
-                    </th>
-                    <th className={s.th} scope="col">
-                      작품
-                    </th>
-                    <th className={s.th} scope="col">
-                      구분
-                    </th>
-                    <th className={`${s.th} ${s.num}`} scope="col">
-                      조회
-                    </th>
-                    <th className={`${s.th} ${s.num}`} scope="col">
-                      구매·대여
-                    </th>
-                    <th className={`${s.th} ${s.num}`} scope="col">
-                      매출
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {works.map((w) => (
-                    <tr key={w.pid}>
-                      <td className={s.td}>{w.rank}</td>
-                      <th className={s.td} scope="row">
-                        <a className={s.link} href={w.href}>
-                          {w.pid}
-                        </a>
-                      </th>
-                      <td className={s.td}>
-                        {w.section} · {w.genre}
-                      </td>
-                      <td className={`${s.td} ${s.num}`}>{count(w.views)}</td>
-                      <td className={`${s.td} ${s.num}`}>{count(w.sales)}</td>
-                      <td className={`${s.td} ${s.num}`}>{won(w.revenue)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </>
-          )}
-        </section>
-
-        <section className={s.panel} aria-labelledby="funnel-title">
-          <h2 id="funnel-title" className={s.h2}>
-            전환 퍼널
-          </h2>
-          <p className={s.muted} style={{ marginBottom: 8 }}>
-            목록 → 상세 → 뷰어 → 구매. 통과는 앞 단계를 모두 거친 사용자(회원, 비회원은 세션) 수입니다.
-          </p>
-          <Chart
-            type="bar"
-            labels={funnel.map((f) => f.label)}
-            label="전환 퍼널 단계별 도달·통과 사용자 막대 그래프"
-            datasets={[
-              { label: "도달", data: funnel.map((f) => f.reached), color: "series2" },
-              { label: "통과", data: funnel.map((f) => f.through), color: "series1" },
-            ]}
-          />
-          <table className={s.table} data-testid="funnel-table">
-            <caption className={s.caption}>단계별 사용자와 전환율</caption>
-            <thead>
-              <tr>
-                <th className={s.th} scope="col">
-                  단계
-                </th>
-                <th className={`${s.th} ${s.num}`} scope="col">
-                  도달
-                </th>
-                <th className={`${s.th} ${s.num}`} scope="col">
-                  통과
-                </th>
-                <th className={`${s.th} ${s.num}`} scope="col">
-                  전환율
-                </th>
-                <th className={`${s.th} ${s.num}`} scope="col">
-                  시작 대비
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {funnel.map((f) => (
-                <tr key={f.step}>
-                  <th className={s.td} scope="row">
-                    {f.label}
-                  </th>
-                  <td className={`${s.td} ${s.num}`}>{count(f.reached)}</td>
-                  <td className={`${s.td} ${s.num}`}>{count(f.through)}</td>
-                  <td className={`${s.td} ${s.num}`}>{f.conversion}</td>
-                  <td className={`${s.td} ${s.num}`}>{f.ofStart}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
-
-        <section className={s.panel} aria-labelledby="revenue-title">
-          <h2 id="revenue-title" className={s.h2}>
-            채널별 매출
-          </h2>
-          {revenue.rows.length === 0 ? (
-            <p className={s.muted}>기간 안에 충전이나 결제가 없습니다.</p>
-          ) : (
-            <>
-              <Chart
-                type="bar"
-                labels={revenue.rows.map((x) => x.label)}
-                label="채널별 충전 금액과 작품 결제 금액 막대 그래프"
-                datasets={[
-                  { label: "작품 결제", data: revenue.rows.map((x) => x.salesAmount), color: "series3" },
-                  { label: "충전", data: revenue.rows.map((x) => x.chargeAmount), color: "series4" },
-                ]}
-              />
-              <table className={s.table} data-testid="revenue-table">
-                <caption className={s.caption}>채널별 충전과 작품 결제 (구매 + 대여)</caption>
-                <thead>
-                  <tr>
-                    <th className={s.th} scope="col">
-                      채널
-                    </th>
-                    <th className={`${s.th} ${s.num}`} scope="col">
-                      결제 건수
-                    </th>
-                    <th className={`${s.th} ${s.num}`} scope="col">
-                      결제 금액
-                    </th>
-                    <th className={`${s.th} ${s.num}`} scope="col">
-                      충전 건수
-                    </th>
-                    <th className={`${s.th} ${s.num}`} scope="col">
-                      충전 금액
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {[...revenue.rows, revenue.total].map((x) => (
-                    <tr key={x.label} className={x === revenue.total ? s.rowMark : undefined}>
-                      <th className={s.td} scope="row">
-                        {x.label}
-                      </th>
-                      <td className={`${s.td} ${s.num}`}>{count(x.sales)}</td>
-                      <td className={`${s.td} ${s.num}`}>{won(x.salesAmount)}</td>
-                      <td className={`${s.td} ${s.num}`}>{count(x.charges)}</td>
-                      <td className={`${s.td} ${s.num}`}>{won(x.chargeAmount)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </>
-          )}
-        </section>
-      </div>
-      <p className={s.muted}>전환율은 앞 단계 통과자 대비, 금액은 원 단위입니다. 모든 시각은 한국 표준시(KST)입니다.</p>
-    </>
-  );
-}
-
-function Kpi({ label, value, testId }: { label: string; value: string; testId: string }) {
-  return (
-    <div className={s.kpi}>
-      <div className={s.muted}>{label}</div>
-      <div className={s.kpiValue} data-testid={testId}>
-        {value}
-      </div>
-    </div>
   );
 }

@@ -1,0 +1,71 @@
+package contract
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// AnalystCookie holds the signed analyst token. The writer sets it (HttpOnly,
+// SameSite=Strict) when a member whose role is analyst logs in or asks who they
+// are, and clears it otherwise; analytics reads it to let the member see
+// reports and to log who asked. Analytics has no database of accounts: the
+// token is the writer's word, from the session, that this uid holds the
+// analyst role until it expires.
+const AnalystCookie = "sf_analyst"
+
+// RoleAnalyst is the role that opens the reports. Members have RoleMember.
+const (
+	RoleMember  = "member"
+	RoleAnalyst = "analyst"
+)
+
+// DevAnalystSecret is the development value of ANALYST_SECRET, shared by the
+// writer (which signs) and analytics (which checks); live mode refuses it.
+const DevAnalystSecret = "dev-analyst-secret"
+
+// ErrBadAnalyst is returned for a token that is malformed, forged or expired.
+var ErrBadAnalyst = errors.New("invalid analyst token")
+
+// Token: <uid>.<unix expiry>.<base64url HMAC-SHA256(secret, "analyst:" uid "." expiry)>.
+// The "analyst:" label keeps a MAC of another token kind from ever matching.
+
+// SignAnalyst makes an analyst token for uid valid until exp.
+func SignAnalyst(secret []byte, uid string, exp time.Time) string {
+	payload := uid + "." + strconv.FormatInt(exp.Unix(), 10)
+	return payload + "." + analystMAC(secret, payload)
+}
+
+// VerifyAnalyst checks an analyst token at time now and returns its uid.
+func VerifyAnalyst(secret []byte, token string, now time.Time) (string, error) {
+	i := strings.LastIndexByte(token, '.')
+	if i < 0 || len(token) > 128 {
+		return "", ErrBadAnalyst
+	}
+	payload, mac := token[:i], token[i+1:]
+	uid, e, ok := strings.Cut(payload, ".")
+	if !ok || uid == "" {
+		return "", ErrBadAnalyst
+	}
+	if _, err := strconv.ParseUint(uid, 10, 63); err != nil {
+		return "", ErrBadAnalyst
+	}
+	exp, err := strconv.ParseInt(e, 10, 64)
+	if err != nil || !hmac.Equal([]byte(mac), []byte(analystMAC(secret, payload))) {
+		return "", ErrBadAnalyst
+	}
+	if now.Unix() >= exp {
+		return "", ErrBadAnalyst
+	}
+	return uid, nil
+}
+
+func analystMAC(secret []byte, payload string) string {
+	m := hmac.New(sha256.New, secret)
+	m.Write([]byte("analyst:" + payload))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
