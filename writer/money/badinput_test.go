@@ -35,7 +35,7 @@ func TestBadInputChangesNothing(t *testing.T) {
 	p.addWork(work{pid: "off", vols: 2, price: 100, serviceCode: 202})
 	p.fund(uid, "blue", 1000)
 	p.fund(other, "blue", 1000)
-	order, _, _ := p.request(t, other, 1000)
+	order, _ := p.request(t, other, 1000)
 	before := p.snapshot()
 	huge := `{"pid":"p1","buyType":"B","vols":[` + strings.Repeat("1,", 1001) + `1]}`
 	big := `{"pid":"` + strings.Repeat("x", 20000) + `"}`
@@ -85,7 +85,8 @@ func TestBadInputChangesNothing(t *testing.T) {
 		{"confirm others", req{method: "POST", path: "/home/api/v1/charge/confirm", uid: uid, key: "k", body: map[string]any{"orderId": order, "paymentKey": "pk", "amount": 1000}}, 404},
 		{"cancel unknown", req{method: "POST", path: "/home/api/v1/charge/ch_x/cancel", uid: uid, key: "k"}, 404},
 		{"cancel others", req{method: "POST", path: "/home/api/v1/charge/" + order + "/cancel", uid: uid, key: "k"}, 404},
-		{"webhook unsigned", req{method: "POST", path: "/home/api/v1/charge/webhook", body: map[string]any{"eventId": "e", "data": map[string]any{"orderId": order, "status": "DONE"}}}, 401},
+		{"webhook without type", req{method: "POST", path: "/home/api/v1/charge/webhook", body: map[string]any{"data": map[string]any{"orderId": order, "status": "DONE"}}}, 400},
+		{"webhook without key", req{method: "POST", path: "/home/api/v1/charge/webhook", body: map[string]any{"eventType": "PAYMENT_STATUS_CHANGED", "data": map[string]any{"orderId": order, "status": "DONE"}}}, 400},
 		{"auth no vol", req{method: "POST", path: "/protocol/api/v-1/product/download-auth.asp", uid: uid, body: "pid=p1", ctype: "application/x-www-form-urlencoded"}, 400},
 		{"auth bad vol", req{method: "POST", path: "/protocol/api/v-1/product/download-auth.asp", uid: uid, body: "pid=p1&vol=abc", ctype: "application/x-www-form-urlencoded"}, 400},
 		{"auth unknown", req{method: "POST", path: "/protocol/api/v-1/product/download-auth.asp", uid: uid, body: "pid=nope&vol=1", ctype: "application/x-www-form-urlencoded"}, 404},
@@ -134,7 +135,7 @@ func TestBadInputChangesNothing(t *testing.T) {
 		{"auto negative trigger", req{method: "PUT", path: "/home/api/v1/wallet/auto-payment", uid: uid, body: map[string]any{"is_use": true, "type": "bluemoney-auto-payment", "money": 10000, "trigger_value": -1}}, 400},
 		{"auto huge money", req{method: "PUT", path: "/home/api/v1/wallet/auto-payment", uid: uid, body: map[string]any{"is_use": true, "type": "bluemoney-auto-payment", "money": 1e12, "trigger_value": 1000}}, 400},
 		{"auto money string", req{method: "PUT", path: "/home/api/v1/wallet/auto-payment", uid: uid, body: map[string]any{"is_use": true, "type": "bluemoney-auto-payment", "money": "10000", "trigger_value": 1000}}, 400},
-		{"webhook malformed", req{method: "POST", path: "/home/api/v1/charge/webhook", body: `{"eventId":`, ctype: "application/json"}, 401},
+		{"webhook malformed", req{method: "POST", path: "/home/api/v1/charge/webhook", body: `{"eventType":`, ctype: "application/json"}, 400},
 		{"confirm negative", req{method: "POST", path: "/home/api/v1/charge/confirm", uid: uid, key: "k", body: map[string]any{"orderId": order, "paymentKey": "pk", "amount": -1000}}, 400},
 	}
 	// What some refusals tell the reader, word for word.

@@ -63,7 +63,7 @@ func (s *Service) Routes(mux httpapi.Mux, user func(*http.Request) (uid int64, o
 	h("PUT /home/api/v1/wallet/auto-payment", s.putAutoPayment)
 	h("POST /home/api/v1/charge/requests", s.postCharge)
 	h("POST /home/api/v1/charge/confirm", s.postConfirm)
-	nb("POST /home/api/v1/charge/{orderId}/cancel", s.postCancel)
+	h("POST /home/api/v1/charge/{orderId}/cancel", s.postCancel)
 	h("GET /home/api/v1/charge/history", s.getCharges)
 	h("GET /home/api/v1/charge/{orderId}", s.getCharge)
 	mux.Handle("POST "+WebhookPath, s.handler(func(*http.Request) (int64, bool) { return 0, true }, s.postWebhook))
@@ -343,7 +343,14 @@ func (s *Service) postConfirm(w http.ResponseWriter, r *http.Request, uid int64)
 }
 
 func (s *Service) postCancel(w http.ResponseWriter, r *http.Request, uid int64) error {
-	a, err := s.CancelCharge(r.Context(), uid, r.Header.Get(IdempotencyHeader), r.PathValue("orderId"))
+	// The body is optional: none (or {}) refunds what is left of the charge.
+	var req CancelChargeRequest
+	if r.ContentLength != 0 {
+		if err := decodeInto(r, uid, &req); err != nil {
+			return err
+		}
+	}
+	a, err := s.CancelCharge(r.Context(), uid, r.Header.Get(IdempotencyHeader), r.PathValue("orderId"), req)
 	if err != nil {
 		return err
 	}
@@ -375,7 +382,7 @@ func (s *Service) postWebhook(w http.ResponseWriter, r *http.Request, _ int64) e
 	if err != nil {
 		return errTooLarge
 	}
-	applied, err := s.Webhook(r.Context(), body, r.Header)
+	applied, err := s.Webhook(r.Context(), body)
 	if err != nil {
 		return err
 	}

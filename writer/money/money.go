@@ -61,8 +61,13 @@ type Config struct {
 	PaymentURL string
 	// PaymentSecretKey authenticates us at the PG (env PAYMENT_SECRET_KEY).
 	PaymentSecretKey string
-	// PaymentWebhookSecret verifies the PG's webhooks (env PAYMENT_WEBHOOK_SECRET).
-	PaymentWebhookSecret string
+	// PaymentClientKey opens the gateway's payment widget on the client
+	// (env PAYMENT_CLIENT_KEY); it is handed to the client with each order.
+	PaymentClientKey string
+	// PaymentCheckoutURL is the base of the sandbox's checkout page, the
+	// stand-in for the widget (set only when the writer runs the sandbox;
+	// with the real gateway the client loads the widget itself).
+	PaymentCheckoutURL string
 	// Catalog gives prices and volumes (nil = the core's works/volumes tables).
 	Catalog Catalog
 	// Outbox receives business events inside the money transaction (nil = writer/outbox).
@@ -102,7 +107,7 @@ func (c Config) withDefaults() Config {
 		c.ChargePerMinute = 10
 	}
 	if c.Gateway == nil && c.PaymentURL != "" {
-		c.Gateway = &HTTPGateway{BaseURL: c.PaymentURL, SecretKey: c.PaymentSecretKey, WebhookSecret: c.PaymentWebhookSecret}
+		c.Gateway = &HTTPGateway{BaseURL: c.PaymentURL, SecretKey: c.PaymentSecretKey}
 	}
 	if c.Changed == nil {
 		c.Changed = func() {}

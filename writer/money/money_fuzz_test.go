@@ -6,7 +6,6 @@ package money_test
 import (
 	"bytes"
 	"encoding/json"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -182,36 +181,18 @@ func foreignUID(body []byte, ctype, self string) bool {
 	return false
 }
 
-// FuzzWebhookSignature: the gateway's webhook is applied only with the
-// signature of its exact body under our webhook secret.
-func FuzzWebhookSignature(f *testing.F) {
-	secret := []byte("whsec_test")
-	g := &money.HTTPGateway{WebhookSecret: string(secret)}
-	good := []byte(`{"eventId":"ev_1","eventType":"PAYMENT_STATUS_CHANGED","data":{"orderId":"ch_1","paymentKey":"pk","status":"DONE","totalAmount":10000}}`)
-	f.Add(good, money.SignWebhook(secret, good), 0, byte(0))
-	f.Add(good, money.SignWebhook(secret, good), 40, byte(1))
-	f.Add(good, "v1=", 0, byte(0))
-	f.Add([]byte(`{}`), money.SignWebhook(secret, []byte(`{}`)), 0, byte(0))
-	f.Add([]byte(`not json`), money.SignWebhook(secret, []byte(`not json`)), 3, byte(' '))
-	f.Add(good, strings.ToUpper(money.SignWebhook(secret, good)), 0, byte(0))
-	f.Fuzz(func(t *testing.T, body []byte, sig string, pos int, flip byte) {
-		h := http.Header{}
-		h.Set(money.SignatureHeader, sig)
-		if _, err := g.ParseWebhook(body, h); err == nil && h.Get(money.SignatureHeader) != money.SignWebhook(secret, body) {
-			t.Fatalf("webhook %q accepted with signature %q", body, sig)
-		}
-		// The signed body passes; one changed byte with the same signature does not.
-		h.Set(money.SignatureHeader, money.SignWebhook(secret, body))
-		_, errSigned := g.ParseWebhook(body, h)
-		if errSigned == money.ErrBadSignature {
-			t.Fatal("correctly signed webhook refused as forged")
-		}
-		if flip != 0 && len(body) > 0 && pos >= 0 {
-			mod := bytes.Clone(body)
-			mod[pos%len(mod)] ^= flip
-			if _, err := g.ParseWebhook(mod, h); err != money.ErrBadSignature {
-				t.Fatalf("modified webhook %q passed the signature check: %v", mod, err)
-			}
+// FuzzParseWebhook: any body is decoded or refused without a panic, and
+// a decoded one names its event type (the writer then trusts only the
+// gateway's lookup of the payment it names, never these fields).
+func FuzzParseWebhook(f *testing.F) {
+	f.Add([]byte(`{"eventType":"PAYMENT_STATUS_CHANGED","createdAt":"2026-11-25T12:00:00.000000","data":{"orderId":"ch_1","paymentKey":"tgen_1","status":"DONE","totalAmount":10000}}`))
+	f.Add([]byte(`{}`))
+	f.Add([]byte(`not json`))
+	f.Add([]byte(`{"eventType":"","data":null}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		ev, err := money.ParseWebhook(body)
+		if err == nil && ev.EventType == "" {
+			t.Fatalf("webhook %q accepted without an event type", body)
 		}
 	})
 }

@@ -409,6 +409,10 @@ type SalesStatus struct {
 	// member call the detail page makes anyway, so the edge's cached detail
 	// stays the same for everyone.
 	RecentViewVol *contract.RecentViewVol `json:"recentViewVol"`
+	// IsAlarm is whether the member's new-volume alarm for the work is on:
+	// the edge's cached detail says false for everyone, so without it a
+	// reloaded page would show the alarm off and a click would turn it on again.
+	IsAlarm bool `json:"isAlarm"`
 }
 
 // Status returns the user's sales status of pid.
@@ -473,6 +477,10 @@ func (s *Service) Status(ctx context.Context, uid int64, pid string) (*SalesStat
 	slices.SortFunc(st.VolList, func(a, b VolAuth) int { return a.No - b.No })
 	if st.RecentViewVol, err = s.recentViewVol(ctx, uid, p, ents, now); err != nil {
 		return nil, err
+	}
+	err = s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM alarms WHERE uid = $1 AND pid = $2 AND is_on)`, uid, pid).Scan(&st.IsAlarm)
+	if err != nil {
+		return nil, fmt.Errorf("alarm state %d/%s: %w", uid, pid, err)
 	}
 	return st, nil
 }

@@ -51,13 +51,13 @@ func TestWriterFlowsMatchOpenAPI(t *testing.T) {
 	naver := writertest.NewOAuthProvider(t, "naver", "nv-abc")
 	// The PG sandbox is the test's, without a webhook URL: its webhooks are
 	// recorded and the test delivers them, so the document sees them.
-	pg := pgsandbox.New(pgsandbox.Config{})
+	pg := pgsandbox.New(pgsandbox.Config{DeclineAmount: 2000})
 	pgsrv := httptest.NewServer(pg.Handler())
 	t.Cleanup(pgsrv.Close)
 	t.Cleanup(pg.Close)
 	e := writertest.StartWriter(t, func(c *server.Config) {
 		c.Providers = map[string]auth.Provider{"kakao": kakao.Provider(), "naver": naver.Provider()}
-		c.PaymentURL = pgsrv.URL
+		c.PaymentURL, c.PaymentCheckoutURL = pgsrv.URL, pgsrv.URL
 	})
 	router := openAPIRouter(t, e.Base)
 	now := time.Now().UTC().Truncate(time.Second)
@@ -145,9 +145,10 @@ func TestWriterFlowsMatchOpenAPI(t *testing.T) {
 		t.Errorf("provider down: %s", ans)
 	}
 
-	// --- 2. The PG's webhooks change charges.
+	// --- 2. The PG's webhooks change charges. They are not signed: the
+	// writer looks each payment up at the gateway and trusts only that.
+	ctx := context.Background()
 	gw := &money.HTTPGateway{BaseURL: pgsrv.URL, SecretKey: pgsandbox.DefaultSecretKey}
-	secret := []byte(pgsandbox.DefaultWebhookSecret)
 	// lastWebhook is the sandbox's newest webhook body, of status.
 	lastWebhook := func(status string) []byte {
 		t.Helper()
@@ -159,27 +160,20 @@ func TestWriterFlowsMatchOpenAPI(t *testing.T) {
 	}
 	deliver := func(body []byte, applied bool) {
 		t.Helper()
-		ans := admin.want(200, "POST", money.WebhookPath, string(body), money.SignatureHeader+": "+money.SignWebhook(secret, body))
+		ans := admin.want(200, "POST", money.WebhookPath, string(body))
 		if field[bool](t, ans, "applied") != applied {
 			t.Errorf("webhook applied %v, want %v: %s", !applied, applied, ans)
 		}
 	}
-	charge := func(key string, amount int64) (orderID, payKey, checkout string) {
+	charge := func(key string, amount int64) (orderID, payKey string) {
 		t.Helper()
 		ch := m.want(200, "POST", "/home/api/v1/charge/requests", map[string]any{"amount": amount, "successUrl": "/ok", "failUrl": "/fail"},
 			"Idempotency-Key: "+key, "X-Channel: AW")
-		return field[string](t, ch, "orderId"), field[string](t, ch, "paymentKey"), field[string](t, ch, "checkoutUrl")
-	}
-	checkout := func(url, step string) {
-		t.Helper()
-		resp, err := noRedirect.Post(url+"/"+step, "application/x-www-form-urlencoded", nil)
+		red, err := pgsandbox.Pay(ctx, field[string](t, ch, "checkoutUrl"), true)
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusSeeOther {
-			t.Fatalf("checkout %s: %d", step, resp.StatusCode)
-		}
+		return field[string](t, ch, "orderId"), red.PaymentKey
 	}
 	chargeStatus := func(orderID, want string) {
 		t.Helper()
@@ -194,9 +188,8 @@ func TestWriterFlowsMatchOpenAPI(t *testing.T) {
 	}
 	// The buyer approves; the writer's confirm never got the PG's answer (the
 	// PG did confirm): the PG's DONE webhook credits the charge.
-	orderA, keyA, urlA := charge("flow-charge-a", 5000)
-	checkout(urlA, "approve")
-	if _, err := gw.Confirm(context.Background(), keyA, orderA, 5000); err != nil {
+	orderA, keyA := charge("flow-charge-a", 5000)
+	if _, err := gw.Confirm(ctx, "", keyA, orderA, 5000); err != nil {
 		t.Fatal(err)
 	}
 	chargeStatus(orderA, "requested")
@@ -212,38 +205,44 @@ func TestWriterFlowsMatchOpenAPI(t *testing.T) {
 	if w := wallet(m); w != credited {
 		t.Errorf("a re-delivered webhook moved the wallet from %d to %d", credited, w)
 	}
-	// The buyer gives up at the checkout: the ABORTED webhook fails the charge.
-	orderB, _, urlB := charge("flow-charge-b", 1000)
-	checkout(urlB, "fail")
+	// The card company declines (the sandbox declines 2000): the ABORTED webhook fails the charge.
+	orderB, keyB := charge("flow-charge-b", 2000)
+	if _, err := gw.Confirm(ctx, "", keyB, orderB, 2000); err == nil {
+		t.Fatal("the sandbox accepted its declined amount")
+	}
 	deliver(lastWebhook(pgsandbox.Aborted), true)
 	chargeStatus(orderB, "failed")
-	// A charge cancelled at the PG (its admin console): CANCELED takes the money back.
-	orderC, keyC, urlC := charge("flow-charge-c", 1000)
-	checkout(urlC, "approve")
+	// Refunds made at the PG (its admin console): PARTIAL_CANCELED then CANCELED take the money back.
+	orderC, keyC := charge("flow-charge-c", 1000)
 	m.want(200, "POST", "/home/api/v1/charge/confirm", map[string]any{"orderId": orderC, "paymentKey": keyC, "amount": 1000},
 		"Idempotency-Key: flow-confirm-c")
 	before := wallet(m)
-	deliver(lastWebhook(pgsandbox.Done), true) // a first delivery, though the confirm already credited it
-	if _, err := gw.Cancel(context.Background(), keyC, "console"); err != nil {
+	deliver(lastWebhook(pgsandbox.Done), false) // a first delivery, though the confirm already credited it
+	if _, err := gw.Cancel(ctx, "", keyC, money.CancelRequest{CancelReason: "console", CancelAmount: 400}); err != nil {
+		t.Fatal(err)
+	}
+	deliver(lastWebhook(pgsandbox.PartialCanceled), true)
+	chargeStatus(orderC, "partial_canceled")
+	if _, err := gw.Cancel(ctx, "", keyC, money.CancelRequest{CancelReason: "console"}); err != nil {
 		t.Fatal(err)
 	}
 	deliver(lastWebhook(pgsandbox.Canceled), true)
 	chargeStatus(orderC, "canceled")
 	if w := wallet(m); w != before-1000 {
-		t.Errorf("the CANCELED webhook left %d, want %d", w, before-1000)
+		t.Errorf("the refund webhooks left %d, want %d", w, before-1000)
 	}
-	// Refused webhooks: not signed, forged, no event id, unknown order.
-	admin.refused(401, money.SignatureHeader, "POST", money.WebhookPath, string(done))
-	admin.refused(401, "", "POST", money.WebhookPath, string(done), money.SignatureHeader+": v1=00")
-	noEvent := []byte(`{"eventType":"PAYMENT_STATUS_CHANGED","data":{"orderId":"` + orderA + `","status":"DONE"}}`)
-	admin.refused(400, "eventId", "POST", money.WebhookPath, string(noEvent), money.SignatureHeader+": "+money.SignWebhook(secret, noEvent))
-	unknown, _ := json.Marshal(money.WebhookEvent{EventID: "flow-unknown", EventType: "PAYMENT_STATUS_CHANGED", CreatedAt: now,
-		Data: money.Payment{PaymentKey: "pk_x", OrderID: "ch_nosuch", Status: "DONE", Amount: 1000}})
-	admin.refused(404, "", "POST", money.WebhookPath, string(unknown), money.SignatureHeader+": "+money.SignWebhook(secret, unknown))
-	// A DONE that is not the order's amount credits nothing.
-	wrong, _ := json.Marshal(money.WebhookEvent{EventID: "flow-wrong", EventType: "PAYMENT_STATUS_CHANGED", CreatedAt: now,
-		Data: money.Payment{PaymentKey: "pk_x", OrderID: orderB, Status: "DONE", Amount: 999}})
-	admin.refused(400, "", "POST", money.WebhookPath, string(wrong), money.SignatureHeader+": "+money.SignWebhook(secret, wrong))
+	// Refused webhooks: no event type, no payment key, an unknown payment,
+	// and a forged DONE for the declined payment (the lookup says ABORTED).
+	admin.refused(400, "eventType", "POST", money.WebhookPath, `{"data":{"paymentKey":"tgen_x","orderId":"x"}}`)
+	noKey := []byte(`{"eventType":"PAYMENT_STATUS_CHANGED","createdAt":"2026-11-25T12:00:00.000000","data":{"orderId":"` + orderA + `","status":"DONE"}}`)
+	admin.refused(400, "paymentKey", "POST", money.WebhookPath, string(noKey))
+	stamp := now.Format("2006-01-02T15:04:05.000000")
+	unknown, _ := json.Marshal(money.WebhookEvent{EventType: money.EventPaymentStatusChanged, CreatedAt: stamp,
+		Data: money.Payment{PaymentKey: "tgen_x", OrderID: "ch_nosuch", Status: "DONE", TotalAmount: 1000}})
+	admin.refused(400, "", "POST", money.WebhookPath, string(unknown))
+	forged, _ := json.Marshal(money.WebhookEvent{EventType: money.EventPaymentStatusChanged, CreatedAt: stamp,
+		Data: money.Payment{PaymentKey: keyB, OrderID: orderB, Status: "DONE", TotalAmount: 2000}})
+	admin.refused(400, "", "POST", money.WebhookPath, string(forged))
 	chargeStatus(orderB, "failed")
 
 	// --- 3. The jumping pass: on sale, bought with the webhook's money, used.

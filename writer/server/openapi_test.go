@@ -361,25 +361,29 @@ func TestWriterAnswersMatchOpenAPI(t *testing.T) {
 	m.refused(400, "amount", "POST", "/home/api/v1/charge/requests", map[string]any{"amount": -5}, "Idempotency-Key: oa-charge-bad")
 	ch := m.want(200, "POST", "/home/api/v1/charge/requests", map[string]any{"amount": 5000, "successUrl": "/ok", "failUrl": "/fail"},
 		"Idempotency-Key: oa-charge-1")
-	orderID, payKey := field[string](t, ch, "orderId"), field[string](t, ch, "paymentKey")
+	orderID := field[string](t, ch, "orderId")
 	m.want(200, "GET", "/home/api/v1/charge/"+orderID, nil)
-	resp, err := http.Post(field[string](t, ch, "checkoutUrl")+"/approve", "application/x-www-form-urlencoded", nil)
+	red, err := pgsandbox.Pay(context.Background(), field[string](t, ch, "checkoutUrl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
+	payKey := red.PaymentKey
 	m.want(200, "POST", "/home/api/v1/charge/confirm", map[string]any{"orderId": orderID, "paymentKey": payKey, "amount": 5000},
 		"Idempotency-Key: oa-confirm-1")
 	m.want(200, "GET", "/home/api/v1/charge/history", nil)
 	m.refused(404, "", "GET", "/home/api/v1/charge/nosuch-order", nil)
 	ch2 := m.want(200, "POST", "/home/api/v1/charge/requests", map[string]any{"amount": 1000}, "Idempotency-Key: oa-charge-2")
 	m.refused(409, "", "POST", "/home/api/v1/charge/"+field[string](t, ch2, "orderId")+"/cancel", nil, "Idempotency-Key: oa-cancel-2")
-	// The PG's webhook: a re-delivery of the approval the sandbox already
-	// sent, then a forged one.
-	hook, _ := json.Marshal(money.WebhookEvent{EventID: "oa-hook-1", EventType: "PAYMENT_STATUS_CHANGED", CreatedAt: now,
-		Data: money.Payment{PaymentKey: payKey, OrderID: orderID, Status: "DONE", Amount: 5000}})
-	admin.want(200, "POST", money.WebhookPath, string(hook), money.SignatureHeader+": "+money.SignWebhook([]byte(pgsandbox.DefaultWebhookSecret), hook))
-	admin.refused(401, "", "POST", money.WebhookPath, string(hook), money.SignatureHeader+": v1=00")
+	// The PG's webhook: a report of the approval (the lookup agrees), then a
+	// forged refund of it (the lookup disagrees).
+	hook, _ := json.Marshal(money.WebhookEvent{EventType: money.EventPaymentStatusChanged, CreatedAt: "2026-03-01T21:00:00.000000",
+		Data: money.Payment{PaymentKey: payKey, OrderID: orderID, Status: "DONE", TotalAmount: 5000}})
+	admin.want(200, "POST", money.WebhookPath, string(hook))
+	forged, _ := json.Marshal(money.WebhookEvent{EventType: money.EventPaymentStatusChanged, CreatedAt: "2026-03-01T21:00:00.000000",
+		Data: money.Payment{PaymentKey: payKey, OrderID: orderID, Status: "CANCELED", TotalAmount: 5000}})
+	admin.refused(400, "", "POST", money.WebhookPath, string(forged))
+	m.want(200, "POST", "/home/api/v1/charge/"+orderID+"/cancel", map[string]any{"cancelAmount": 1000, "cancelReason": "부분 환불"},
+		"Idempotency-Key: oa-cancel-part")
 
 	m.want(200, "GET", "/home/api/v1/purchases/status?pid=OA1", nil)
 	m.refused(403, "", "POST", "/protocol/api/v-1/product/download-auth.asp", form("uid=999999&pid=OA1&vol=2"))

@@ -23,7 +23,46 @@ export function safeReturn(v: string | null): string | null {
   return isSafeReturn(v) ? v : null;
 }
 
-type Charge = { orderId: string; amount: number; status: string; checkoutUrl?: string; bonus?: number; wallet?: WalletBalances };
+type Charge = {
+  orderId: string;
+  amount: number;
+  status: string;
+  /** The sandbox's checkout page, standing in for the gateway's payment widget. */
+  checkoutUrl?: string;
+  /** What the widget is opened with (new orders). */
+  clientKey?: string;
+  orderName?: string;
+  successUrl?: string;
+  failUrl?: string;
+  bonus?: number;
+  wallet?: WalletBalances;
+};
+
+type TossPayments = (clientKey: string) => {
+  requestPayment: (method: string, o: { amount: number; orderId: string; orderName: string; successUrl: string; failUrl: string }) => Promise<void>;
+};
+
+/** Opens Toss Payments' widget (its v1 SDK) for an order the writer fixed. */
+async function openWidget(c: Charge): Promise<void> {
+  const w = window as unknown as { TossPayments?: TossPayments };
+  if (!w.TossPayments) {
+    await new Promise<void>((resolve, reject) => {
+      const s = document.createElement("script");
+      s.src = "https://js.tosspayments.com/v1/payment";
+      s.onload = () => resolve();
+      s.onerror = () => reject(new Error("결제창을 불러오지 못했습니다."));
+      document.head.appendChild(s);
+    });
+  }
+  if (!w.TossPayments || !c.clientKey) throw new Error("결제창을 불러오지 못했습니다.");
+  await w.TossPayments(c.clientKey).requestPayment("카드", {
+    amount: c.amount,
+    orderId: c.orderId,
+    orderName: c.orderName ?? "블루머니 충전",
+    successUrl: c.successUrl ?? window.location.href,
+    failUrl: c.failUrl ?? window.location.href,
+  });
+}
 
 export default function Screen() {
   const shell = useShell();
@@ -60,7 +99,10 @@ export default function Screen() {
     const orderId = sp.get("orderId");
     const amt = Number(sp.get("amount"));
     if (sp.get("result") === "fail") {
-      shell.toast("결제가 취소되었습니다.");
+      // The widget's fail redirect: code, message, orderId. The buyer's own
+      // cancel reads as such; any other reason is the gateway's words.
+      const code = sp.get("code");
+      shell.toast(!code || code === "PAY_PROCESS_CANCELED" ? "결제가 취소되었습니다." : sp.get("message") || "결제에 실패했습니다.");
       return;
     }
     if (!paymentKey || !orderId || !amt || confirmed.current) return;
@@ -90,6 +132,7 @@ export default function Screen() {
         headers: { "Idempotency-Key": idemKey() },
       });
       if (c.checkoutUrl) window.location.assign(c.checkoutUrl);
+      else await openWidget(c);
     } catch (e) {
       shell.toast((e as Error).message || "충전을 시작하지 못했습니다.");
       setBusy(false);

@@ -19,7 +19,7 @@ async function charge(page: Page, amount: number) {
 }
 
 // The PG sandbox's checkout page is the third party's: its missing favicon is its business.
-test.use({ allowConsole: [/\/checkout\/pk_\w+: Failed to load resource/] });
+test.use({ allowConsole: [/\/sandbox\/checkout\/[\w-]+: Failed to load resource/] });
 
 test("the bonus promised is the bonus paid, and the new balance shows at once on the charge page, the sidebar and the unlock sheet", async ({ page, request }) => {
   const { detail, vol } = await paidWork(request, "webtoon");
@@ -95,16 +95,29 @@ test.describe("iOS app IA: iOS money, no join-bonus or first-charge offers", () 
   });
 });
 
+test("giving up in the payment widget comes back to the charge page, says so and charges nothing", async ({ page }) => {
+  await member(page);
+  await page.goto("/payment/recharge.asp");
+  await page.getByRole("button", { name: `${won(10000)} 충전하기` }).click();
+  await page.getByRole("button", { name: "취소" }).click(); // the PG sandbox's checkout page: the buyer gives up
+  await expect(page.getByTestId("floating-message")).toHaveText("결제가 취소되었습니다.");
+  await expect(page).toHaveURL(/\/payment\/recharge\.asp\?.*code=PAY_PROCESS_CANCELED/);
+  await expect(page.getByTestId("balance")).toHaveText("0원");
+  const charges = (await (await page.request.get("/home/api/v1/charge/history")).json()).list as { status: string }[];
+  expect(charges.map((c) => c.status)).toEqual(["requested"]);
+});
+
 test("a saved work stays saved: the work list and the author list load side by side", async ({ page, request }) => {
   const { detail } = await paidWork(request, "comic", false);
   await member(page);
   const url = `/${sectionPath(detail.prodInfo.section)}/detail/${detail.prodInfo.pid}`;
   await page.goto(url);
-  await page.getByRole("button", { name: "찜하기" }).click();
-  await expect(page.getByRole("button", { name: "찜 해제" })).toHaveAttribute("aria-pressed", "true");
+  const dibs = page.getByRole("button", { name: "찜", exact: true });
+  await dibs.click();
+  await expect(dibs).toHaveAttribute("aria-pressed", "true");
   const lists = page.waitForResponse((r) => r.url().endsWith("/zzim-list") && r.request().postDataJSON().zzim_type === "prod");
   await page.reload();
   const sent = (await lists).request().postDataJSON();
   expect(sent).toMatchObject({ zzim_type: "prod", channel: "AW", adultLevel: 0, section: "all" });
-  await expect(page.getByRole("button", { name: "찜 해제" })).toHaveAttribute("aria-pressed", "true");
+  await expect(dibs).toHaveAttribute("aria-pressed", "true");
 });
