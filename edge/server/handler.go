@@ -108,18 +108,6 @@ func (s *Server) dispatch(ctx *fasthttp.RequestCtx) routeClass {
 
 var keyPool = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
 
-// teen decides whether the reader gets the variant without adult works (not
-// contract.AdultContent), from the signed audience cookie and the channel
-// header, without calling the origin.
-func (s *Server) teen(ctx *fasthttp.RequestCtx, now time.Time) bool {
-	level := 0
-	if tok := ctx.Request.Header.Cookie(contract.AudienceCookie); len(tok) > 0 {
-		level = s.auds.level(s.audSecret, tok, now)
-	}
-	// The writer refuses to sell adult works by the same rule (contract).
-	return !contract.AdultContent(level, contract.AdultChannel(string(ctx.Request.Header.Peek(contract.HeaderChannel))))
-}
-
 // serveAPI answers a read from the cache or renders it; a path the edge does
 // not serve goes to a writer (classForwarded).
 func (s *Server) serveAPI(ctx *fasthttp.RequestCtx) routeClass {
@@ -314,40 +302,4 @@ func (s *Server) forwardTo(ctx *fasthttp.RequestCtx, p *frontdoor.Proxy) {
 		}
 	}
 	s.sign(ctx, ctx.Response.StatusCode(), body)
-}
-
-// audCache remembers verified audience tokens so a cached hit with a cookie
-// does no HMAC work and allocates nothing.
-type audCache struct {
-	mu sync.Mutex
-	m  map[string]audEntry
-}
-
-type audEntry struct {
-	level int
-	exp   int64
-}
-
-func (a *audCache) level(secret, tok []byte, now time.Time) int {
-	a.mu.Lock()
-	e, ok := a.m[string(tok)]
-	a.mu.Unlock()
-	if ok {
-		if now.Unix() < e.exp {
-			return e.level
-		}
-		return 0
-	}
-	aud, err := contract.VerifyAudience(secret, string(tok), now)
-	e = audEntry{level: 0, exp: now.Add(time.Minute).Unix()}
-	if err == nil {
-		e = audEntry{level: aud.AdultLevel, exp: aud.Expires.Unix()}
-	}
-	a.mu.Lock()
-	if a.m == nil || len(a.m) > 100_000 {
-		a.m = make(map[string]audEntry)
-	}
-	a.m[string(tok)] = e
-	a.mu.Unlock()
-	return e.level
 }

@@ -322,7 +322,7 @@ const firstScreenCSS = `<style>` +
 	`:root[data-theme=dark] sf-first{background:#1c1c1c;color:#eee}` +
 	`sf-first>div{max-width:720px;margin:0 auto}` +
 	`sf-first img{display:block;width:100%;height:100%;object-fit:cover}` +
-	`sf-first .hd{height:100px;box-sizing:border-box;padding:14px 16px 0;font-size:22px;line-height:24px;font-weight:800;color:#1f6fff}` +
+	`sf-first .hd{height:100px;box-sizing:border-box;padding:14px 16px 0;font-size:22px;line-height:24px;font-weight:800;color:#1a66f0}` +
 	`sf-first .bn{padding:12px 16px 0;height:167px;box-sizing:content-box}` +
 	`sf-first .bn i{display:block;width:88%;aspect-ratio:2/1;border-radius:10px;overflow:hidden}` +
 	`sf-first .gr{display:grid;grid-template-columns:repeat(3,minmax(96px,1fr));gap:63px 10px;padding:0 16px}` +

@@ -222,11 +222,32 @@ func TestAlarmSet(t *testing.T) {
 		}
 		return decode[struct{ IsAlarm bool }](t, body).IsAlarm
 	}
-	if !isAlarm(form("uid", m.uid, "pid", "W1", "isAlarm", "Y")) || isAlarm(form("uid", m.uid, "pid", "W1", "isAlarm", "N")) {
-		t.Fatal("explicit alarm values not applied")
+	// purchases/status carries the member's alarm state, which the detail
+	// page shows after a reload (the edge's cached detail is false for everyone).
+	statusAlarm := func(who member) bool {
+		t.Helper()
+		st, body := who.Do("GET", "/home/api/v1/purchases/status?pid=W1", nil)
+		on := decode[struct{ IsAlarm *bool }](t, body).IsAlarm
+		if st != 200 || on == nil {
+			t.Fatalf("status without isAlarm: %d %s", st, body)
+		}
+		return *on
 	}
-	if !isAlarm(form("uid", m.uid, "pid", "W1")) {
+	if statusAlarm(m) {
+		t.Fatal("status: alarm on before any alarm-set")
+	}
+	if !isAlarm(form("uid", m.uid, "pid", "W1", "isAlarm", "Y")) || !statusAlarm(m) {
+		t.Fatal("explicit alarm on not applied or not in status")
+	}
+	if isAlarm(form("uid", m.uid, "pid", "W1", "isAlarm", "N")) || statusAlarm(m) {
+		t.Fatal("explicit alarm off not applied or not in status")
+	}
+	if !isAlarm(form("uid", m.uid, "pid", "W1")) || !statusAlarm(m) {
 		t.Fatal("toggle did not turn the alarm on")
+	}
+	// Another member's alarm is theirs alone.
+	if other := newMember(t, e, "alarm-other@example.com"); statusAlarm(other) {
+		t.Fatal("status: another member sees this member's alarm")
 	}
 	if st, _ := m.Do("POST", zz+"alarm-set", form("uid", m.uid, "pid", "W1", "isAlarm", "maybe")); st != 400 {
 		t.Fatalf("bad value: %d", st)

@@ -13,6 +13,7 @@ export const vars = createThemeContract({
     textMuted: null,
     border: null,
     accent: null,
+    accentBg: null,
     accentText: null,
     danger: null,
     badgeUp: null,

@@ -1,4 +1,9 @@
 // Token values in plain TypeScript; theme.css.ts fills the contract with them.
+// Text colours hold WCAG AA (4.5:1) on bg, bgSubtle and bgElevated; accentText,
+// and the badges' white, on accentBg and the badge colours (e2e a11y.spec.ts,
+// axe-core in both themes). accent is the accent as text and lines on the page;
+// accentBg the accent as a surface under accentText: in the dark theme one
+// blue cannot be both (#5c95ff reads on #1c1c1c but white on it does not).
 
 export const light = {
   color: {
@@ -7,13 +12,14 @@ export const light = {
     bgElevated: "#ffffff",
     text: "#1c1c1c",
     textSubtle: "#6b6b70",
-    textMuted: "#9a9aa0",
+    textMuted: "#6e6e73",
     border: "#e6e6ea",
-    accent: "#1f6fff",
+    accent: "#1a66f0",
+    accentBg: "#1a66f0",
     accentText: "#ffffff",
-    danger: "#e5383b",
-    badgeUp: "#ff4b4b",
-    badgeNew: "#1f6fff",
+    danger: "#c92a2a",
+    badgeUp: "#e02424",
+    badgeNew: "#1a66f0",
     dim: "rgba(0, 0, 0, 0.55)",
     toastBg: "rgba(28, 28, 28, 0.92)",
     toastText: "#ffffff",
@@ -28,13 +34,14 @@ export const dark = {
     bgElevated: "#2c2c2f",
     text: "#f2f2f4",
     textSubtle: "#b0b0b6",
-    textMuted: "#7c7c84",
+    textMuted: "#939399",
     border: "#3a3a3e",
     accent: "#5c95ff",
+    accentBg: "#2a66e0",
     accentText: "#ffffff",
     danger: "#ff6b6e",
-    badgeUp: "#ff6b6b",
-    badgeNew: "#5c95ff",
+    badgeUp: "#e02424",
+    badgeNew: "#2a66e0",
     dim: "rgba(0, 0, 0, 0.7)",
     toastBg: "rgba(242, 242, 244, 0.94)",
     toastText: "#1c1c1c",

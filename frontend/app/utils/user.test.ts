@@ -201,6 +201,15 @@ describe("startup user resolution", () => {
     expect(decideStartup({ ...base, online: false }).kind).toBe("offline");
     expect(decideStartup({ ...base, online: false, isApp: true, member }).kind).toBe("app");
   });
+  it("offline with the shell from the service worker: the stored session if the cookies name it, else a visitor; never 40 or a server check", () => {
+    const off = { ...base, online: false, shellCached: true };
+    expect(decideStartup(off).kind).toBe("none");
+    expect(decideStartup({ ...off, member, webId: "b5", stored }).kind).toBe("keep");
+    // online these would verify or go to auto-login: both need the server
+    expect(decideStartup({ ...off, member, webId: "b5" }).kind).toBe("none");
+    expect(decideStartup({ ...off, member }).kind).toBe("none");
+    expect(decideStartup({ ...off, member, webId: "b5", stored: { ...stored, bid: "other" } }).kind).toBe("none");
+  });
 });
 
 describe("member-only actions", () => {

@@ -187,6 +187,11 @@ export type StoredSession = { uid: string; bid: string; encId: string; mode: Env
 export type StartupInput = {
   isApp: boolean;
   online: boolean;
+  /**
+   * The page came from the service worker's cache (a worker controls it):
+   * offline, the store still opens and each screen shows what is cached.
+   */
+  shellCached?: boolean;
   env: Env;
   member: MemberCookie | null;
   webId: string | undefined;
@@ -204,14 +209,23 @@ export type StartupDecision =
   | { kind: "app" } // the app: user straight from cookies
   | { kind: "none" };
 
+/** storedMatches: the page's stored session is the one the cookies name, in this environment. */
+const storedMatches = (i: StartupInput) =>
+  !!i.member && !!i.stored && i.stored.uid === i.member.uid && i.stored.bid === i.webId && i.stored.mode === i.env;
+
 /** The startup user resolution (seed §4), before any server call. */
 export function decideStartup(i: StartupInput): StartupDecision {
-  if (!i.isApp && !i.online) return { kind: "offline" };
+  if (!i.isApp && !i.online) {
+    if (!i.shellCached) return { kind: "offline" };
+    // Nothing can be asked of the server: the stored session when the
+    // cookies still name it (a member reads saved volumes), else a visitor.
+    return storedMatches(i) ? { kind: "keep" } : { kind: "none" };
+  }
   if (i.isApp) return i.member ? { kind: "app" } : { kind: "none" };
   if (i.member) {
     if (!i.webId) return { kind: "autoLogin", reason: "member id without web id" };
     if (i.cookieMode && i.cookieMode !== i.env) return { kind: "autoLogin", reason: "cookie mode " + i.cookieMode + " in " + i.env };
-    if (i.stored && i.stored.uid === i.member.uid && i.stored.bid === i.webId && i.stored.mode === i.env) return { kind: "keep" };
+    if (storedMatches(i)) return { kind: "keep" };
     return { kind: "verify" };
   }
   if (i.env !== "dev" && saveLoginValid(i.saveLogin, i.nowSec)) return { kind: "autoLogin", reason: "save-login" };

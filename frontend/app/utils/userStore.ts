@@ -2,6 +2,7 @@
 // changed by login, logout, the 19 toggle and adult verification. A small
 // external store so the shell and screens read it with useUser().
 import { useSyncExternalStore } from "react";
+import { clearSaved } from "~/offline/savedIndex";
 import { http as defaultHttp } from "./api";
 import { deleteCookie, getCookie, setCookie } from "./cookies";
 import { currentDevice, type DeviceInfo } from "./device";
@@ -217,6 +218,7 @@ export async function startup(opts: { http?: Http; device?: DeviceInfo; now?: nu
   const decision = decideStartup({
     isApp: device.isApp,
     online: navigator.onLine !== false,
+    shellCached: !!navigator.serviceWorker?.controller,
     env,
     member,
     webId,
@@ -305,6 +307,8 @@ export async function login(email: string, password: string, saveLogin: boolean,
 /** clearLocal forgets the user in this tab (after a logout here or in another tab). */
 export function clearLocal() {
   writeStored(null);
+  // Saved volumes are the member's: none stays after a logout, here or in another tab.
+  void clearSaved().catch(() => {});
   deleteCookie(COOKIE.cookieMode);
   set({ loginFlag: false, authInfo: null, adultInfo: { ...VISITOR_ADULT, outLink: state.adultInfo.outLink }, side: GUEST_SIDE_INFO });
 }

@@ -70,7 +70,7 @@ test("a short balance leads to the charge page with the missing amount", async (
 test.describe("charging", () => {
   // The PG sandbox's checkout page is the third party's, not ours: its own
   // missing favicon is its business.
-  test.use({ allowConsole: [/\/checkout\/pk_\w+: Failed to load resource/] });
+  test.use({ allowConsole: [/\/sandbox\/checkout\/[\w-]+: Failed to load resource/] });
   test("a charge through the payment gateway comes back to /payment/recharge.asp, then to the work", async ({ page, request }) => {
     const { detail, vol } = await paidWork(request, "webtoon");
     await member(page);
@@ -145,9 +145,9 @@ test("dibs, alarm and share say what happened", async ({ page, request, context 
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await member(page);
   await page.goto(`/comic/detail/${detail.prodInfo.pid}`);
-  await page.getByRole("button", { name: "찜하기" }).click();
+  await page.getByRole("button", { name: "찜", exact: true, pressed: false }).click();
   await expect(page.getByTestId("snack-bar")).toHaveText("찜 한 작품에 추가 되었습니다.");
-  await page.getByRole("button", { name: "찜 해제" }).click();
+  await page.getByRole("button", { name: "찜", exact: true, pressed: true }).click();
   await expect(page.getByTestId("snack-bar")).toHaveText("찜 한 작품에서 삭제 되었습니다.");
   await page.getByRole("button", { name: "공유" }).click();
   await expect(page.getByTestId("floating-message")).toHaveText("클립보드에 복사되었습니다.");
@@ -160,10 +160,38 @@ test("dibs, alarm and share say what happened", async ({ page, request, context 
   await expect(author).toHaveAttribute("aria-pressed", "true");
 });
 
+// The edge's cached detail says isAlarm false for everyone; the member's
+// alarm comes with purchases/status, so a reload shows it as they left it and
+// one click turns it off (not on again).
+test("the alarm a member turned on is on after a reload, and one click turns it off", async ({ page, request }) => {
+  const { detail } = await paidWork(request, "comic");
+  const pid = detail.prodInfo.pid;
+  const alarm = page.getByRole("button", { name: "알림" });
+  // Each reload waits for the member's status, so "off" is the member's
+  // answer, not the cached detail's before it arrives.
+  const reload = async (on: boolean) => {
+    const status = page.waitForResponse((r) => r.url().includes("/home/api/v1/purchases/status") && r.ok());
+    await page.reload();
+    expect(((await (await status).json()) as { isAlarm: boolean }).isAlarm).toBe(on);
+  };
+  await member(page);
+  await page.goto(`/comic/detail/${pid}`);
+  await alarm.click();
+  await expect(alarm).toHaveAttribute("aria-pressed", "true");
+  await reload(true);
+  await expect(alarm).toHaveAttribute("aria-pressed", "true");
+  const set = page.waitForResponse((r) => r.url().includes("alarm-set"));
+  await alarm.click();
+  expect(((await (await set).json()) as { isAlarm: boolean }).isAlarm).toBe(false);
+  await expect(alarm).toHaveAttribute("aria-pressed", "false");
+  await reload(false);
+  await expect(alarm).toHaveAttribute("aria-pressed", "false");
+});
+
 test("a visitor's dibs asks to log in", async ({ page, request }) => {
   const { detail } = await paidWork(request, "comic");
   await page.goto(`/comic/detail/${detail.prodInfo.pid}`);
-  await page.getByRole("button", { name: "찜하기" }).click();
+  await page.getByRole("button", { name: "찜", exact: true, pressed: false }).click();
   await expect(page.getByTestId("confirm-popup")).toContainText("로그인이 필요한 서비스입니다.");
 });
 
@@ -429,14 +457,14 @@ test("Back closes the top popup only; a popup closed by its own button leaves no
   await page.goto(path);
   const popup = page.getByTestId("confirm-popup");
 
-  await page.getByRole("button", { name: "찜하기" }).click();
+  await page.getByRole("button", { name: "찜", exact: true, pressed: false }).click();
   await expect(popup).toContainText("로그인이 필요한 서비스입니다.");
   await page.goBack();
   await expect(popup).toHaveCount(0);
   await expect(page).toHaveURL(new RegExp(`${path}$`));
-  await expect(page.getByRole("button", { name: "찜하기" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "찜", exact: true, pressed: false })).toBeVisible();
 
-  await page.getByRole("button", { name: "찜하기" }).click();
+  await page.getByRole("button", { name: "찜", exact: true, pressed: false }).click();
   await expect(popup).toBeVisible();
   await popup.getByRole("button", { name: "닫기" }).click();
   await expect(popup).toHaveCount(0);
@@ -477,7 +505,7 @@ test("Back that closes a popup, and Forward after it, neither reopen it nor load
   await page.goto("/cs");
   await page.goto(path);
   const popup = page.getByTestId("confirm-popup");
-  await page.getByRole("button", { name: "찜하기" }).click();
+  await page.getByRole("button", { name: "찜", exact: true, pressed: false }).click();
   await expect(popup).toBeVisible();
 
   const loads: string[] = [];
@@ -493,7 +521,7 @@ test("Back that closes a popup, and Forward after it, neither reopen it nor load
   await expect(popup).toHaveCount(0);
   await expect(page).toHaveURL(new RegExp(`${path}$`));
   expect(loads, JSON.stringify(await page.evaluate(() => [history.state, history.length]))).toEqual([]);
-  await expect(page.getByRole("button", { name: "찜하기" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "찜", exact: true, pressed: false })).toBeVisible();
   // The page's own entry is current again: one Back leaves the work.
   await page.goBack();
   await expect(page).toHaveURL(/\/cs$/);

@@ -27,7 +27,7 @@ test("a visitor sees the price and term, and buying asks to log in first", async
 
 test.describe("a member", () => {
   // The PG sandbox's checkout page is the third party's: its missing favicon is its business.
-  test.use({ allowConsole: [/\/checkout\/pk_\w+: Failed to load resource/] });
+  test.use({ allowConsole: [/\/sandbox\/checkout\/[\w-]+: Failed to load resource/] });
 
   test("charges from the short-balance prompt, buys the pass, sees it; a second one with a short balance goes to the charge page", async ({ page, request }) => {
     const offer = (await (await request.get("/home/api/v1/jumpingpass")).json()) as Offer;

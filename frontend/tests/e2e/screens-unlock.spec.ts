@@ -336,7 +336,7 @@ test("a pass is shown but not offered for the newest volumes a wait-for-free wor
 
 test.describe("jumping pass", () => {
   // The PG sandbox's checkout page is the third party's: its missing favicon is its business.
-  test.use({ allowConsole: [/\/checkout\/pk_\w+: Failed to load resource/] });
+  test.use({ allowConsole: [/\/sandbox\/checkout\/[\w-]+: Failed to load resource/] });
 
   test("a bought jumping pass opens the newest volume, which wait-for-free keeps out", async ({ page, request }) => {
     const offer = await json<{ price: number; days: number; sections: { list: { pid: string; isAdult: boolean }[] }[] }>(request, "/home/api/v1/jumpingpass");

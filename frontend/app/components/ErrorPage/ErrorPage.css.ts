@@ -30,7 +30,7 @@ export const button = style({
   alignItems: "center",
   justifyContent: "center",
 });
-export const primary = style({ background: vars.color.accent, color: vars.color.accentText, borderColor: vars.color.accent });
+export const primary = style({ background: vars.color.accentBg, color: vars.color.accentText, borderColor: vars.color.accentBg });
 /** A page's own way on under the error block's links (the login error's "다시 로그인하기"). */
 export const again = style({ marginTop: 4 });
 export const cs = style({ marginTop: 12, fontSize: 13, color: vars.color.textSubtle, textDecoration: "underline" });

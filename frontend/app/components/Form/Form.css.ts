@@ -23,7 +23,7 @@ export const primary = style({
   height: 50,
   border: 0,
   borderRadius: 8,
-  background: vars.color.accent,
+  background: vars.color.accentBg,
   color: vars.color.accentText,
   fontWeight: 700,
   fontSize: 16,
@@ -43,7 +43,8 @@ export const social = style({
   marginTop: 8,
 });
 export const kakao = style({ background: "#FEE500", color: "#191919" });
-export const naver = style({ background: "#03C75A", color: "#ffffff" });
+// Naver's green darkened until its white label reads (4.8:1; #03C75A gave 2.3:1).
+export const naver = style({ background: "#00843E", color: "#ffffff" });
 export const link = style({ color: vars.color.textSubtle, fontSize: 14, textDecoration: "underline", background: "none", border: 0, cursor: "pointer", padding: 0 });
 export const footerRow = style({ display: "flex", justifyContent: "center", marginTop: 20 });
 export const radios = style({ display: "flex", gap: 16, fontWeight: 400 });

@@ -25,8 +25,8 @@ export const chip = style({
   border: `1px solid ${vars.color.border}`,
   background: "transparent",
   cursor: "pointer",
-  selectors: { '&[aria-pressed="true"]': { background: vars.color.accent, borderColor: vars.color.accent, color: vars.color.accentText, fontWeight: 700 } },
+  selectors: { '&[aria-pressed="true"]': { background: vars.color.accentBg, borderColor: vars.color.accentBg, color: vars.color.accentText, fontWeight: 700 } },
 });
 export const buttons = style({ display: "flex", gap: 8 });
 export const button = style({ flex: 1, height: 46, borderRadius: 8, border: `1px solid ${vars.color.border}`, background: "transparent", cursor: "pointer", fontWeight: 600 });
-export const primary = style({ background: vars.color.accent, borderColor: vars.color.accent, color: vars.color.accentText });
+export const primary = style({ background: vars.color.accentBg, borderColor: vars.color.accentBg, color: vars.color.accentText });

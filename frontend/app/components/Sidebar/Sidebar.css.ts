@@ -33,7 +33,7 @@ export const primary = style({
   marginTop: 12,
   border: 0,
   borderRadius: 8,
-  background: vars.color.accent,
+  background: vars.color.accentBg,
   color: vars.color.accentText,
   fontWeight: 700,
   cursor: "pointer",

@@ -19,7 +19,7 @@ export const open = style({
   padding: "0 14px",
   border: 0,
   borderRadius: 999,
-  background: vars.color.accent,
+  background: vars.color.accentBg,
   color: vars.color.accentText,
   fontWeight: 700,
   cursor: "pointer",

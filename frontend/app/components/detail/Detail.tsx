@@ -20,6 +20,7 @@ import {
   type SalesStatus,
   type Vol,
 } from "~/utils/screens/api";
+import { alarmPush, askPermission, browserPushEnv, pushMessage } from "~/utils/webPush";
 import { addDibs, COPIED, DIBS_ADDED, DIBS_REMOVED, listDibs, removeDibs, setAlarm } from "~/utils/screens/dibs";
 import { benefitLine, countdown, viewCount, won } from "~/utils/screens/format";
 import { detailArrival, detailContext, detailHint, quickView, saveDetailContext, saveDetailHint, setVolOrder, volOrder, type VolOrder } from "~/utils/screens/prefs";
@@ -28,6 +29,7 @@ import { previewLoginFirst } from "~/components/viewer/nav";
 import { currentDevice, shownMoney } from "~/utils/device";
 import { volumeThumb } from "~/components/viewer/media";
 import { browserAppOpenDeps, openAppFromWeb } from "~/shell/appOpen";
+import { alarmState } from "./alarmState";
 import { mainButton } from "./mainButton";
 import { copyWithSelection, shareLink } from "./share";
 import { Reviews } from "./Reviews";
@@ -120,13 +122,14 @@ export function Detail({ detail }: { detail: DetailT }) {
   const [coupons, setCoupons] = useState<CouponInfo | null>(null);
   const [dibsIdx, setDibsIdx] = useState<number | null>(null);
   const [authorDibs, setAuthorDibs] = useState<Map<string, number>>(new Map());
-  const [alarm, setAlarmOn] = useState(p.isAlarm);
+  const [alarmClicked, setAlarmOn] = useState<boolean | null>(null);
   const [sheet, setSheet] = useState<Vol | null>(null);
   const [pending, setPending] = useState<{ label: string; cancel: () => void } | null>(null);
   const [now, setNow] = useState(() => Date.now());
   const uid = user.authInfo?.uid ?? "";
   const allNos = useMemo(() => detail.volList.map((v) => v.no).sort((a, b) => a - b), [detail.volList]);
   const sales = detail.salesInfo;
+  const alarm = alarmState(alarmClicked, status, p.isAlarm);
 
   const refresh = useCallback(async () => {
     if (!user.isLogin) return;
@@ -211,10 +214,15 @@ export function Detail({ detail }: { detail: DetailT }) {
   };
   const toggleAlarm = async () => {
     if (!shell.requireMember()) return;
+    // The permission prompt belongs to this click (never to page load), so
+    // it starts before anything is awaited.
+    const env = browserPushEnv();
+    const permission = alarm ? null : askPermission(env);
     const v = await setAlarm(uid, p.pid, !alarm);
     if (v === null) return;
     setAlarmOn(v);
-    shell.toast(v ? "새 회차 알림을 받습니다." : "새 회차 알림을 끕니다.", 2000);
+    const problem = pushMessage(await alarmPush(p.pid, v, permission, env));
+    shell.toast(problem ?? (v ? "새 회차 알림을 받습니다." : "새 회차 알림을 끕니다."), problem ? 3000 : 2000);
   };
   const share = async () => {
     const url = `${window.location.origin}/${sectionPath(p.section)}/detail/${p.pid}`;
@@ -374,7 +382,9 @@ export function Detail({ detail }: { detail: DetailT }) {
       )}
 
       <div className={s.actions}>
-        <button type="button" className={`${s.action} ${dibsIdx ? s.actionOn : ""}`} onClick={toggleDibs} aria-pressed={!!dibsIdx} aria-label={dibsIdx ? "찜 해제" : "찜하기"}>
+        {/* A toggle keeps its name, the label shown, and says its state by aria-pressed
+            (a name "찜하기" / "찜 해제" over the label "찜" was axe's label-content-name-mismatch). */}
+        <button type="button" className={`${s.action} ${dibsIdx ? s.actionOn : ""}`} onClick={toggleDibs} aria-pressed={!!dibsIdx}>
           <span aria-hidden="true">{dibsIdx ? "♥" : "♡"}</span>찜
         </button>
         <button type="button" className={`${s.action} ${alarm ? s.actionOn : ""}`} onClick={toggleAlarm} aria-pressed={alarm} aria-label="알림">
@@ -385,8 +395,8 @@ export function Detail({ detail }: { detail: DetailT }) {
           <span aria-hidden="true">↗</span>공유
         </button>
         {web && (web.isAndroid || web.isIOS) && (
-          <button type="button" className={s.action} onClick={openInApp} aria-label="앱에서 보기" data-testid="open-in-app">
-            <span aria-hidden="true">⤴</span>앱
+          <button type="button" className={s.action} onClick={openInApp} data-testid="open-in-app">
+            <span aria-hidden="true">⤴</span>앱에서 보기
           </button>
         )}
       </div>

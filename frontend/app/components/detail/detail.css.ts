@@ -12,7 +12,7 @@ export const sub = style({ marginTop: 4, fontSize: 13, color: vars.color.textSub
 export const stats = style({ marginTop: 6, display: "flex", gap: 10, fontSize: 12, color: vars.color.textSubtle, flexWrap: "wrap" });
 export const chips = style({ display: "flex", gap: 6, flexWrap: "wrap", marginTop: 8 });
 export const chip = style({ padding: "2px 8px", borderRadius: 999, fontSize: 11, fontWeight: 700, background: vars.color.bg, color: vars.color.text, border: `1px solid ${vars.color.border}` });
-export const benefit = style({ background: vars.color.accent, color: vars.color.accentText, border: 0 });
+export const benefit = style({ background: vars.color.accentBg, color: vars.color.accentText, border: 0 });
 export const actions = style({ display: "flex", gap: 8, padding: "12px 16px", borderBottom: `1px solid ${vars.color.border}` });
 export const action = style({
   flex: 1,
@@ -67,7 +67,7 @@ export const bottom = style({
   borderTop: `1px solid ${vars.color.border}`,
   zIndex: 7,
 });
-export const primary = style({ flex: 2, padding: "13px 0", borderRadius: 12, border: 0, background: vars.color.accent, color: vars.color.accentText, fontWeight: 800, fontSize: 15, cursor: "pointer" });
+export const primary = style({ flex: 2, padding: "13px 0", borderRadius: 12, border: 0, background: vars.color.accentBg, color: vars.color.accentText, fontWeight: 800, fontSize: 15, cursor: "pointer" });
 export const secondary = style({ flex: 1, padding: "13px 0", borderRadius: 12, border: `1px solid ${vars.color.border}`, background: vars.color.bg, color: vars.color.text, fontWeight: 700, fontSize: 14, cursor: "pointer" });
 export const sheetWrap = style({ position: "fixed", inset: 0, zIndex: 960, display: "flex", alignItems: "flex-end", justifyContent: "center", background: vars.color.dim });
 export const sheet = style({ width: "100%", maxWidth: 720, background: vars.color.bgElevated, borderRadius: "18px 18px 0 0", padding: "16px 16px calc(16px + env(safe-area-inset-bottom))", maxHeight: "80vh", overflowY: "auto" });

@@ -78,7 +78,7 @@ export const rowBody = style({ flex: 1, minWidth: 0 });
 export const rowSummary = style({ marginTop: 4, fontSize: 12, color: vars.color.textSubtle, display: "-webkit-box", WebkitLineClamp: 2, WebkitBoxOrient: "vertical", overflow: "hidden" });
 export const rank = style({ width: 26, flex: "0 0 26px", fontSize: 18, fontWeight: 800, textAlign: "center", fontVariantNumeric: "tabular-nums" });
 export const delta = style({ display: "block", fontSize: 10, fontWeight: 600, color: vars.color.textMuted });
-export const deltaUp = style({ color: vars.color.badgeUp });
+export const deltaUp = style({ color: vars.color.danger });
 export const deltaDown = style({ color: vars.color.accent });
 
 // tabs
@@ -139,5 +139,5 @@ export const eventTitle = style({ fontSize: 17, fontWeight: 800 });
 export const eventBody = style({ marginTop: 4, fontSize: 13, color: vars.color.textSubtle });
 export const eventPeriod = style({ marginTop: 4, fontSize: 12, color: vars.color.textMuted });
 export const chip = style({ display: "inline-block", padding: "2px 8px", borderRadius: 999, fontSize: 11, fontWeight: 700, background: vars.color.bgSubtle, color: vars.color.textSubtle });
-export const chipAccent = style({ background: vars.color.accent, color: vars.color.accentText });
+export const chipAccent = style({ background: vars.color.accentBg, color: vars.color.accentText });
 globalStyle(`${eventBanner} img`, { width: "100%", height: "100%", objectFit: "cover" });

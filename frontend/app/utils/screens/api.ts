@@ -199,6 +199,8 @@ export type SalesStatus = {
   volList: { no: number; rentalInfo: { isAuth: boolean; authEndDate?: string; price: number; price_org: number }; buyInfo: { isAuth: boolean; price: number; price_org: number } }[];
   /** the member's recentViewVol: the volume they were reading (isContinue) */
   recentViewVol?: RecentViewVol | null;
+  /** the member's new-volume alarm for the work (the edge's detail says false for everyone) */
+  isAlarm?: boolean;
 };
 export const getStatus = (pid: string) => http<SalesStatus>(`${API}/purchases/status`, { query: { pid } });
 
