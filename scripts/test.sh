@@ -84,7 +84,9 @@ if [ -z "${TEST_SKIP_E2E:-}" ] && [ -f frontend/package.json ]; then
   e2e_port=${TEST_EDGE_PORT:-28080}
   # -dev-clock: a browser may run the writer's coupon clock ahead for itself
   # (cookie sf_devclock), so the wait-for-free test needs no waiting.
-  DATABASE_URL=${DATABASE_URL%/*}/e2e CLICKHOUSE_URL=${CLICKHOUSE_URL%/*}/e2e \
+  # PUSH_ENDPOINT_HOSTS: push.spec.ts subscribes the page at the fake push
+  # service (storefront fakepush, 127.0.0.1), not a browser's real one.
+  DATABASE_URL=${DATABASE_URL%/*}/e2e CLICKHOUSE_URL=${CLICKHOUSE_URL%/*}/e2e PUSH_ENDPOINT_HOSTS=127.0.0.1 \
     bin/storefront up -dev-clock -data "$data/e2e" -nats-port "${TEST_NATS_PORT:-24333}" -edge-addr "127.0.0.1:$e2e_port" \
     -writer-addr 127.0.0.1:0 -analytics-addr 127.0.0.1:0 -works "${TEST_WORKS:-400}" -ready-file "$data/e2e.ready" \
     >"$data/stack.log" 2>&1 &

@@ -4,6 +4,10 @@
 // VictoriaMetrics builds one all-in-one binary from the packages of its services.
 //
 //	storefront up     everything; prints the store's URL; Ctrl-C stops it all
+//	storefront cluster  the store as a cluster on this machine: 3 NATS, 2 writers,
+//	                  2 analytics, 2 edges behind a balancer, PostgreSQL, 2 ClickHouse
+//	                  replicas; every node its own process (package cluster)
+//	storefront edge|writer|analytics|nats-server  one node, as the cluster runs it
 //	storefront deps   only PostgreSQL, ClickHouse (and NATS); writes their URLs to
 //	                  an env file and waits (the test script runs the suites against them)
 //
@@ -141,8 +145,20 @@ func Main(args []string) error {
 		return up(args)
 	case "deps":
 		return depsCmd(args)
+	case "cluster":
+		return clusterCmd(args)
+	case "edge":
+		return edgeNode(args)
+	case "writer":
+		return writerNode(args)
+	case "analytics":
+		return analyticsNode(args)
+	case "nats-server":
+		return natsNode(args)
+	case "fakepush":
+		return fakePushCmd(args)
 	default:
-		return fmt.Errorf("unknown command %q (want up or deps)", cmd)
+		return fmt.Errorf("unknown command %q (want up, cluster, deps or fakepush)", cmd)
 	}
 }
 

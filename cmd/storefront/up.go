@@ -55,17 +55,11 @@ func (f *upFlags) register(fs *flag.FlagSet) {
 }
 
 func up(args []string) error {
-	fs := flag.NewFlagSet("storefront up", flag.ContinueOnError)
 	var f upFlags
-	f.register(fs)
-	logFormat, logLevel := svc.LogFlags(fs)
-	if err := svc.Parse(fs, args); err != nil {
+	log, err := parseLauncher("storefront up", f.register, args, &f.waitMedia)
+	if err != nil {
 		return err
 	}
-	if f.waitMedia != "all" && f.waitMedia != "pictures" {
-		return fmt.Errorf("-wait-media %q: want all or pictures", f.waitMedia)
-	}
-	log := svc.NewLogger(*logFormat, *logLevel)
 	ctx, cancel := svc.SignalContext()
 	defer cancel()
 
@@ -188,6 +182,21 @@ func up(args []string) error {
 		return err
 	}
 	return nil
+}
+
+// parseLauncher parses the flags of a launcher command (register's and the
+// log flags) and checks its -wait-media.
+func parseLauncher(name string, register func(*flag.FlagSet), args []string, waitMedia *string) (*slog.Logger, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	register(fs)
+	logFormat, logLevel := svc.LogFlags(fs)
+	if err := svc.Parse(fs, args); err != nil {
+		return nil, err
+	}
+	if *waitMedia != "all" && *waitMedia != "pictures" {
+		return nil, fmt.Errorf("-wait-media %q: want all or pictures", *waitMedia)
+	}
+	return svc.NewLogger(*logFormat, *logLevel), nil
 }
 
 // waitOutboxDrained waits until the writer's relay has published every outbox row.

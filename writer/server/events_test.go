@@ -15,6 +15,7 @@ import (
 
 	"storefront/contract"
 	"storefront/writer/internal/writertest"
+	"storefront/writer/money/pgsandbox"
 	"storefront/writer/server"
 )
 
@@ -231,13 +232,12 @@ func TestMemberProfileEvents(t *testing.T) {
 	}
 	var ch struct{ OrderID, PaymentKey, CheckoutURL string }
 	_ = json.Unmarshal(body, &ch)
-	resp, err := b.HTTP.Post(ch.CheckoutURL+"/approve", "application/x-www-form-urlencoded", nil)
+	red, err := pgsandbox.Pay(context.Background(), ch.CheckoutURL, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
 	b.Headers["Idempotency-Key"] = "profile-confirm"
-	if st, body := b.Do("POST", "/home/api/v1/charge/confirm", map[string]any{"orderId": ch.OrderID, "paymentKey": ch.PaymentKey, "amount": 5000}); st != 200 {
+	if st, body := b.Do("POST", "/home/api/v1/charge/confirm", map[string]any{"orderId": ch.OrderID, "paymentKey": red.PaymentKey, "amount": 5000}); st != 200 {
 		t.Fatalf("confirm: %d %s", st, body)
 	}
 	delete(b.Headers, "Idempotency-Key")

@@ -21,7 +21,7 @@ func TestLiveModeRefusesDevelopmentValues(t *testing.T) {
 		t.Fatal("live mode started with development values")
 	}
 	for _, name := range []string{"ADMIN_TOKEN", "AUDIENCE_SECRET", "CONTENT_SECRET", "TRACK_IP_SALT",
-		"PAYMENT_SECRET_KEY", "PAYMENT_WEBHOOK_SECRET", "PAYMENT_SANDBOX"} {
+		"PAYMENT_SECRET_KEY", "PAYMENT_CLIENT_KEY", "PAYMENT_SANDBOX", "VAPID_PRIVATE_KEY", "ANALYST_SECRET"} {
 		if !strings.Contains(err.Error(), name) {
 			t.Errorf("%s not named: %v", name, err)
 		}
@@ -34,7 +34,9 @@ func TestLiveModeRunsWithItsOwnSecrets(t *testing.T) {
 	e := writertest.StartWriter(t, func(c *server.Config) {
 		c.CookieMode, c.AdminToken = "live", "tok"
 		c.AudienceSecret, c.ContentSecret, c.IPSalt = "a-secret", "c-secret", "salt"
-		c.PaymentSecretKey, c.PaymentWebhookSecret, c.PaymentSandbox = "sk_live_x", "whsec_live_x", false
+		c.AnalystSecret = "an-secret"
+		c.PaymentSecretKey, c.PaymentClientKey, c.PaymentSandbox = "live_sk_x", "live_ck_x", false
+		c.Push.PublicKey, c.Push.PrivateKey = liveVAPIDPublic, liveVAPIDPrivate
 	})
 	// StartWriter waited for /readyz; the live admin API takes its token.
 	// (404: the token was accepted, the work does not exist.)
@@ -42,3 +44,9 @@ func TestLiveModeRunsWithItsOwnSecrets(t *testing.T) {
 		t.Fatalf("admin call: %d %s", st, body)
 	}
 }
+
+// A VAPID pair that is not the dev one (webpush.GenerateVAPIDKeys).
+const (
+	liveVAPIDPublic  = "BCfaY_GEcv7YjUX-JpTl0YJEobILWKnjmdepB7RgpMiaeN_E9MG_KOAkrlBqP3zQqTHk09MDqEFgRr4c87SEDQ4"
+	liveVAPIDPrivate = "CioIBIPe9-3Ye0-_aw_Ic188IS3-gleFCD1xEpX_JGQ"
+)

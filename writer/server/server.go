@@ -40,6 +40,7 @@ import (
 	"storefront/writer/money"
 	"storefront/writer/money/pgsandbox"
 	"storefront/writer/outbox"
+	"storefront/writer/push"
 )
 
 // Config is every setting of the writer. Zero values get defaults in New.
@@ -64,6 +65,7 @@ type Config struct {
 	Events         natsutil.EventsLimits // size of the EVENTS stream (EVENTS_MAX_BYTES, EVENTS_PEAK_RATE, ...)
 	AdminToken     string
 	AudienceSecret string
+	AnalystSecret  string // ANALYST_SECRET, analytics' too: signs the analyst cookie
 	ContentSecret  string
 	IPSalt         string // TRACK_IP_SALT, the edge's: a member's purchase and page views carry the same IP hash
 	DBMaxConns     int
@@ -89,11 +91,16 @@ type Config struct {
 	LoginPerMinute int
 	// ChargePerMinute bounds charging calls (request, confirm, cancel) per member.
 	ChargePerMinute int
-	// Payment gateway (the PG sandbox in dev): base URL, merchant secret key,
-	// webhook signing secret. Without a URL charging answers 503.
-	PaymentURL           string
-	PaymentSecretKey     string
-	PaymentWebhookSecret string
+	// Payment gateway (the PG sandbox in dev): base URL, the merchant's secret
+	// key (server calls) and client key (the payment widget). Without a URL
+	// charging answers 503.
+	PaymentURL       string
+	PaymentSecretKey string
+	PaymentClientKey string
+	// PaymentCheckoutURL is a separately run sandbox's base URL, whose
+	// checkout page stands in for the payment widget (empty with the real
+	// gateway: the client loads the widget itself).
+	PaymentCheckoutURL string
 	// PaymentSandbox starts the local PG sandbox (writer/money/pgsandbox) on a
 	// free port when PaymentURL is empty, so charging works in development.
 	PaymentSandbox bool
@@ -114,6 +121,8 @@ type Config struct {
 	// DevClock lets a request move the coupon clock by the cookie
 	// sf_devclock (writer/devclock), for end-to-end tests. Refused in live mode.
 	DevClock bool
+	// Push is Web Push of new-volume alarms (VAPID keys, worker settings).
+	Push push.Config
 }
 
 // RegisterFlags registers the writer's flags with environment fallbacks.
@@ -124,6 +133,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.NATSReplicas, "nats-replicas", 1, "JetStream replicas of stream and bucket (env NATS_REPLICAS)")
 	fs.StringVar(&c.AdminToken, "admin-token", "dev-admin-token", "bearer token of the admin API (env ADMIN_TOKEN)")
 	fs.StringVar(&c.AudienceSecret, "audience-secret", "dev-audience-secret", "secret of the audience cookie shared with the edge (env AUDIENCE_SECRET)")
+	fs.StringVar(&c.AnalystSecret, "analyst-secret", contract.DevAnalystSecret, "secret of the analyst cookie shared with analytics (env ANALYST_SECRET)")
 	fs.StringVar(&c.ContentSecret, "content-secret", "dev-content-secret", "secret of content tokens shared with the edge (env CONTENT_SECRET)")
 	fs.StringVar(&c.IPSalt, "ip-salt", "dev-ip-salt", "salt of the client IP hash in business events, the edge's value (env TRACK_IP_SALT)")
 	fs.IntVar(&c.DBMaxConns, "db-max-conns", 32, "PostgreSQL pool size (env WRITER_DB_MAX_CONNS)")
@@ -147,13 +157,15 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.ChargePerMinute, "charge-per-minute", 10, "charging calls (request, confirm, cancel) per member and minute (env CHARGE_PER_MINUTE)")
 	fs.StringVar(&c.PaymentURL, "payment-url", "", "payment gateway base URL (env PAYMENT_URL)")
 	fs.StringVar(&c.PaymentSecretKey, "payment-secret-key", pgsandbox.DefaultSecretKey, "payment gateway merchant key (env PAYMENT_SECRET_KEY)")
-	fs.StringVar(&c.PaymentWebhookSecret, "payment-webhook-secret", pgsandbox.DefaultWebhookSecret, "payment gateway webhook secret (env PAYMENT_WEBHOOK_SECRET)")
+	fs.StringVar(&c.PaymentClientKey, "payment-client-key", pgsandbox.DefaultClientKey, "payment gateway client key for the payment widget (env PAYMENT_CLIENT_KEY)")
+	fs.StringVar(&c.PaymentCheckoutURL, "payment-checkout-url", "", "base URL of a separately run payment sandbox whose checkout page stands in for the payment widget (env PAYMENT_CHECKOUT_URL)")
 	fs.BoolVar(&c.PaymentSandbox, "payment-sandbox", true, "start the local PG sandbox when no payment-url is given (env PAYMENT_SANDBOX)")
 	fs.StringVar(&c.ContentStoreURL, "content-store-url", "", "object store of uploaded content: a folder or s3://bucket?endpoint=... (env CONTENT_STORE_URL)")
 	fs.DurationVar(&c.MediaGrace, "media-grace", 24*time.Hour, "how long a replaced volume version stays readable before its files are removed (env WRITER_MEDIA_GRACE)")
 	fs.IntVar(&c.MediaWorkers, "media-workers", 1, "processing jobs this writer runs at once (env WRITER_MEDIA_WORKERS)")
 	fs.BoolVar(&c.DevClock, "dev-clock", false, "TESTS ONLY: a request's sf_devclock cookie moves the coupon clock by that many seconds; refused with cookie-mode live (env WRITER_DEV_CLOCK)")
 	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", 10*time.Second, "graceful shutdown limit (env WRITER_SHUTDOWN_GRACE)")
+	c.Push.RegisterFlags(fs)
 	c.NATSAuth.RegisterFlags(fs)
 	c.Events.RegisterFlags(fs)
 	c.Timeouts.RegisterFlags(fs, "WRITER", writerTimeouts)
@@ -179,6 +191,9 @@ func (c *Config) defaults() {
 	if c.AudienceSecret == "" {
 		c.AudienceSecret = "dev-audience-secret"
 	}
+	if c.AnalystSecret == "" {
+		c.AnalystSecret = contract.DevAnalystSecret
+	}
 	if c.ContentSecret == "" {
 		c.ContentSecret = "dev-content-secret"
 	}
@@ -188,8 +203,8 @@ func (c *Config) defaults() {
 	if c.PaymentSecretKey == "" {
 		c.PaymentSecretKey = pgsandbox.DefaultSecretKey
 	}
-	if c.PaymentWebhookSecret == "" {
-		c.PaymentWebhookSecret = pgsandbox.DefaultWebhookSecret
+	if c.PaymentClientKey == "" {
+		c.PaymentClientKey = pgsandbox.DefaultClientKey
 	}
 	if c.TrustedProxies == "" {
 		c.TrustedProxies = DefaultTrustedProxies
@@ -202,6 +217,10 @@ func (c *Config) defaults() {
 	}
 	if c.Now == nil {
 		c.Now = time.Now
+	}
+	// Before the live check: an unset key pair is the dev pair, refused there.
+	if c.Push.PublicKey == "" && c.Push.PrivateKey == "" {
+		c.Push.PublicKey, c.Push.PrivateKey = push.DevPublicKey, push.DevPrivateKey
 	}
 	c.Timeouts = c.Timeouts.Or(writerTimeouts)
 }
@@ -221,6 +240,8 @@ type Server struct {
 	media  *media.Service
 	store  *store.Store
 	pgsb   *pgsandbox.Server
+	push   *push.Worker
+	money  *money.Service
 	ln     net.Listener
 	http   *http.Server
 	ready  svc.Readiness
@@ -263,10 +284,12 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	if err := svc.RefuseDevDefaults(cfg.CookieMode,
 		svc.DevDefault{Name: "ADMIN_TOKEN", Value: cfg.AdminToken, Dev: "dev-admin-token"},
 		svc.DevDefault{Name: "AUDIENCE_SECRET", Value: cfg.AudienceSecret, Dev: "dev-audience-secret"},
+		svc.DevDefault{Name: "ANALYST_SECRET", Value: cfg.AnalystSecret, Dev: contract.DevAnalystSecret},
 		svc.DevDefault{Name: "CONTENT_SECRET", Value: cfg.ContentSecret, Dev: "dev-content-secret"},
 		svc.DevDefault{Name: "TRACK_IP_SALT", Value: cfg.IPSalt, Dev: "dev-ip-salt"},
 		svc.DevDefault{Name: "PAYMENT_SECRET_KEY", Value: cfg.PaymentSecretKey, Dev: pgsandbox.DefaultSecretKey},
-		svc.DevDefault{Name: "PAYMENT_WEBHOOK_SECRET", Value: cfg.PaymentWebhookSecret, Dev: pgsandbox.DefaultWebhookSecret},
+		svc.DevDefault{Name: "PAYMENT_CLIENT_KEY", Value: cfg.PaymentClientKey, Dev: pgsandbox.DefaultClientKey},
+		svc.DevDefault{Name: "VAPID_PRIVATE_KEY", Value: cfg.Push.PrivateKey, Dev: push.DevPrivateKey},
 		svc.DevDefault{Name: "PAYMENT_URL (the payment sandbox is on; or PAYMENT_SANDBOX=false)", Value: fmt.Sprint(sandbox), Dev: "true"},
 	); err != nil {
 		return nil, fmt.Errorf("writer: %w", err)
@@ -331,7 +354,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 			origins = append(origins, o)
 		}
 	}
-	s.auth = auth.New(s.pool, auth.Config{Now: cfg.Now, AudienceSecret: cfg.AudienceSecret, CookieSecure: cfg.CookieSecure,
+	s.auth = auth.New(s.pool, auth.Config{Now: cfg.Now, AudienceSecret: cfg.AudienceSecret, AnalystSecret: cfg.AnalystSecret, CookieSecure: cfg.CookieSecure,
 		TrustedOrigins: origins, Providers: providers, Verifier: cfg.Verifier, LoginPerMinute: cfg.LoginPerMinute, CookieMode: cfg.CookieMode},
 		log.With("part", "auth"))
 	s.auth.Changed = s.relay.Wake
@@ -389,27 +412,43 @@ func (s *Server) routes(ctx context.Context, mux httpapi.Mux, reg prometheus.Reg
 	// Changed: every service that commits outbox rows wakes this node's relay
 	// in-process (there is no NOTIFY per row; see writer/outbox).
 	mcfg := money.Config{Now: s.cfg.Now, ContentSecret: s.cfg.ContentSecret, Changed: s.relay.Wake,
-		ChargePerMinute: s.cfg.ChargePerMinute, ProfileChanged: s.enqueueProfile}
+		ChargePerMinute: s.cfg.ChargePerMinute, ProfileChanged: s.enqueueProfile, PaymentClientKey: s.cfg.PaymentClientKey,
+		PaymentCheckoutURL: s.cfg.PaymentCheckoutURL}
 	if s.cfg.PaymentURL == "" && s.cfg.PaymentSandbox {
 		sb, err := pgsandbox.Start("127.0.0.1:0", pgsandbox.Config{SecretKey: s.cfg.PaymentSecretKey,
-			WebhookSecret: s.cfg.PaymentWebhookSecret, Log: s.log.With("part", "pgsandbox")})
+			ClientKey: s.cfg.PaymentClientKey, Log: s.log.With("part", "pgsandbox")})
 		if err != nil {
 			return err
 		}
 		s.pgsb = sb
 		s.cfg.PaymentURL = sb.URL
+		mcfg.PaymentCheckoutURL = sb.URL
 		s.log.Info("payment gateway sandbox started", "url", sb.URL)
 	}
 	if s.cfg.PaymentURL != "" {
 		mcfg.Gateway = &money.HTTPGateway{BaseURL: s.cfg.PaymentURL, SecretKey: s.cfg.PaymentSecretKey,
-			WebhookSecret: s.cfg.PaymentWebhookSecret, Client: &http.Client{Timeout: 15 * time.Second}}
+			Client: &http.Client{Timeout: 15 * time.Second}}
 	}
 	ms := money.New(s.pool, mcfg, s.log.With("part", "money"))
+	s.money = ms
 	ms.Routes(mux, s.auth.UserID)
 	adm.Coupons = ms
 	mem := member.New(s.pool, s.auth, ms, s.cfg.Now, s.log.With("part", "member"))
 	mem.Changed = s.relay.Wake
 	mem.Routes(mux)
+	// Endpoints over plain http are the fake push service of tests; a live
+	// store posts to the browsers' push services only.
+	pcfg := s.cfg.Push
+	pcfg.AllowHTTP = s.cfg.CookieMode != svc.ModeLive
+	if pcfg.Now == nil {
+		pcfg.Now = s.cfg.Now
+	}
+	ps, err := push.New(s.pool, pcfg, s.log.With("part", "push"))
+	if err != nil {
+		return fmt.Errorf("writer: %w", err)
+	}
+	ps.Routes(mux, s.auth.UserID)
+	s.push = ps.Worker(reg)
 	return nil
 }
 
@@ -454,6 +493,13 @@ func (s *Server) Run(ctx context.Context) error {
 	// again when its lease runs out.
 	mediaDone := make(chan error, 1)
 	go func() { mediaDone <- s.media.Run(rctx) }()
+	// New-volume notifications stop with the relay too; the batch in
+	// flight is finished and recorded first.
+	pushDone := make(chan error, 1)
+	go func() { pushDone <- s.push.Run(rctx) }()
+	// The gateway's settlements of each day are compared with the ledger.
+	reconDone := make(chan struct{})
+	go func() { defer close(reconDone); s.money.ReconcileDaily(rctx) }()
 	errc := make(chan error, 1)
 	go func() { errc <- s.http.Serve(s.ln) }()
 	s.ready.Set(true, "")
@@ -475,6 +521,8 @@ func (s *Server) Run(ctx context.Context) error {
 	stopRelay()
 	<-relayDone
 	<-mediaDone
+	<-pushDone
+	<-reconDone
 	return err
 }
 

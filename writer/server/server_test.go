@@ -17,6 +17,7 @@ import (
 	"storefront/devstack"
 	"storefront/devstack/testenv"
 	"storefront/writer/internal/writertest"
+	"storefront/writer/money/pgsandbox"
 	"storefront/writer/server"
 )
 
@@ -396,16 +397,12 @@ func TestChargeThroughSandbox(t *testing.T) {
 	if ch.CheckoutURL == "" {
 		t.Fatalf("no checkout url: %s", body)
 	}
-	resp, err := b.HTTP.Post(ch.CheckoutURL+"/approve", "application/x-www-form-urlencoded", nil)
+	red, err := pgsandbox.Pay(context.Background(), ch.CheckoutURL, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusSeeOther {
-		t.Fatalf("approve: %d", resp.StatusCode)
-	}
 	b.Headers = map[string]string{"Idempotency-Key": "confirm-1"}
-	if st, body := b.Do("POST", "/home/api/v1/charge/confirm", map[string]any{"orderId": ch.OrderID, "paymentKey": ch.PaymentKey, "amount": 5000}); st != 200 {
+	if st, body := b.Do("POST", "/home/api/v1/charge/confirm", map[string]any{"orderId": ch.OrderID, "paymentKey": red.PaymentKey, "amount": 5000}); st != 200 {
 		t.Fatalf("confirm: %d %s", st, body)
 	}
 	b.Headers = nil
