@@ -5,6 +5,13 @@
 // edges from memory: the run's after-check (loadtest/run.sh) verifies that the
 // writer and PostgreSQL saw no catalog read while it ran.
 //
+// Each reader also sends what the store's pages track on that path (shell/
+// tracking.ts): a page view of the weekday list, a view_content of the detail
+// and a page view of the viewer (/viewer?pid=..&no=..), in one batch. The
+// analysts' live view reads the spike from these; the counters
+// tracked_detail_views, tracked_viewer_opens and tracked_new_volume_opens
+// count the ones the edge accepted (the live-spike e2e compares them with it).
+//
 //   k6 run -e BASE_URL=... -e PROFILE=spike -e RELEASE_PID=... -e RELEASE_VOL=... -e RELEASE_AT=... scenarios/release-spike.js
 //
 // PROBE_ORIGIN=1 also reads the work from the writer's admin API on every
@@ -18,7 +25,7 @@ import { SharedArray } from 'k6/data';
 import http from 'k6/http';
 import { Counter } from 'k6/metrics';
 import { ADMIN_TOKEN, PROFILE, paths, release, url } from '../lib/config.js';
-import { apiOK, assetOK, get, json, readThresholds, summary } from '../lib/checks.js';
+import { apiOK, assetOK, get, json, postJSON, readThresholds, summary } from '../lib/checks.js';
 import { ramping } from '../lib/profiles.js';
 
 const channels = new SharedArray('channels', () => JSON.parse(open('../data/channels.json')));
@@ -26,6 +33,10 @@ const days = JSON.parse(open('../data/weekdays.json'));
 
 const newVolumeReads = new Counter('new_volume_reads');
 const beforeRelease = new Counter('reads_before_release');
+const trackedViews = new Counter('tracked_detail_views');
+const trackedOpens = new Counter('tracked_viewer_opens');
+const trackedNewOpens = new Counter('tracked_new_volume_opens');
+const trackRefused = new Counter('tracking_refused');
 
 // baseline and peak readers per second of the production-like spike profile.
 const BASE = 20;
@@ -103,9 +114,39 @@ export function reader(ctx) {
   assetOK(res[0], 'cover', 'image/avif');
   for (let i = 1; i < res.length; i++) assetOK(res[i], 'viewer page', 'image/avif');
   if (released) newVolumeReads.add(1);
+  track(ctx, hdr, day, open);
   if (__ENV.PROBE_ORIGIN) {
     http.get(url(paths.adminWork(ctx.pid)), { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` }, tags: { name: 'origin probe', kind: 'probe' } });
   }
+}
+
+// track sends the reader's page views and detail view as the store's pages do
+// (one batch; without ids, the edge gives each its own), and counts them once
+// the edge accepted them.
+function track(ctx, hdr, day, no) {
+  // No ltRun prop: the ingestion scenario of the same run counts its own page views by it.
+  const props = { channel: hdr['X-Channel'] };
+  const list = `/webtoon/weekday?day=${day}`;
+  const detail = `/webtoon/detail/${ctx.pid}`;
+  const viewer = `/viewer?pid=${ctx.pid}&no=${no}`;
+  const events = [
+    { type: 'page_view', curPageUrl: list, url: list, props },
+    { type: 'view_content', curPageUrl: detail, url: detail, referrer: list, pid: ctx.pid, section: 'WT', props },
+    { type: 'page_view', curPageUrl: viewer, url: viewer, referrer: detail, props },
+  ];
+  const res = postJSON(paths.trackEvents, { events }, { name: 'tracking', kind: 'track', headers: hdr });
+  const body = json(res);
+  const ok = check(res, {
+    'tracking: status 200': (r) => r.status === 200,
+    'tracking: an id per event': () => !!(body && body.event_ids && body.event_ids.length === events.length),
+  });
+  if (!ok) {
+    trackRefused.add(1);
+    return;
+  }
+  trackedViews.add(1);
+  trackedOpens.add(1);
+  if (no === ctx.vol) trackedNewOpens.add(1);
 }
 
 export const handleSummary = summary('release-spike');
