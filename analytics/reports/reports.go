@@ -64,20 +64,21 @@ func (rp *Reports) Register(mux *http.ServeMux) {
 	mux.Handle("GET "+Prefix+"breakdown", rp.handle(rp.breakdown))
 	mux.Handle("GET "+Prefix+"live", rp.handle(rp.live))
 	mux.Handle(Prefix, rp.handle(func(*http.Request) (any, error) {
-		return nil, &Error{Code: http.StatusNotFound, Message: "없는 보고서입니다."}
+		return nil, errNoReport
 	}))
 }
 
-// Error is an answer for the client; anything else is logged and becomes a 500.
-type Error struct {
-	Code    int
-	Message string
-}
-
-func (e *Error) Error() string { return fmt.Sprintf("%d %s", e.Code, e.Message) }
+// Refusals are the one client-error shape every transport answers in
+// (contract.ClientError); anything else is logged and becomes errReportFailed.
+var (
+	errNoAnalyst    = contract.Errorf(http.StatusUnauthorized, "분석가 계정으로 로그인해 주세요.")
+	errNoReport     = contract.Errorf(http.StatusNotFound, "없는 보고서입니다.")
+	errReportFailed = contract.Errorf(http.StatusInternalServerError, "보고서를 만들지 못했습니다.")
+	errNoAudit      = contract.Errorf(http.StatusServiceUnavailable, "보고서 요청을 기록하지 못해 답할 수 없습니다. 잠시 후 다시 시도해 주세요.")
+)
 
 func badRequest(format string, args ...any) error {
-	return &Error{Code: http.StatusBadRequest, Message: fmt.Sprintf(format, args...)}
+	return contract.Errorf(http.StatusBadRequest, format, args...)
 }
 
 func (rp *Reports) handle(h func(*http.Request) (any, error)) http.Handler {
@@ -86,7 +87,7 @@ func (rp *Reports) handle(h func(*http.Request) (any, error)) http.Handler {
 		w.Header().Set("Cache-Control", "no-store")
 		uid, err := rp.analyst(r)
 		if err != nil {
-			writeError(w, http.StatusUnauthorized, "분석가 계정으로 로그인해 주세요.")
+			writeError(w, errNoAnalyst)
 			return
 		}
 		start := rp.now()
@@ -96,7 +97,7 @@ func (rp *Reports) handle(h func(*http.Request) (any, error)) http.Handler {
 		}
 		body, err := h(r)
 		status := http.StatusOK
-		var e *Error
+		var e *contract.ClientError
 		if err == nil && format == "csv" {
 			if _, can := body.(tabular); !can {
 				err = badRequest("이 보고서는 CSV로 내보낼 수 없습니다.")
@@ -105,7 +106,7 @@ func (rp *Reports) handle(h func(*http.Request) (any, error)) http.Handler {
 		if err != nil {
 			if !errors.As(err, &e) {
 				rp.log.Error("report failed", "path", r.URL.Path, "uid", uid, "err", err)
-				e = &Error{Code: http.StatusInternalServerError, Message: "보고서를 만들지 못했습니다."}
+				e = errReportFailed
 			}
 			status = e.Code
 		}
@@ -118,7 +119,7 @@ func (rp *Reports) handle(h func(*http.Request) (any, error)) http.Handler {
 		} else if e == nil {
 			if b, err = json.Marshal(body); err != nil {
 				rp.log.Error("encode report", "path", r.URL.Path, "err", err)
-				e = &Error{Code: http.StatusInternalServerError, Message: "보고서를 만들지 못했습니다."}
+				e = errReportFailed
 				status = e.Code
 			}
 		}
@@ -126,22 +127,22 @@ func (rp *Reports) handle(h func(*http.Request) (any, error)) http.Handler {
 		// cannot be recorded is not answered.
 		if err := rp.audit(r, uid, format, status, rp.now().Sub(start)); err != nil {
 			rp.log.Error("report audit", "path", r.URL.Path, "uid", uid, "err", err)
-			writeError(w, http.StatusServiceUnavailable, "보고서 요청을 기록하지 못해 답할 수 없습니다. 잠시 후 다시 시도해 주세요.")
+			writeError(w, errNoAudit)
 			return
 		}
 		if e != nil {
-			writeError(w, e.Code, e.Message)
+			writeError(w, e)
 			return
 		}
 		_, _ = w.Write(b)
 	})
 }
 
-func writeError(w http.ResponseWriter, code int, msg string) {
+func writeError(w http.ResponseWriter, e *contract.ClientError) {
 	w.Header().Del("Content-Disposition")
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(code)
-	_, _ = w.Write(contract.ErrorBody(code, msg))
+	w.WriteHeader(e.Code)
+	_, _ = w.Write(e.Body())
 }
 
 // analyst is the uid of the request's analyst cookie.

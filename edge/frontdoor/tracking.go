@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"time"
 
@@ -72,11 +71,12 @@ type ClientEvent struct {
 	Retry bool `json:"retry"`
 }
 
-// BadRequest is an error the client caused; Msg is shown to the reader as it
-// is: a short Korean sentence without anything the request carried.
-type BadRequest struct{ Msg string }
-
-func (e *BadRequest) Error() string { return e.Msg }
+// badRequest is an error the client caused, in the one client-error shape of
+// every transport; msg is shown to the reader as it is: a short Korean
+// sentence without anything the request carried.
+func badRequest(msg string) error {
+	return &contract.ClientError{Code: fasthttp.StatusBadRequest, Msg: msg}
+}
 
 // browserTypes are the event types browsers may send. Business events and the
 // member tracking profile come only from the writer, which knows the member:
@@ -86,28 +86,28 @@ var browserTypes = map[string]bool{contract.EvPageView: true, contract.EvViewCon
 // Build validates c and enriches it into a TrackedEvent from the request.
 func (t *Tracker) Build(ctx *fasthttp.RequestCtx, c *ClientEvent, sessionID string) (*contract.TrackedEvent, error) {
 	if !browserTypes[c.Type] {
-		return nil, &BadRequest{Msg: "브라우저에서 보낼 수 없는 이벤트 유형입니다."}
+		return nil, badRequest("브라우저에서 보낼 수 없는 이벤트 유형입니다.")
 	}
 	u := c.URL
 	if u == "" {
 		u = c.CurPageURL
 	}
 	if c.Type == contract.EvPageView && u == "" {
-		return nil, &BadRequest{Msg: "필수 항목(curPageUrl)이 없습니다."}
+		return nil, badRequest("필수 항목(curPageUrl)이 없습니다.")
 	}
 	if len(u) > 2048 || len(c.Referrer) > 2048 || len(c.Route) > 2048 || len(c.PID) > 128 || len(c.Section) > 32 ||
 		len(c.GenreID) > 32 || len(c.Props) > 64 {
-		return nil, &BadRequest{Msg: "이벤트 항목이 너무 깁니다."}
+		return nil, badRequest("이벤트 항목이 너무 깁니다.")
 	}
 	// Every field is bounded, props too: one event stays far below the
 	// stream's message limit and the analysts' rows stay rows.
 	for k, v := range c.Props {
 		if len(k) > MaxPropKey || len(v) > MaxPropValue {
-			return nil, &BadRequest{Msg: "이벤트 속성(props)이 너무 깁니다."}
+			return nil, badRequest("이벤트 속성(props)이 너무 깁니다.")
 		}
 	}
 	if c.PID != "" && !contract.ValidKeyID(c.PID) {
-		return nil, &BadRequest{Msg: "항목(pid)의 형식이 올바르지 않습니다."}
+		return nil, badRequest("항목(pid)의 형식이 올바르지 않습니다.")
 	}
 	id := c.ID
 	if id == "" {
@@ -117,7 +117,7 @@ func (t *Tracker) Build(ctx *fasthttp.RequestCtx, c *ClientEvent, sessionID stri
 		}
 		id = u.String()
 	} else if !ValidClientID(id) {
-		return nil, &BadRequest{Msg: "이벤트 ID는 16~64자의 영문, 숫자, -, _로 보내 주세요."}
+		return nil, badRequest("이벤트 ID는 16~64자의 영문, 숫자, -, _로 보내 주세요.")
 	}
 	// The writer enriches its business events with the same function from
 	// the same headers, cookie and address (the proxy sends it this
@@ -145,7 +145,7 @@ func (t *Tracker) Build(ctx *fasthttp.RequestCtx, c *ClientEvent, sessionID stri
 	}
 	if err := ev.Validate(); err != nil {
 		// err names the field in Go's words: the browser gets a sentence.
-		return nil, &BadRequest{Msg: "이벤트 형식이 올바르지 않습니다."}
+		return nil, badRequest("이벤트 형식이 올바르지 않습니다.")
 	}
 	return ev, nil
 }
@@ -233,11 +233,4 @@ func (t *Tracker) Publish(ctx context.Context, fresh, retried []*contract.Tracke
 		}
 	}
 	return nil
-}
-
-// IsBadRequest reports whether err is the client's fault.
-func IsBadRequest(err error) (*BadRequest, bool) {
-	var b *BadRequest
-	ok := errors.As(err, &b)
-	return b, ok
 }

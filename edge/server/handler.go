@@ -234,6 +234,18 @@ func cleanPath(p []byte) bool {
 // msgMethodNotAllowed refuses a method the path does not take (405).
 const msgMethodNotAllowed = "허용되지 않는 요청 방식입니다."
 
+// fail answers err: a contract.ClientError (the one client-error shape of
+// every transport) with its own status and message, anything else as a 500
+// that is logged. It is the edge's one mapping from errors to statuses.
+func (s *Server) fail(ctx *fasthttp.RequestCtx, err error) {
+	if e, ok := contract.AsClientError(err); ok {
+		s.writeError(ctx, e.Code, e.Msg)
+		return
+	}
+	s.log.Error("request failed", "path", string(ctx.Path()), "err", err)
+	s.writeError(ctx, fasthttp.StatusInternalServerError, "일시적인 오류입니다.")
+}
+
 // writeError writes the envelope of an error with the same HTTP status, signed.
 func (s *Server) writeError(ctx *fasthttp.RequestCtx, code int, msg string) {
 	b := contract.ErrorBody(code, msg)

@@ -57,11 +57,7 @@ func (s *Server) track(ctx *fasthttp.RequestCtx, cs []frontdoor.ClientEvent, bat
 		ev, err := s.tracker.Build(ctx, &cs[i], sid)
 		if err != nil {
 			s.m.tracked.WithLabelValues("bad").Inc()
-			if b, ok := frontdoor.IsBadRequest(err); ok {
-				s.writeError(ctx, 400, b.Msg)
-				return
-			}
-			s.writeError(ctx, 500, "일시적인 오류입니다.")
+			s.fail(ctx, err)
 			return
 		}
 		evs = append(evs, ev)

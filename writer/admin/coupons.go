@@ -2,7 +2,6 @@ package admin
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -64,10 +63,7 @@ func (a *API) grantCoupons(w http.ResponseWriter, r *http.Request) error {
 		g.AvailableAt = *b.AvailableAt
 	}
 	if err := a.Coupons.GrantCoupons(ctx, uid, g); err != nil {
-		var me *money.Error
-		if errors.As(err, &me) {
-			return httpapi.Errorf(me.Status, "%s", me.Msg)
-		}
+		// money's refusals are httpapi.Errors already.
 		return err
 	}
 	return httpapi.JSON(w, http.StatusCreated, httpapi.OK)

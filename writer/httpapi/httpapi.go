@@ -27,24 +27,12 @@ import (
 )
 
 // Error is an answer other than 200: Code is the HTTP status and header.code.
-type Error struct {
-	Code int
-	Msg  string
-	Err  error // logged, never shown
-}
-
-func (e *Error) Error() string {
-	if e.Err != nil {
-		return fmt.Sprintf("%d %s: %v", e.Code, e.Msg, e.Err)
-	}
-	return fmt.Sprintf("%d %s", e.Code, e.Msg)
-}
-
-func (e *Error) Unwrap() error { return e.Err }
+// It is contract.ClientError, the shape the edge and analytics answer in too.
+type Error = contract.ClientError
 
 // Errorf makes an Error with a client message.
 func Errorf(code int, format string, args ...any) *Error {
-	return &Error{Code: code, Msg: fmt.Sprintf(format, args...)}
+	return contract.Errorf(code, format, args...)
 }
 
 // Common errors.
@@ -77,25 +65,35 @@ func Wrap(log *slog.Logger, h HandlerFunc) http.Handler {
 	})
 }
 
-// WriteError writes err as an envelope.
+// WriteError writes err as an envelope. It is the writer's one mapping from
+// errors to statuses: a ClientError keeps its own, everything else is an
+// outage (503) or our fault (500) and is logged.
 func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	var e *Error
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &e):
+		if e.Code >= 500 {
+			log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		}
 	case errors.As(err, &mbe):
 		e = ErrTooLarge
+	case r.Context().Err() != nil && errors.Is(err, r.Context().Err()):
+		// The client went away or its deadline passed: nobody reads the
+		// answer, and nothing of ours is broken.
+		e = &Error{Code: http.StatusServiceUnavailable, Msg: "요청이 취소되었습니다.", Err: err}
 	case Unavailable(err):
+		// PostgreSQL down or restarting: the client retries (money calls with
+		// the same key).
+		log.Warn("request failed: database unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
 		e = &Error{Code: ErrUnavailable.Code, Msg: ErrUnavailable.Msg, Err: err}
 	default:
-		e = &Error{Code: http.StatusInternalServerError, Msg: "일시적인 오류입니다. 잠시 후 다시 시도해 주세요.", Err: err}
-	}
-	if e.Code >= 500 {
 		log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		e = &Error{Code: http.StatusInternalServerError, Msg: "일시적인 오류입니다. 잠시 후 다시 시도해 주세요.", Err: err}
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(e.Code)
-	_, _ = w.Write(contract.ErrorBody(e.Code, e.Msg))
+	_, _ = w.Write(e.Body())
 }
 
 // JSON writes v with status 200.

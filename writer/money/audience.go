@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"storefront/writer/httpapi"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -62,5 +63,5 @@ func (s *Service) forAudience(ctx context.Context, uid int64, p *Product, channe
 	default:
 		msg = msgAdultVerify
 	}
-	return errorf(http.StatusForbidden, "%s", msg)
+	return httpapi.Errorf(http.StatusForbidden, "%s", msg)
 }

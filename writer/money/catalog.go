@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"storefront/writer/httpapi"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -87,7 +88,7 @@ type JumpingPassOffer struct {
 }
 
 // ErrNotOnSale: the jumping pass has no price or term set.
-var ErrNotOnSale = &Error{Status: http.StatusNotFound, Msg: "지금은 점핑패스를 판매하지 않습니다."}
+var ErrNotOnSale = &httpapi.Error{Code: http.StatusNotFound, Msg: "지금은 점핑패스를 판매하지 않습니다."}
 
 // JumpingPass reads the admin's jumping pass document (site_docs 'jumpingpass').
 func (PGCatalog) JumpingPass(ctx context.Context, q Querier) (JumpingPassOffer, error) {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"storefront/writer/httpapi"
 	"strings"
 	"time"
 
@@ -54,10 +55,10 @@ func newOrderID() string {
 
 func (r *ChargeRequest) validate(maxAmount int64) error {
 	if r.Amount < 1000 || r.Amount > maxAmount || r.Amount%100 != 0 {
-		return invalid("충전 금액은 1000원부터 %d원까지 100원 단위로 정할 수 있습니다.", maxAmount)
+		return httpapi.BadRequest("충전 금액은 1000원부터 %d원까지 100원 단위로 정할 수 있습니다.", maxAmount)
 	}
 	if len(r.SuccessURL) > 2000 || len(r.FailURL) > 2000 {
-		return invalid("결제 후 이동할 주소(URL)가 너무 깁니다.")
+		return httpapi.BadRequest("결제 후 이동할 주소(URL)가 너무 깁니다.")
 	}
 	return nil
 }
@@ -103,7 +104,7 @@ func (s *Service) ownCharge(ctx context.Context, uid int64, orderID string) erro
 	var owner int64
 	err := s.pool.QueryRow(ctx, `SELECT uid FROM charges WHERE order_id = $1`, orderID).Scan(&owner)
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && owner != uid) {
-		return errorf(http.StatusNotFound, "충전 내역을 찾을 수 없습니다.")
+		return httpapi.Errorf(http.StatusNotFound, "충전 내역을 찾을 수 없습니다.")
 	}
 	if err != nil {
 		return fmt.Errorf("find charge %s: %w", orderID, err)
@@ -122,7 +123,7 @@ func lockCharge(ctx context.Context, tx pgx.Tx, orderID string) (*chargeRow, err
 		FROM charges WHERE order_id = $1 FOR UPDATE`,
 		orderID).Scan(&c.OrderID, &c.UID, &c.Money, &c.Amount, &c.Status, &c.PaymentKey, &c.Bonus, &c.Canceled, &c.FailReason)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, errorf(http.StatusNotFound, "충전 내역을 찾을 수 없습니다.")
+		return nil, httpapi.Errorf(http.StatusNotFound, "충전 내역을 찾을 수 없습니다.")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("lock charge %s: %w", orderID, err)
@@ -178,7 +179,7 @@ func (s *Service) applyPayment(ctx context.Context, tx pgx.Tx, w *Wallet, c *cha
 	if p.OrderID != c.OrderID || p.TotalAmount != c.Amount || (c.PaymentKey != "" && c.PaymentKey != p.PaymentKey) {
 		s.log.Error("payment gateway answer does not match the order", "order", c.OrderID, "amount", c.Amount,
 			"paymentOrder", p.OrderID, "paymentAmount", p.TotalAmount)
-		return false, errorf(http.StatusBadGateway, "결제사의 결제 정보가 주문과 일치하지 않습니다.")
+		return false, httpapi.Errorf(http.StatusBadGateway, "결제사의 결제 정보가 주문과 일치하지 않습니다.")
 	}
 	changed := false
 	switch p.Status {
@@ -228,10 +229,10 @@ type ConfirmRequest struct {
 // charge waits.
 func (s *Service) ConfirmCharge(ctx context.Context, uid int64, key string, req ConfirmRequest) (Answer, error) {
 	if req.OrderID == "" || len(req.OrderID) > 64 || req.PaymentKey == "" || len(req.PaymentKey) > 200 {
-		return Answer{}, invalid("주문 번호(orderId)와 결제 키(paymentKey)가 필요합니다.")
+		return Answer{}, httpapi.BadRequest("주문 번호(orderId)와 결제 키(paymentKey)가 필요합니다.")
 	}
 	if req.Amount <= 0 {
-		return Answer{}, invalid("결제 금액(amount)이 필요합니다.")
+		return Answer{}, httpapi.BadRequest("결제 금액(amount)이 필요합니다.")
 	}
 	if s.cfg.Gateway == nil {
 		return Answer{}, ErrNoGateway
@@ -251,13 +252,13 @@ func (s *Service) ConfirmCharge(ctx context.Context, uid int64, key string, req 
 			return nil, err
 		}
 		if c.UID != uid {
-			return nil, errorf(http.StatusNotFound, "충전 내역을 찾을 수 없습니다.")
+			return nil, httpapi.Errorf(http.StatusNotFound, "충전 내역을 찾을 수 없습니다.")
 		}
 		if c.Amount != req.Amount {
-			return nil, invalid("결제 금액이 주문 금액과 다릅니다.")
+			return nil, httpapi.BadRequest("결제 금액이 주문 금액과 다릅니다.")
 		}
 		if c.PaymentKey != "" && c.PaymentKey != req.PaymentKey {
-			return nil, invalid("결제 정보가 주문과 일치하지 않습니다.")
+			return nil, httpapi.BadRequest("결제 정보가 주문과 일치하지 않습니다.")
 		}
 		if c.Status == "requested" {
 			if err := s.confirmAtGateway(ctx, tx, w, c, req.PaymentKey); err != nil {
@@ -285,7 +286,7 @@ func (s *Service) confirmAtGateway(ctx context.Context, tx pgx.Tx, w *Wallet, c 
 		return s.recoverByLookup(ctx, tx, w, c, paymentKey, now, err)
 	case errors.As(err, &ge) && (ge.Status == http.StatusNotFound && ge.Code == "NOT_FOUND_PAYMENT" || ge.Code == "INVALID_REQUEST"):
 		// Not this order's payment: the redirect was edited. The order still waits.
-		return invalid("%s", KoreanMessage(ge.Code))
+		return httpapi.BadRequest("%s", KoreanMessage(ge.Code))
 	case errors.As(err, &ge):
 		// A refusal (card declined, expired session): the answer to this order for good.
 		return s.markFailed(ctx, tx, c, KoreanMessage(ge.Code), now)
@@ -300,13 +301,13 @@ func (s *Service) recoverByLookup(ctx context.Context, tx pgx.Tx, w *Wallet, c *
 	p, err := s.cfg.Gateway.PaymentByOrder(ctx, c.OrderID)
 	if err != nil || p.PaymentKey != paymentKey {
 		s.log.Error("payment gateway failed", "op", "confirm", "order", c.OrderID, "err", cause, "lookup", err)
-		return errorf(http.StatusBadGateway, "일시적으로 결제를 확인할 수 없습니다. 잠시 후 다시 시도해 주세요.")
+		return httpapi.Errorf(http.StatusBadGateway, "일시적으로 결제를 확인할 수 없습니다. 잠시 후 다시 시도해 주세요.")
 	}
 	if _, err := s.applyPayment(ctx, tx, w, c, p, now); err != nil {
 		return err
 	}
 	if c.Status == "requested" {
-		return errorf(http.StatusBadGateway, "일시적으로 결제를 확인할 수 없습니다. 잠시 후 다시 시도해 주세요.")
+		return httpapi.Errorf(http.StatusBadGateway, "일시적으로 결제를 확인할 수 없습니다. 잠시 후 다시 시도해 주세요.")
 	}
 	return nil
 }
@@ -334,13 +335,13 @@ type CancelChargeRequest struct {
 // charge's money, checked under the wallet lock that purchases take too.
 func (s *Service) CancelCharge(ctx context.Context, uid int64, key, orderID string, req CancelChargeRequest) (Answer, error) {
 	if orderID == "" || len(orderID) > 64 {
-		return Answer{}, invalid("주문 번호(orderId)가 필요합니다.")
+		return Answer{}, httpapi.BadRequest("주문 번호(orderId)가 필요합니다.")
 	}
 	if req.CancelAmount < 0 || req.CancelAmount > s.cfg.MaxCharge {
-		return Answer{}, invalid("취소 금액(cancelAmount)은 1원 이상 충전 금액 이하여야 합니다.")
+		return Answer{}, httpapi.BadRequest("취소 금액(cancelAmount)은 1원 이상 충전 금액 이하여야 합니다.")
 	}
 	if len([]rune(req.CancelReason)) > 200 {
-		return Answer{}, invalid("취소 사유(cancelReason)는 200자를 넘을 수 없습니다.")
+		return Answer{}, httpapi.BadRequest("취소 사유(cancelReason)는 200자를 넘을 수 없습니다.")
 	}
 	if s.cfg.Gateway == nil {
 		return Answer{}, ErrNoGateway
@@ -360,10 +361,10 @@ func (s *Service) CancelCharge(ctx context.Context, uid int64, key, orderID stri
 			return nil, err
 		}
 		if c.UID != uid {
-			return nil, errorf(http.StatusNotFound, "충전 내역을 찾을 수 없습니다.")
+			return nil, httpapi.Errorf(http.StatusNotFound, "충전 내역을 찾을 수 없습니다.")
 		}
 		if c.Status != "done" && c.Status != "partial_canceled" {
-			return nil, errorf(http.StatusConflict, "완료된 충전만 취소할 수 있습니다.")
+			return nil, httpapi.Errorf(http.StatusConflict, "완료된 충전만 취소할 수 있습니다.")
 		}
 		left := c.Amount - c.Canceled
 		amount := req.CancelAmount
@@ -371,10 +372,10 @@ func (s *Service) CancelCharge(ctx context.Context, uid int64, key, orderID stri
 			amount = left
 		}
 		if amount > left {
-			return nil, invalid("취소할 수 있는 금액은 %d원입니다.", left)
+			return nil, httpapi.BadRequest("취소할 수 있는 금액은 %d원입니다.", left)
 		}
 		if w.Balance(c.Money) < amount {
-			return nil, errorf(http.StatusConflict, "충전한 금액을 이미 사용해 취소할 수 없습니다. (취소할 수 있는 금액: %d원)",
+			return nil, httpapi.Errorf(http.StatusConflict, "충전한 금액을 이미 사용해 취소할 수 없습니다. (취소할 수 있는 금액: %d원)",
 				min(w.Balance(c.Money), left))
 		}
 		reason := req.CancelReason
@@ -386,13 +387,13 @@ func (s *Service) CancelCharge(ctx context.Context, uid int64, key, orderID stri
 			CancelRequest{CancelReason: reason, CancelAmount: amount, RefundableAmount: left})
 		var ge *GatewayError
 		if !errors.Is(err, ErrGatewayDown) && errors.As(err, &ge) {
-			return nil, errorf(http.StatusConflict, "결제사에서 취소를 거절했습니다: %s", KoreanMessage(ge.Code))
+			return nil, httpapi.Errorf(http.StatusConflict, "결제사에서 취소를 거절했습니다: %s", KoreanMessage(ge.Code))
 		}
 		if err != nil {
 			// No answer: the refund may have happened. The payment says.
 			if p, err = s.cfg.Gateway.Payment(ctx, c.PaymentKey); err != nil || p.Canceled() == c.Canceled {
 				s.log.Error("payment gateway failed", "op", "cancel", "order", orderID, "err", err)
-				return nil, errorf(http.StatusBadGateway, "일시적으로 결제를 취소할 수 없습니다. 잠시 후 다시 시도해 주세요.")
+				return nil, httpapi.Errorf(http.StatusBadGateway, "일시적으로 결제를 취소할 수 없습니다. 잠시 후 다시 시도해 주세요.")
 			}
 		}
 		if _, err := s.applyPayment(ctx, tx, w, c, p, now); err != nil {
@@ -465,13 +466,13 @@ func (s *Service) Webhook(ctx context.Context, body []byte) (applied bool, err e
 	}
 	ev, err := ParseWebhook(body)
 	if err != nil {
-		return false, invalid("웹훅 형식이 올바르지 않습니다: %v", err)
+		return false, httpapi.BadRequest("웹훅 형식이 올바르지 않습니다: %v", err)
 	}
 	if ev.EventType != EventPaymentStatusChanged {
 		return false, nil // other events are acknowledged and not used
 	}
 	if ev.Data.PaymentKey == "" || ev.Data.OrderID == "" || len(ev.Data.PaymentKey) > 200 || len(ev.Data.OrderID) > 64 {
-		return false, invalid("웹훅에 결제 키(paymentKey)와 주문 번호(orderId)가 필요합니다.")
+		return false, httpapi.BadRequest("웹훅에 결제 키(paymentKey)와 주문 번호(orderId)가 필요합니다.")
 	}
 	sum := sha256.Sum256(body)
 	id := "sha256:" + hex.EncodeToString(sum[:16])
@@ -485,24 +486,24 @@ func (s *Service) Webhook(ctx context.Context, body []byte) (applied bool, err e
 	p, err := s.cfg.Gateway.Payment(ctx, ev.Data.PaymentKey)
 	var ge *GatewayError
 	if !errors.Is(err, ErrGatewayDown) && errors.As(err, &ge) {
-		return false, invalid("웹훅의 결제를 결제사에서 찾을 수 없습니다.")
+		return false, httpapi.BadRequest("웹훅의 결제를 결제사에서 찾을 수 없습니다.")
 	}
 	if err != nil {
 		s.log.Error("payment gateway failed", "op", "webhook lookup", "err", err)
-		return false, errorf(http.StatusBadGateway, "일시적으로 결제를 확인할 수 없습니다.")
+		return false, httpapi.Errorf(http.StatusBadGateway, "일시적으로 결제를 확인할 수 없습니다.")
 	}
 	if p.OrderID != ev.Data.OrderID || (ev.Data.TotalAmount != 0 && ev.Data.TotalAmount != p.TotalAmount) ||
 		!consistent(ev.Data.Status, p.Status) {
 		s.log.Warn("webhook refused: the gateway's payment disagrees", "paymentKey", ev.Data.PaymentKey,
 			"claimed", ev.Data.Status, "actual", p.Status)
-		return false, invalid("웹훅 내용이 결제사의 결제 정보와 다릅니다.")
+		return false, httpapi.BadRequest("웹훅 내용이 결제사의 결제 정보와 다릅니다.")
 	}
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		applied = false
 		var uid int64
 		err := tx.QueryRow(ctx, `SELECT uid FROM charges WHERE order_id = $1`, p.OrderID).Scan(&uid)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return errorf(http.StatusNotFound, "충전 내역을 찾을 수 없습니다.")
+			return httpapi.Errorf(http.StatusNotFound, "충전 내역을 찾을 수 없습니다.")
 		}
 		if err != nil {
 			return fmt.Errorf("find charge %s: %w", p.OrderID, err)
@@ -555,7 +556,7 @@ func (s *Service) Charges(ctx context.Context, uid int64, limit int) ([]Charge, 
 // GetCharge returns one of the user's charges.
 func (s *Service) GetCharge(ctx context.Context, uid int64, orderID string) (*Charge, error) {
 	if orderID == "" || len(orderID) > 64 {
-		return nil, invalid("주문 번호(orderId)가 필요합니다.")
+		return nil, httpapi.BadRequest("주문 번호(orderId)가 필요합니다.")
 	}
 	if err := s.ownCharge(ctx, uid, orderID); err != nil {
 		return nil, err

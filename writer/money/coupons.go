@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"storefront/writer/httpapi"
 	"strconv"
 	"time"
 
@@ -51,21 +52,21 @@ func (g *Grant) validate() error {
 	switch g.Kind {
 	case CouponRead:
 		if !contract.ValidKeyID(g.PID) {
-			return invalid("read coupons need a pid")
+			return httpapi.BadRequest("read coupons need a pid")
 		}
 	case CouponPass, CouponJumping:
 	case CouponTicket:
 		if g.Section != contract.SectionComic && g.Section != contract.SectionNovel {
-			return invalid("tickets need section CM or EB")
+			return httpapi.BadRequest("tickets need section CM or EB")
 		}
 	default:
-		return invalid("unknown coupon kind %q", g.Kind)
+		return httpapi.BadRequest("unknown coupon kind %q", g.Kind)
 	}
 	if g.Count <= 0 || g.Count > 10000 {
-		return invalid("count must be 1..10000")
+		return httpapi.BadRequest("count must be 1..10000")
 	}
 	if !g.ExpiresAt.After(g.AvailableAt) {
-		return invalid("expiry must be after availability")
+		return httpapi.BadRequest("expiry must be after availability")
 	}
 	return nil
 }
@@ -125,7 +126,7 @@ func takeCoupon(ctx context.Context, tx pgx.Tx, uid int64, kind, pid string, now
 			ORDER BY expires_at, id LIMIT 1)
 		RETURNING id`, uid, kind, pid, now).Scan(&id)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, errorf(http.StatusConflict, "사용할 수 있는 %s 없습니다.", couponSubject(kind))
+		return 0, httpapi.Errorf(http.StatusConflict, "사용할 수 있는 %s 없습니다.", couponSubject(kind))
 	}
 	if err != nil {
 		return 0, fmt.Errorf("take %s coupon of %d: %w", kind, uid, err)
@@ -168,7 +169,7 @@ func useTickets(ctx context.Context, tx pgx.Tx, uid int64, p *Product, n int, no
 		need -= take
 	}
 	if need > 0 {
-		return 0, errorf(http.StatusPaymentRequired, "대여권이 부족합니다. (%d장 필요)", n)
+		return 0, httpapi.Errorf(http.StatusPaymentRequired, "대여권이 부족합니다. (%d장 필요)", n)
 	}
 	return n, nil
 }
@@ -196,13 +197,13 @@ type CouponResult struct {
 
 func (u *CouponUse) validate() error {
 	if !contract.ValidKeyID(u.PID) {
-		return invalid("작품 ID(pid)가 필요합니다.")
+		return httpapi.BadRequest("작품 ID(pid)가 필요합니다.")
 	}
 	if u.Vol <= 0 || u.Vol > MaxVolNo {
-		return invalid("회차 번호(vol)는 1부터 %d까지입니다.", MaxVolNo)
+		return httpapi.BadRequest("회차 번호(vol)는 1부터 %d까지입니다.", MaxVolNo)
 	}
 	if _, ok := couponBuyType[u.Kind]; !ok {
-		return invalid("쿠폰 종류(kind)는 wff, read, pass, jumping 중 하나여야 합니다.")
+		return httpapi.BadRequest("쿠폰 종류(kind)는 wff, read, pass, jumping 중 하나여야 합니다.")
 	}
 	return nil
 }
@@ -242,10 +243,10 @@ func (s *Service) UseCoupon(ctx context.Context, uid int64, key string, u Coupon
 	}
 	v, ok := p.Volume(u.Vol, now)
 	if !ok {
-		return Answer{}, errorf(http.StatusNotFound, "회차를 찾을 수 없습니다. (%d화)", u.Vol)
+		return Answer{}, httpapi.Errorf(http.StatusNotFound, "회차를 찾을 수 없습니다. (%d화)", u.Vol)
 	}
 	if v.IsFree {
-		return Answer{}, invalid("무료 회차입니다. (%d화)", u.Vol)
+		return Answer{}, httpapi.BadRequest("무료 회차입니다. (%d화)", u.Vol)
 	}
 	return s.once(ctx, uid, key, "coupon", u, func(tx pgx.Tx, _ *pgx.Batch, _ *Wallet) (any, error) {
 		// once holds the wallet lock: coupon changes of a user serialise on it.
@@ -259,17 +260,17 @@ func (s *Service) useCoupon(ctx context.Context, tx pgx.Tx, uid int64, p *Produc
 		return nil, err
 	}
 	if e, has := ents[u.Vol]; has && e.active(now) {
-		return nil, errorf(http.StatusConflict, "이미 열려 있는 회차입니다. (%d화)", u.Vol)
+		return nil, httpapi.Errorf(http.StatusConflict, "이미 열려 있는 회차입니다. (%d화)", u.Vol)
 	}
 	res := &CouponResult{Header: contract.Header{Code: 200}, PID: p.PID, Vol: u.Vol, Kind: u.Kind}
 	ref := ""
 	switch u.Kind {
 	case CouponWFF:
 		if !p.WaitForFree {
-			return nil, errorf(http.StatusConflict, "기다리면 무료가 없는 작품입니다.")
+			return nil, httpapi.Errorf(http.StatusConflict, "기다리면 무료가 없는 작품입니다.")
 		}
 		if newest(p, u.Vol, p.WaitExcludeNewest, now) {
-			return nil, errorf(http.StatusConflict, "기다리면 무료로는 최신 %d화를 열 수 없습니다.", p.WaitExcludeNewest)
+			return nil, httpapi.Errorf(http.StatusConflict, "기다리면 무료로는 최신 %d화를 열 수 없습니다.", p.WaitExcludeNewest)
 		}
 		var at time.Time
 		err := tx.QueryRow(ctx, `SELECT available_at FROM wff_state WHERE uid = $1 AND pid = $2`, uid, p.PID).Scan(&at)
@@ -277,7 +278,7 @@ func (s *Service) useCoupon(ctx context.Context, tx pgx.Tx, uid int64, p *Produc
 			return nil, fmt.Errorf("load wait-for-free %d/%s: %w", uid, p.PID, err)
 		}
 		if wait := waitSeconds(at, now); wait > 0 {
-			return nil, errorf(http.StatusConflict, "기다리면 무료는 %d초 후에 쓸 수 있습니다.", wait)
+			return nil, httpapi.Errorf(http.StatusConflict, "기다리면 무료는 %d초 후에 쓸 수 있습니다.", wait)
 		}
 		// Seed §4/§9: using it sets the wait to recycle × 60 seconds.
 		next := now.Add(time.Duration(p.WaitRecycle) * time.Minute)
@@ -294,7 +295,7 @@ func (s *Service) useCoupon(ctx context.Context, tx pgx.Tx, uid int64, p *Produc
 		ref = strconv.FormatInt(id, 10)
 	case CouponPass:
 		if newest(p, u.Vol, p.WaitExcludeNewest, now) {
-			return nil, errorf(http.StatusConflict, "이용권으로는 최신 %d화를 열 수 없습니다. 점핑패스를 이용해 주세요.", p.WaitExcludeNewest)
+			return nil, httpapi.Errorf(http.StatusConflict, "이용권으로는 최신 %d화를 열 수 없습니다. 점핑패스를 이용해 주세요.", p.WaitExcludeNewest)
 		}
 		id, err := takeCoupon(ctx, tx, uid, CouponPass, "", now)
 		if err != nil {
@@ -303,7 +304,7 @@ func (s *Service) useCoupon(ctx context.Context, tx pgx.Tx, uid int64, p *Produc
 		ref = strconv.FormatInt(id, 10)
 	case CouponJumping:
 		if !p.JumpingPass {
-			return nil, errorf(http.StatusConflict, "점핑패스를 쓸 수 없는 작품입니다.")
+			return nil, httpapi.Errorf(http.StatusConflict, "점핑패스를 쓸 수 없는 작품입니다.")
 		}
 		id, err := takeCoupon(ctx, tx, uid, CouponJumping, "", now)
 		if err != nil {
@@ -386,7 +387,7 @@ type CouponInfo struct {
 // Coupons returns the coupon state of uid for pid.
 func (s *Service) Coupons(ctx context.Context, uid int64, pid string) (*CouponInfo, error) {
 	if !contract.ValidKeyID(pid) {
-		return nil, invalid("작품 ID(pid)가 필요합니다.")
+		return nil, httpapi.BadRequest("작품 ID(pid)가 필요합니다.")
 	}
 	p, err := s.cfg.Catalog.Product(ctx, s.pool, pid, nil)
 	if err != nil {
@@ -511,7 +512,7 @@ func (s *Service) ReceiveGift(ctx context.Context, uid, id int64) error {
 		return fmt.Errorf("receive gift %d: %w", id, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return errorf(http.StatusNotFound, "선물함에 없는 선물입니다.")
+		return httpapi.Errorf(http.StatusNotFound, "선물함에 없는 선물입니다.")
 	}
 	return nil
 }
@@ -577,7 +578,7 @@ func (s *Service) ClaimEvent(ctx context.Context, uid, eid int64) (*ClaimResult,
 // benefit and heroism pages claim only their own events).
 func (s *Service) claimEvent(ctx context.Context, uid, eid int64, want string) (*ClaimResult, error) {
 	if eid <= 0 {
-		return nil, invalid("이벤트 ID(eid)가 필요합니다.")
+		return nil, httpapi.BadRequest("이벤트 ID(eid)가 필요합니다.")
 	}
 	var res *ClaimResult
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -588,14 +589,14 @@ func (s *Service) claimEvent(ctx context.Context, uid, eid int64, want string) (
 		err := tx.QueryRow(ctx, `SELECT kind, pids, coupons, start_at, end_at FROM events WHERE eid = $1`, eid).
 			Scan(&kind, &pids, &coupons, &start, &end)
 		if errors.Is(err, pgx.ErrNoRows) || (err == nil && want != "" && kind != want) {
-			return errorf(http.StatusNotFound, "이벤트를 찾을 수 없습니다.")
+			return httpapi.Errorf(http.StatusNotFound, "이벤트를 찾을 수 없습니다.")
 		}
 		if err != nil {
 			return fmt.Errorf("load event %d: %w", eid, err)
 		}
 		now := s.clock(ctx)
 		if now.Before(start) || !now.Before(end) {
-			return errorf(http.StatusConflict, "진행 중인 이벤트가 아닙니다.")
+			return httpapi.Errorf(http.StatusConflict, "진행 중인 이벤트가 아닙니다.")
 		}
 		if eid == contract.ComicTicketEventID {
 			kind = contract.EventTicket
@@ -611,7 +612,7 @@ func (s *Service) claimEvent(ctx context.Context, uid, eid int64, want string) (
 			return fmt.Errorf("claim event %d: %w", eid, err)
 		}
 		if tag.RowsAffected() == 0 {
-			return errorf(http.StatusConflict, "이미 받은 쿠폰입니다.")
+			return httpapi.Errorf(http.StatusConflict, "이미 받은 쿠폰입니다.")
 		}
 		res = &ClaimResult{Header: contract.Header{Code: 200}, EID: eid, Kind: kind}
 		base := Grant{AvailableAt: now, ExpiresAt: end, Source: kind, EID: eid, Count: coupons}
@@ -636,7 +637,7 @@ func (s *Service) claimEvent(ctx context.Context, uid, eid int64, want string) (
 				res.Gifts++
 			}
 		default:
-			return errorf(http.StatusConflict, "받을 수 있는 쿠폰이 없는 이벤트입니다.")
+			return httpapi.Errorf(http.StatusConflict, "받을 수 있는 쿠폰이 없는 이벤트입니다.")
 		}
 		return s.cfg.Outbox.Enqueue(ctx, tx, contract.TrackedEvent{Type: contract.EvCouponUse, Time: now,
 			UID: uidString(uid), Props: map[string]string{"kind": "claim", "eid": strconv.FormatInt(eid, 10), "event": kind}})

@@ -83,61 +83,25 @@ func (s *Service) Routes(mux httpapi.Mux, user func(*http.Request) (uid int64, o
 }
 
 func (s *Service) handler(user func(*http.Request) (int64, bool), fn func(http.ResponseWriter, *http.Request, int64) error) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return httpapi.Wrap(s.log, func(w http.ResponseWriter, r *http.Request) error {
 		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		uid, ok := user(r)
-		var err error
 		switch {
 		case !ok:
-			err = errorf(http.StatusUnauthorized, "로그인이 필요한 서비스입니다.")
+			return httpapi.ErrUnauthorized
 		case r.URL.Query().Has("uid") && r.URL.Query().Get("uid") != uidString(uid):
 			// A uid in the query must be the session's, like one in the body.
-			err = errorf(http.StatusForbidden, "로그인한 회원의 요청이 아닙니다.")
+			return errNotSessionUID
 		}
-		if err == nil {
-			err = fn(w, r, uid)
-		}
-		if err != nil {
-			s.writeError(w, r, err)
-		}
+		return fn(w, r, uid)
 	})
 }
 
-func (s *Service) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	var e *Error
-	var he *httpapi.Error
-	var mbe *http.MaxBytesError
-	switch {
-	case errors.As(err, &e):
-	case errors.As(err, &he) && he.Code < 500:
-		// The shared input rules (httpapi.CheckJSON, CheckForm).
-		e = errorf(he.Code, "%s", he.Msg)
-	case errors.As(err, &mbe):
-		e = errTooLarge
-	case errors.Is(err, r.Context().Err()) && r.Context().Err() != nil:
-		e = errorf(http.StatusServiceUnavailable, "요청이 취소되었습니다.")
-	case httpapi.Unavailable(err):
-		// PostgreSQL down or restarting: the client retries with the same key.
-		s.log.Warn("money request failed: database unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
-		e = errorf(httpapi.ErrUnavailable.Code, "%s", httpapi.ErrUnavailable.Msg)
-	default:
-		s.log.Error("money request failed", "method", r.Method, "path", r.URL.Path, "err", err)
-		e = errorf(http.StatusInternalServerError, "일시적인 오류입니다. 잠시 후 다시 시도해 주세요.")
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(e.Status)
-	_, _ = w.Write(contract.ErrorBody(e.Status, e.Msg))
-}
+// errNotSessionUID refuses a uid (query or body) that is not the session's.
+var errNotSessionUID = httpapi.Errorf(http.StatusForbidden, "로그인한 회원의 요청이 아닙니다.")
 
-func writeJSON(w http.ResponseWriter, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	_, err = w.Write(b)
-	return err
-}
+// writeJSON writes v with status 200.
+func writeJSON(w http.ResponseWriter, v any) error { return httpapi.JSON(w, http.StatusOK, v) }
 
 func writeAnswer(w http.ResponseWriter, a Answer) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
@@ -149,19 +113,19 @@ func writeAnswer(w http.ResponseWriter, a Answer) error {
 	return err
 }
 
-// decode reads a strict JSON body into v and checks a compatibility uid
-// field against the session.
+// decode is httpapi.DecodeJSONBytes after a money-only step: a compatibility
+// uid field in the body must be the session's and is then dropped.
 func decode(r *http.Request, uid int64, v any) error {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return errTooLarge
+			return httpapi.ErrTooLarge
 		}
-		return invalid("요청 내용을 읽을 수 없습니다.")
+		return httpapi.BadRequest("요청 내용을 읽을 수 없습니다.")
 	}
 	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "" && ct != "application/json" {
-		return errorf(http.StatusUnsupportedMediaType, "요청 형식은 JSON(application/json)이어야 합니다.")
+		return httpapi.Errorf(http.StatusUnsupportedMediaType, "요청 형식은 JSON(application/json)이어야 합니다.")
 	}
 	// UTF-8, no NUL, no key twice: {"uid":"<own>","uid":"<other>"} is
 	// refused here, before the map below keeps one of them.
@@ -170,7 +134,7 @@ func decode(r *http.Request, uid int64, v any) error {
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
-		return invalid("요청 형식(JSON)이 올바르지 않습니다. (객체여야 합니다)")
+		return httpapi.BadRequest("요청 형식(JSON)이 올바르지 않습니다. (객체여야 합니다)")
 	}
 	if raw, ok := obj["uid"]; ok {
 		if err := checkUID(string(bytes.Trim(raw, `"`)), uid); err != nil {
@@ -178,22 +142,10 @@ func decode(r *http.Request, uid int64, v any) error {
 		}
 		delete(obj, "uid")
 		if body, err = json.Marshal(obj); err != nil {
-			return invalid("요청 형식(JSON)이 올바르지 않습니다.")
+			return httpapi.BadRequest("요청 형식(JSON)이 올바르지 않습니다.")
 		}
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return invalid("항목(%s)의 형식이 올바르지 않습니다.", te.Field)
-		}
-		return invalid("%s", httpapi.JSONSyntaxMessage(err))
-	}
-	if dec.More() {
-		return invalid("요청 형식(JSON)이 올바르지 않습니다. (JSON 뒤에 남은 데이터가 있습니다)")
-	}
-	return nil
+	return httpapi.DecodeJSONBytes(body, v)
 }
 
 // checkUID accepts an absent uid or the session's.
@@ -202,7 +154,7 @@ func checkUID(v string, uid int64) error {
 		return nil
 	}
 	if v != strconv.FormatInt(uid, 10) {
-		return errorf(http.StatusForbidden, "로그인한 회원의 요청이 아닙니다.")
+		return errNotSessionUID
 	}
 	return nil
 }
@@ -218,7 +170,7 @@ func intQuery(r *http.Request, name string, def, lo, hi int64) (int64, error) {
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n < lo || n > hi {
-		return 0, invalid("항목(%s)은 %d부터 %d 사이의 정수여야 합니다.", name, lo, hi)
+		return 0, httpapi.BadRequest("항목(%s)은 %d부터 %d 사이의 정수여야 합니다.", name, lo, hi)
 	}
 	return n, nil
 }
@@ -230,7 +182,7 @@ func channelOf(r *http.Request) (string, error) {
 	case "", "AO", "AC", "AA", "AW", "IA", "IW":
 		return c, nil
 	}
-	return "", invalid("알 수 없는 채널입니다. (%q)", c)
+	return "", httpapi.BadRequest("알 수 없는 채널입니다. (%q)", c)
 }
 
 func (s *Service) getWallet(w http.ResponseWriter, r *http.Request, uid int64) error {
@@ -300,7 +252,7 @@ func (s *Service) putAutoPayment(w http.ResponseWriter, r *http.Request, uid int
 		return err
 	}
 	if in.IsUse == nil {
-		return invalid("필수 항목(is_use)이 없습니다.")
+		return httpapi.BadRequest("필수 항목(is_use)이 없습니다.")
 	}
 	a := AutoPayment{IsUse: *in.IsUse, Type: in.Type, Money: in.Money, TriggerValue: in.TriggerValue}
 	var err error
@@ -380,7 +332,7 @@ func (s *Service) getCharge(w http.ResponseWriter, r *http.Request, uid int64) e
 func (s *Service) postWebhook(w http.ResponseWriter, r *http.Request, _ int64) error {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		return errTooLarge
+		return httpapi.ErrTooLarge
 	}
 	applied, err := s.Webhook(r.Context(), body)
 	if err != nil {
@@ -413,7 +365,7 @@ func (s *Service) getPurchases(w http.ResponseWriter, r *http.Request, uid int64
 	case "rental":
 		rental = true
 	default:
-		return invalid("조회 종류(type)는 buy 또는 rental이어야 합니다.")
+		return httpapi.BadRequest("조회 종류(type)는 buy 또는 rental이어야 합니다.")
 	}
 	before, err := intQuery(r, "before", 0, 0, 1<<62)
 	if err != nil {
@@ -443,7 +395,7 @@ func (s *Service) getStatus(w http.ResponseWriter, r *http.Request, uid int64) e
 func (s *Service) postDownloadAuth(w http.ResponseWriter, r *http.Request, uid int64) error {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		return errTooLarge
+		return httpapi.ErrTooLarge
 	}
 	vals := url.Values{}
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
@@ -456,11 +408,11 @@ func (s *Service) postDownloadAuth(w http.ResponseWriter, r *http.Request, uid i
 		d := json.NewDecoder(bytes.NewReader(body))
 		d.UseNumber()
 		if err := d.Decode(&m); err != nil || m == nil || d.More() {
-			return invalid("요청 형식(JSON)이 올바르지 않습니다.")
+			return httpapi.BadRequest("요청 형식(JSON)이 올바르지 않습니다.")
 		}
 		for k, v := range m {
 			if r.URL.Query().Has(k) {
-				return invalid("같은 항목(%s)이 두 번 이상 있습니다.", k)
+				return httpapi.BadRequest("같은 항목(%s)이 두 번 이상 있습니다.", k)
 			}
 			switch x := v.(type) {
 			case string:
@@ -468,20 +420,20 @@ func (s *Service) postDownloadAuth(w http.ResponseWriter, r *http.Request, uid i
 			case json.Number:
 				vals.Set(k, x.String())
 			default:
-				return invalid("항목(%s)의 형식이 올바르지 않습니다.", k)
+				return httpapi.BadRequest("항목(%s)의 형식이 올바르지 않습니다.", k)
 			}
 		}
 	case "application/x-www-form-urlencoded", "":
 		vals, err = url.ParseQuery(string(body))
 		if err != nil {
-			return invalid("요청 형식(form)이 올바르지 않습니다.")
+			return httpapi.BadRequest("요청 형식(form)이 올바르지 않습니다.")
 		}
 		// uid=<own>&uid=<other> is refused, not read as its first value.
 		if err := httpapi.CheckForm(vals, r.URL.Query()); err != nil {
 			return err
 		}
 	default:
-		return errorf(http.StatusUnsupportedMediaType, "지원하지 않는 요청 형식입니다.")
+		return httpapi.Errorf(http.StatusUnsupportedMediaType, "지원하지 않는 요청 형식입니다.")
 	}
 	if err := checkUID(vals.Get("uid"), uid); err != nil {
 		return err
@@ -492,7 +444,7 @@ func (s *Service) postDownloadAuth(w http.ResponseWriter, r *http.Request, uid i
 	}
 	vol, err := strconv.Atoi(vs)
 	if err != nil || vol <= 0 || vol > MaxVolNo {
-		return invalid("회차 번호(vol)는 1부터 %d까지의 정수여야 합니다.", MaxVolNo)
+		return httpapi.BadRequest("회차 번호(vol)는 1부터 %d까지의 정수여야 합니다.", MaxVolNo)
 	}
 	ch, err := channelOf(r)
 	if err != nil {
@@ -541,7 +493,7 @@ func (s *Service) getGifts(w http.ResponseWriter, r *http.Request, uid int64) er
 func pathID(r *http.Request, name string) (int64, error) {
 	n, err := strconv.ParseInt(r.PathValue(name), 10, 64)
 	if err != nil || n <= 0 {
-		return 0, invalid("항목(%s)은 양의 정수여야 합니다.", name)
+		return 0, httpapi.BadRequest("항목(%s)은 양의 정수여야 합니다.", name)
 	}
 	return n, nil
 }
@@ -565,7 +517,7 @@ func (s *Service) getEvents(w http.ResponseWriter, r *http.Request, uid int64) e
 			ok = ok || k == kind
 		}
 		if !ok {
-			return invalid("알 수 없는 이벤트 종류입니다.")
+			return httpapi.BadRequest("알 수 없는 이벤트 종류입니다.")
 		}
 	}
 	l, err := s.CouponEvents(r.Context(), uid, kind)
@@ -596,7 +548,7 @@ func (s *Service) postKindClaim(kind string) func(http.ResponseWriter, *http.Req
 			return err
 		}
 		if in.EID <= 0 {
-			return invalid("이벤트 ID(eid)가 필요합니다.")
+			return httpapi.BadRequest("이벤트 ID(eid)가 필요합니다.")
 		}
 		res, err := s.claimEvent(r.Context(), uid, in.EID, kind)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"storefront/writer/httpapi"
 	"strconv"
 
 	"github.com/jackc/pgx/v5"
@@ -26,14 +27,14 @@ type Answer struct {
 
 func validKey(key string) error {
 	if key == "" {
-		return invalid("요청 키(Idempotency-Key 헤더)가 필요합니다.")
+		return httpapi.BadRequest("요청 키(Idempotency-Key 헤더)가 필요합니다.")
 	}
 	if len(key) > 128 {
-		return invalid("요청 키(Idempotency-Key)는 128자를 넘을 수 없습니다.")
+		return httpapi.BadRequest("요청 키(Idempotency-Key)는 128자를 넘을 수 없습니다.")
 	}
 	for i := 0; i < len(key); i++ {
 		if key[i] < 0x21 || key[i] > 0x7e {
-			return invalid("요청 키(Idempotency-Key)에는 영문, 숫자, 기호만 쓸 수 있습니다.")
+			return httpapi.BadRequest("요청 키(Idempotency-Key)에는 영문, 숫자, 기호만 쓸 수 있습니다.")
 		}
 	}
 	return nil
@@ -65,7 +66,7 @@ func (s *Service) storedAnswer(ctx context.Context, uid int64, key, op string, h
 // answer. The answer is stored in the same transaction as the effect. fn gets
 // the locked wallet; it may run statements on tx or queue writes in b (sent in
 // one round trip with the stored answer: round trips, not CPU, bound a
-// purchase's throughput). A business refusal (an *Error below 500, such as
+// purchase's throughput). A business refusal (an *httpapi.Error below 500, such as
 // insufficient balance) rolls everything back and is then stored alone, so the
 // key replays it too. params identify the request: the same key with other
 // params is ErrKeyReuse.
@@ -91,7 +92,7 @@ func (s *Service) oncePre(ctx context.Context, uid int64, key, op string, params
 	}
 	h := sha256.Sum256(append([]byte(op+"\n"), pj...))
 	var ans Answer
-	var refusal *Error
+	var refusal *httpapi.Error
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		ans, refusal = Answer{}, nil
 		w, stored, err := lockWalletAndKey(ctx, tx, uid, key, pre)
@@ -104,7 +105,7 @@ func (s *Service) oncePre(ctx context.Context, uid int64, key, op string, params
 		}
 		b := &pgx.Batch{}
 		res, ferr := fn(tx, b, w)
-		if errors.As(ferr, &refusal) && refusal.Status < 500 {
+		if errors.As(ferr, &refusal) && refusal.Code < 500 {
 			return errRefused
 		}
 		refusal = nil
@@ -148,17 +149,17 @@ func (s *Service) oncePre(ctx context.Context, uid int64, key, op string, params
 
 // storeRefusal binds key to a refusal, unless a call with the same key
 // committed an answer since (then that answer is the key's).
-func (s *Service) storeRefusal(ctx context.Context, uid int64, key, op string, h []byte, e *Error) (Answer, error) {
-	body := contract.ErrorBody(e.Status, e.Msg)
+func (s *Service) storeRefusal(ctx context.Context, uid int64, key, op string, h []byte, e *httpapi.Error) (Answer, error) {
+	body := contract.ErrorBody(e.Code, e.Msg)
 	var st storedAnswer
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `INSERT INTO money_idempotency (uid, key, op, req_hash, status, body, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`, uid, key, op, h, e.Status, body, s.now())
+			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`, uid, key, op, h, e.Code, body, s.now())
 		if err != nil {
 			return fmt.Errorf("store refusal: %w", err)
 		}
 		if tag.RowsAffected() == 1 {
-			st = storedAnswer{op: op, hash: h, status: e.Status, body: body}
+			st = storedAnswer{op: op, hash: h, status: e.Code, body: body}
 			return nil
 		}
 		return tx.QueryRow(ctx, `SELECT op, req_hash, status, body FROM money_idempotency WHERE uid = $1 AND key = $2`,

@@ -17,7 +17,6 @@ package money
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -152,33 +151,14 @@ func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) *Service {
 	return &Service{pool: pool, cfg: cfg, log: log, now: cfg.Now, charges: httpapi.NewLimiter(cfg.ChargePerMinute)}
 }
 
-// Error is a failure the caller caused or must know about. Status is the HTTP
-// status and header code; Msg is safe to show.
-type Error struct {
-	Status int
-	Msg    string
-}
-
-func (e *Error) Error() string { return fmt.Sprintf("%d %s", e.Status, e.Msg) }
-
-func errorf(status int, format string, args ...any) *Error {
-	return &Error{Status: status, Msg: fmt.Sprintf(format, args...)}
-}
-
-func invalid(format string, args ...any) *Error {
-	return errorf(http.StatusBadRequest, format, args...)
-}
-
-// errTooLarge answers a body over the limit, in the words of every other writer route.
-var errTooLarge = &Error{Status: http.StatusRequestEntityTooLarge, Msg: httpapi.ErrTooLarge.Msg}
-
-// Errors callers may test with errors.Is / errors.As.
+// Errors callers may test with errors.Is / errors.As: the writer's one
+// client-error type, so httpapi.WriteError maps them like any other refusal.
 var (
-	ErrInsufficient = &Error{Status: http.StatusPaymentRequired, Msg: "잔액이 부족합니다."}
-	ErrNoProduct    = &Error{Status: http.StatusNotFound, Msg: "작품을 찾을 수 없습니다."}
-	ErrKeyReuse     = &Error{Status: http.StatusConflict, Msg: "같은 요청 키(Idempotency-Key)가 다른 내용으로 이미 사용되었습니다."}
-	ErrNoGateway    = &Error{Status: http.StatusServiceUnavailable, Msg: "지금은 결제를 이용할 수 없습니다."}
-	ErrChargeRate   = &Error{Status: http.StatusTooManyRequests, Msg: "충전 요청이 너무 많습니다. 잠시 후 다시 시도해 주세요."}
+	ErrInsufficient = &httpapi.Error{Code: http.StatusPaymentRequired, Msg: "잔액이 부족합니다."}
+	ErrNoProduct    = &httpapi.Error{Code: http.StatusNotFound, Msg: "작품을 찾을 수 없습니다."}
+	ErrKeyReuse     = &httpapi.Error{Code: http.StatusConflict, Msg: "같은 요청 키(Idempotency-Key)가 다른 내용으로 이미 사용되었습니다."}
+	ErrNoGateway    = &httpapi.Error{Code: http.StatusServiceUnavailable, Msg: "지금은 결제를 이용할 수 없습니다."}
+	ErrChargeRate   = &httpapi.Error{Code: http.StatusTooManyRequests, Msg: "충전 요청이 너무 많습니다. 잠시 후 다시 시도해 주세요."}
 )
 
 // chargeAllowed takes one charging call of uid from its rate (after the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"storefront/writer/httpapi"
 	"strconv"
 	"time"
 
@@ -57,32 +58,32 @@ type PurchaseResult struct {
 
 func (r *PurchaseRequest) validate() error {
 	if !contract.ValidKeyID(r.PID) {
-		return invalid("작품 ID(pid)가 필요합니다.")
+		return httpapi.BadRequest("작품 ID(pid)가 필요합니다.")
 	}
 	switch r.BuyType {
 	case BuyRent, BuyBuy, BuyTicket:
 	default:
-		return invalid("구매 방식(buyType)은 R, B, T 중 하나여야 합니다.")
+		return httpapi.BadRequest("구매 방식(buyType)은 R, B, T 중 하나여야 합니다.")
 	}
 	if r.All {
 		if len(r.Vols) > 0 {
-			return invalid("전체 구매(all)에는 회차(vols)를 함께 지정할 수 없습니다.")
+			return httpapi.BadRequest("전체 구매(all)에는 회차(vols)를 함께 지정할 수 없습니다.")
 		}
 		return nil
 	}
 	if len(r.Vols) == 0 {
-		return invalid("구매할 회차(vols)를 선택해 주세요.")
+		return httpapi.BadRequest("구매할 회차(vols)를 선택해 주세요.")
 	}
 	if len(r.Vols) > MaxVols {
-		return invalid("한 번에 최대 %d개 회차까지 구매할 수 있습니다.", MaxVols)
+		return httpapi.BadRequest("한 번에 최대 %d개 회차까지 구매할 수 있습니다.", MaxVols)
 	}
 	seen := make(map[int]bool, len(r.Vols))
 	for _, v := range r.Vols {
 		if v <= 0 || v > MaxVolNo {
-			return invalid("회차 번호는 1부터 %d까지입니다.", MaxVolNo)
+			return httpapi.BadRequest("회차 번호는 1부터 %d까지입니다.", MaxVolNo)
 		}
 		if seen[v] {
-			return invalid("같은 회차(%d화)가 두 번 들어 있습니다.", v)
+			return httpapi.BadRequest("같은 회차(%d화)가 두 번 들어 있습니다.", v)
 		}
 		seen[v] = true
 	}
@@ -103,7 +104,7 @@ func sellable(p *Product) error {
 		return ErrNoProduct
 	}
 	if p.ServiceCode != 0 && p.ServiceCode != http.StatusOK {
-		return errorf(http.StatusForbidden, "지금은 구매할 수 없는 작품입니다.")
+		return httpapi.Errorf(http.StatusForbidden, "지금은 구매할 수 없는 작품입니다.")
 	}
 	return nil
 }
@@ -180,10 +181,10 @@ func (s *Service) Purchase(ctx context.Context, uid int64, key string, req Purch
 	for _, no := range req.Vols {
 		v, ok := p.Volume(no, now)
 		if !ok {
-			return Answer{}, errorf(http.StatusNotFound, "회차를 찾을 수 없습니다. (%d화)", no)
+			return Answer{}, httpapi.Errorf(http.StatusNotFound, "회차를 찾을 수 없습니다. (%d화)", no)
 		}
 		if req.BuyType == BuyRent && v.RentPrice <= 0 && !v.IsFree {
-			return Answer{}, invalid("대여할 수 없는 회차입니다. (%d화)", no)
+			return Answer{}, httpapi.BadRequest("대여할 수 없는 회차입니다. (%d화)", no)
 		}
 	}
 	reads := &purchaseReads{uid: uid, pid: p.PID, vols: loadVols(req)}
@@ -271,7 +272,7 @@ func (s *Service) purchase(ctx context.Context, tx pgx.Tx, b *pgx.Batch, w *Wall
 		vols = append(vols, v.No)
 	}
 	if len(vols) == 0 {
-		return nil, errorf(http.StatusConflict, "구매할 회차가 없습니다. 무료이거나 이미 구매한 회차입니다.")
+		return nil, httpapi.Errorf(http.StatusConflict, "구매할 회차가 없습니다. 무료이거나 이미 구매한 회차입니다.")
 	}
 	if req.All && req.BuyType == BuyBuy && p.IsSpecialPriceSet && p.DiscountRate > 0 {
 		amount = amount * int64(100-p.DiscountRate) / 100
@@ -418,7 +419,7 @@ type SalesStatus struct {
 // Status returns the user's sales status of pid.
 func (s *Service) Status(ctx context.Context, uid int64, pid string) (*SalesStatus, error) {
 	if !contract.ValidKeyID(pid) {
-		return nil, invalid("작품 ID(pid)가 필요합니다.")
+		return nil, httpapi.BadRequest("작품 ID(pid)가 필요합니다.")
 	}
 	p, err := s.cfg.Catalog.Product(ctx, s.pool, pid, nil)
 	if err != nil {
@@ -537,10 +538,10 @@ type DownloadAuth struct {
 // (403) to the teen version, free volumes included.
 func (s *Service) Authorize(ctx context.Context, uid int64, pid string, vol int, channel string) (*DownloadAuth, error) {
 	if !contract.ValidKeyID(pid) {
-		return nil, invalid("작품 ID(pid)가 필요합니다.")
+		return nil, httpapi.BadRequest("작품 ID(pid)가 필요합니다.")
 	}
 	if vol <= 0 || vol > MaxVolNo {
-		return nil, invalid("회차 번호(vol)는 1부터 %d까지입니다.", MaxVolNo)
+		return nil, httpapi.BadRequest("회차 번호(vol)는 1부터 %d까지입니다.", MaxVolNo)
 	}
 	p, err := s.cfg.Catalog.Product(ctx, s.pool, pid, []int{vol})
 	if err != nil {
@@ -548,14 +549,14 @@ func (s *Service) Authorize(ctx context.Context, uid int64, pid string, vol int,
 	}
 	now := s.now()
 	if p.Hidden {
-		return nil, errorf(http.StatusNotFound, "회차를 찾을 수 없습니다. (%d화)", vol)
+		return nil, httpapi.Errorf(http.StatusNotFound, "회차를 찾을 수 없습니다. (%d화)", vol)
 	}
 	if err := s.forAudience(ctx, uid, p, channel, now); err != nil {
 		return nil, err
 	}
 	v, ok := p.Volume(vol, now)
 	if !ok {
-		return nil, errorf(http.StatusNotFound, "회차를 찾을 수 없습니다. (%d화)", vol)
+		return nil, httpapi.Errorf(http.StatusNotFound, "회차를 찾을 수 없습니다. (%d화)", vol)
 	}
 	a := &DownloadAuth{Header: contract.Header{Code: 200}, PID: pid, Vol: vol,
 		ContentBase: contract.ContentBase(pid, vol), Pages: v.Pages, PreviewPages: v.Preview}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"storefront/writer/httpapi"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -163,17 +164,17 @@ func (a *AutoPayment) Validate() error {
 	switch a.Type {
 	case AutoPay:
 		if a.TriggerValue < 0 || a.TriggerValue > 1_000_000 {
-			return invalid("자동 충전 기준 잔액(trigger_value)은 0부터 1000000 사이여야 합니다.")
+			return httpapi.BadRequest("자동 충전 기준 잔액(trigger_value)은 0부터 1000000 사이여야 합니다.")
 		}
 	case ScheduledPay:
 		if a.TriggerValue < 1 || a.TriggerValue > 28 {
-			return invalid("정기 충전일(trigger_value)은 1일부터 28일 사이여야 합니다.")
+			return httpapi.BadRequest("정기 충전일(trigger_value)은 1일부터 28일 사이여야 합니다.")
 		}
 	default:
-		return invalid("자동 충전 방식(type)은 %s, %s 중 하나여야 합니다.", AutoPay, ScheduledPay)
+		return httpapi.BadRequest("자동 충전 방식(type)은 %s, %s 중 하나여야 합니다.", AutoPay, ScheduledPay)
 	}
 	if a.Money < 1000 || a.Money > 1_000_000 || a.Money%100 != 0 {
-		return invalid("충전 금액은 1000원부터 1000000원까지 100원 단위로 정할 수 있습니다.")
+		return httpapi.BadRequest("충전 금액은 1000원부터 1000000원까지 100원 단위로 정할 수 있습니다.")
 	}
 	return nil
 }
@@ -283,7 +284,7 @@ func (s *Service) ClaimJoinBonus(ctx context.Context, uid int64) (*Wallet, error
 			return err
 		}
 		if w.JoinBonusAt != nil {
-			return errorf(http.StatusConflict, "이미 받은 가입 보너스입니다.")
+			return httpapi.Errorf(http.StatusConflict, "이미 받은 가입 보너스입니다.")
 		}
 		now := s.now()
 		if err := post(ctx, tx, w, Mileage, s.cfg.JoinBonus, "join_bonus", "", now); err != nil {
