@@ -57,7 +57,7 @@ export function AdminTokenForm({ message }: { message?: string }) {
           확인
         </button>
       </Form>
-      <p className={s.muted} style={{ marginTop: 8 }}>
+      <p className={s.aside}>
         토큰은 이 탭의 세션 저장소에만 보관되며 탭을 닫으면 지워집니다.
       </p>
     </section>

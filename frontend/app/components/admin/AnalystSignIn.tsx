@@ -16,7 +16,7 @@ export function AnalystSignIn({ message }: { message: string }) {
       <div role="alert" className={s.alert}>
         {message}
       </div>
-      <p className={s.muted} style={{ marginTop: 8 }}>
+      <p className={s.aside}>
         분석가 권한이 있는 계정으로 로그인하면 모든 리포트를 볼 수 있습니다. 조회 기록은 계정별로 남습니다.
       </p>
       <a className={s.button} href={`/nuxgin?url=${encodeURIComponent(pathname + search)}`}>

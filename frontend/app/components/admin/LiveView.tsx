@@ -4,6 +4,7 @@ import * as s from "./analytics.css";
 import { Chart } from "./Chart";
 import { CsvLink } from "./CsvLink";
 import { pngName } from "./exportFiles";
+import { ReportTable } from "./ReportTable";
 import { LIVE_REFRESH_MS, liveSeries, readersPerSecond, type Live } from "./live";
 import { count, won } from "./reports";
 
@@ -20,8 +21,9 @@ export function LiveView({ live }: { live: Live }) {
   const params = { minutes: live.minutes };
   return (
     <>
-      <p className={s.muted} style={{ marginBottom: 12 }} aria-live="polite">
-        최근 {live.minutes}분, {new Date(new Date(live.now).getTime() + 9 * 3600 * 1000).toISOString().slice(11, 19)} KST 기준 ({LIVE_REFRESH_MS / 1000}초마다 갱신)
+      <p className={s.lead} aria-live="polite">
+        최근 {live.minutes}분, {new Date(new Date(live.now).getTime() + 9 * 3600 * 1000).toISOString().slice(11, 19)} KST 기준 ({LIVE_REFRESH_MS / 1000}초마다
+        갱신)
       </p>
       <div className={s.kpis}>
         <LiveKpi label="초당 독자 (최근 10초)" value={readersPerSecond(live).toFixed(1)} testId="live-rate" />
@@ -44,8 +46,18 @@ export function LiveView({ live }: { live: Live }) {
             png={pngName("live", params)}
             datasets={[
               { label: "초당 독자", data: series.readers, color: "series1" },
-              { label: "회차 열람", data: series.opens, color: "series2", right: true },
-              { label: "구매·대여", data: series.purchases, color: "series3", right: true },
+              {
+                label: "회차 열람",
+                data: series.opens,
+                color: "series2",
+                right: true,
+              },
+              {
+                label: "구매·대여",
+                data: series.purchases,
+                color: "series3",
+                right: true,
+              },
             ]}
           />
         </section>
@@ -53,51 +65,45 @@ export function LiveView({ live }: { live: Live }) {
           <h2 id="live-works-title" className={s.h2}>
             지금 많이 보는 작품
           </h2>
-          <table className={s.table} data-testid="live-works-table">
-            <caption className={s.caption}>최근 {live.minutes}분 상세 조회 + 회차 열람 순</caption>
-            <thead>
-              <tr>
-                <th className={s.th} scope="col">작품</th>
-                <th className={`${s.th} ${s.num}`} scope="col">상세 조회</th>
-                <th className={`${s.th} ${s.num}`} scope="col">회차 열람</th>
-                <th className={`${s.th} ${s.num}`} scope="col">구매·대여</th>
-              </tr>
-            </thead>
-            <tbody>
-              {live.topWorks.map((w) => (
-                <tr key={w.pid}>
-                  <th className={s.td} scope="row">{w.pid}</th>
-                  <td className={`${s.td} ${s.num}`}>{count(w.views)}</td>
-                  <td className={`${s.td} ${s.num}`}>{count(w.opens)}</td>
-                  <td className={`${s.td} ${s.num}`}>{count(w.purchases)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ReportTable
+            testId="live-works-table"
+            caption={`최근 ${live.minutes}분 상세 조회 + 회차 열람 순`}
+            rows={live.topWorks}
+            rowKey={(w) => w.pid}
+            columns={[
+              { label: "작품", rowHeader: true, cell: (w) => w.pid },
+              { label: "상세 조회", num: true, cell: (w) => count(w.views) },
+              { label: "회차 열람", num: true, cell: (w) => count(w.opens) },
+              {
+                label: "구매·대여",
+                num: true,
+                cell: (w) => count(w.purchases),
+              },
+            ]}
+          />
         </section>
         <section className={s.panel} aria-labelledby="live-volumes-title">
           <h2 id="live-volumes-title" className={s.h2}>
             회차별 열람
           </h2>
-          <table className={s.table} data-testid="live-volumes-table">
-            <caption className={s.caption}>신규는 24시간 안에 공개된 회차입니다.</caption>
-            <thead>
-              <tr>
-                <th className={s.th} scope="col">작품 · 회차</th>
-                <th className={`${s.th} ${s.num}`} scope="col">열람</th>
-              </tr>
-            </thead>
-            <tbody>
-              {live.topVolumes.slice(0, 10).map((v) => (
-                <tr key={`${v.pid}/${v.no}`}>
-                  <th className={s.td} scope="row">
+          <ReportTable
+            testId="live-volumes-table"
+            caption="신규는 24시간 안에 공개된 회차입니다."
+            rows={live.topVolumes.slice(0, 10)}
+            rowKey={(v) => `${v.pid}/${v.no}`}
+            columns={[
+              {
+                label: "작품 · 회차",
+                rowHeader: true,
+                cell: (v) => (
+                  <>
                     {v.pid} · {v.no}화{v.new && <span className={s.badgeNew}>신규</span>}
-                  </th>
-                  <td className={`${s.td} ${s.num}`}>{count(v.opens)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+              { label: "열람", num: true, cell: (v) => count(v.opens) },
+            ]}
+          />
         </section>
       </div>
     </>

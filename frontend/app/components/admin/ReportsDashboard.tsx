@@ -2,6 +2,7 @@ import * as s from "./analytics.css";
 import { Chart } from "./Chart";
 import { CsvLink } from "./CsvLink";
 import { pngName } from "./exportFiles";
+import { ReportTable } from "./ReportTable";
 import { count, funnelRows, kstToRFC3339, METRICS, revenueRows, topWorkRows, trafficSeries, won, type ReportQuery, type Reports } from "./reports";
 
 /** The five reports of the range: KPIs, traffic around the release instant, top works, funnel, revenue by channel. */
@@ -13,11 +14,17 @@ export function ReportsDashboard({ q, r }: { q: ReportQuery; r: Reports }) {
   const metric = METRICS.find((m) => m.v === q.by)?.l ?? "";
   const fmt = (v: number) => (q.by === "revenue" ? won(v) : count(v));
   const range = { from: q.from, to: q.to };
-  const trafficParams = { at: kstToRFC3339(q.at) ?? "", before: `${q.before}m`, after: `${q.after}m`, step: `${q.step}m`, pid: q.pid };
+  const trafficParams = {
+    at: kstToRFC3339(q.at) ?? "",
+    before: `${q.before}m`,
+    after: `${q.after}m`,
+    step: `${q.step}m`,
+    pid: q.pid,
+  };
   const topParams = { ...range, by: q.by, limit: 10 };
   return (
     <>
-      <p className={s.muted} style={{ marginBottom: 12 }}>
+      <p className={s.lead}>
         기간 {r.top.from} ~ {r.top.to} (KST) <CsvLink report="active-users" params={range} label="활성 사용자" />
       </p>
       <div className={s.kpis}>
@@ -31,9 +38,10 @@ export function ReportsDashboard({ q, r }: { q: ReportQuery; r: Reports }) {
           <h2 id="traffic-title" className={s.h2}>
             공개 시각 전후 트래픽
           </h2>
-          <p className={s.muted} style={{ marginBottom: 8 }}>
-            {q.at.replace("T", " ")} KST 기준, {q.step}분 간격{q.pid ? `, 작품 ${q.pid}` : ""}. 페이지뷰 {count(traffic.totals.pageViews)}, 상세 조회{" "}
-            {count(traffic.totals.contentViews)}, 구매·대여 {count(traffic.totals.purchases)}
+          <p className={s.note}>
+            {q.at.replace("T", " ")} KST 기준, {q.step}분 간격
+            {q.pid ? `, 작품 ${q.pid}` : ""}. 페이지뷰 {count(traffic.totals.pageViews)}, 상세 조회 {count(traffic.totals.contentViews)}, 구매·대여{" "}
+            {count(traffic.totals.purchases)}
             {traffic.peak ? `, 최대 ${traffic.peak.label} (${count(traffic.peak.pageViews)}회)` : ", 페이지뷰 없음"}.
           </p>
           <div className={s.exports}>
@@ -47,47 +55,46 @@ export function ReportsDashboard({ q, r }: { q: ReportQuery; r: Reports }) {
             label={`공개 시각 전후 ${q.step}분 간격 트래픽 그래프`}
             datasets={[
               { label: "페이지뷰", data: traffic.pageViews, color: "series1" },
-              { label: "상세 조회", data: traffic.contentViews, color: "series2" },
+              {
+                label: "상세 조회",
+                data: traffic.contentViews,
+                color: "series2",
+              },
               { label: "구매·대여", data: traffic.purchases, color: "series3" },
             ]}
           />
           <details className={s.details}>
             <summary className={s.summary}>표로 보기</summary>
-            <table className={s.table} data-testid="traffic-table">
-              <caption className={s.caption}>시간대별 트래픽 (KST, 강조된 행이 기준 시각)</caption>
-              <thead>
-                <tr>
-                  <th className={s.th} scope="col">
-                    시각
-                  </th>
-                  <th className={`${s.th} ${s.num}`} scope="col">
-                    페이지뷰
-                  </th>
-                  <th className={`${s.th} ${s.num}`} scope="col">
-                    상세 조회
-                  </th>
-                  <th className={`${s.th} ${s.num}`} scope="col">
-                    구매·대여
-                  </th>
-                  <th className={`${s.th} ${s.num}`} scope="col">
-                    매출
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {traffic.labels.map((l, i) => (
-                  <tr key={l} className={i === traffic.atIndex ? s.rowMark : undefined}>
-                    <th className={s.td} scope="row">
-                      {l}
-                    </th>
-                    <td className={`${s.td} ${s.num}`}>{count(traffic.pageViews[i])}</td>
-                    <td className={`${s.td} ${s.num}`}>{count(traffic.contentViews[i])}</td>
-                    <td className={`${s.td} ${s.num}`}>{count(traffic.purchases[i])}</td>
-                    <td className={`${s.td} ${s.num}`}>{won(traffic.revenue[i])}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <ReportTable
+              testId="traffic-table"
+              caption="시간대별 트래픽 (KST, 강조된 행이 기준 시각)"
+              rows={traffic.labels.map((label, i) => ({ label, i }))}
+              rowKey={(x) => x.label}
+              marked={(x) => x.i === traffic.atIndex}
+              columns={[
+                { label: "시각", rowHeader: true, cell: (x) => x.label },
+                {
+                  label: "페이지뷰",
+                  num: true,
+                  cell: (x) => count(traffic.pageViews[x.i]),
+                },
+                {
+                  label: "상세 조회",
+                  num: true,
+                  cell: (x) => count(traffic.contentViews[x.i]),
+                },
+                {
+                  label: "구매·대여",
+                  num: true,
+                  cell: (x) => count(traffic.purchases[x.i]),
+                },
+                {
+                  label: "매출",
+                  num: true,
+                  cell: (x) => won(traffic.revenue[x.i]),
+                },
+              ]}
+            />
           </details>
         </section>
 
@@ -108,51 +115,40 @@ export function ReportsDashboard({ q, r }: { q: ReportQuery; r: Reports }) {
                 png={pngName("top-works", topParams)}
                 labels={works.map((w) => w.pid)}
                 label={`${metric} 기준 상위 ${works.length}개 작품 막대 그래프`}
-                datasets={[{ label: metric, data: works.map((w) => w.value), color: "series1" }]}
+                datasets={[
+                  {
+                    label: metric,
+                    data: works.map((w) => w.value),
+                    color: "series1",
+                  },
+                ]}
               />
-              <table className={s.table} data-testid="top-works-table">
-                <caption className={s.caption}>{metric} 기준 상위 작품</caption>
-                <thead>
-                  <tr>
-                    <th className={s.th} scope="col">
-                      순위
-                    </th>
-                    <th className={s.th} scope="col">
-                      작품
-                    </th>
-                    <th className={s.th} scope="col">
-                      구분
-                    </th>
-                    <th className={`${s.th} ${s.num}`} scope="col">
-                      조회
-                    </th>
-                    <th className={`${s.th} ${s.num}`} scope="col">
-                      구매·대여
-                    </th>
-                    <th className={`${s.th} ${s.num}`} scope="col">
-                      매출
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {works.map((w) => (
-                    <tr key={w.pid}>
-                      <td className={s.td}>{w.rank}</td>
-                      <th className={s.td} scope="row">
-                        <a className={s.link} href={w.href}>
-                          {w.pid}
-                        </a>
-                      </th>
-                      <td className={s.td}>
-                        {w.section} · {w.genre}
-                      </td>
-                      <td className={`${s.td} ${s.num}`}>{count(w.views)}</td>
-                      <td className={`${s.td} ${s.num}`}>{count(w.sales)}</td>
-                      <td className={`${s.td} ${s.num}`}>{won(w.revenue)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <ReportTable
+                testId="top-works-table"
+                caption={`${metric} 기준 상위 작품`}
+                rows={works}
+                rowKey={(w) => w.pid}
+                columns={[
+                  { label: "순위", cell: (w) => w.rank },
+                  {
+                    label: "작품",
+                    rowHeader: true,
+                    cell: (w) => (
+                      <a className={s.link} href={w.href}>
+                        {w.pid}
+                      </a>
+                    ),
+                  },
+                  { label: "구분", cell: (w) => `${w.section} · ${w.genre}` },
+                  { label: "조회", num: true, cell: (w) => count(w.views) },
+                  {
+                    label: "구매·대여",
+                    num: true,
+                    cell: (w) => count(w.sales),
+                  },
+                  { label: "매출", num: true, cell: (w) => won(w.revenue) },
+                ]}
+              />
             </>
           )}
         </section>
@@ -161,9 +157,7 @@ export function ReportsDashboard({ q, r }: { q: ReportQuery; r: Reports }) {
           <h2 id="funnel-title" className={s.h2}>
             전환 퍼널
           </h2>
-          <p className={s.muted} style={{ marginBottom: 8 }}>
-            목록 → 상세 → 뷰어 → 구매. 통과는 앞 단계를 모두 거친 사용자(회원, 비회원은 세션) 수입니다.
-          </p>
+          <p className={s.note}>목록 → 상세 → 뷰어 → 구매. 통과는 앞 단계를 모두 거친 사용자(회원, 비회원은 세션) 수입니다.</p>
           <div className={s.exports}>
             <CsvLink report="funnel" params={range} label="전환 퍼널" />
           </div>
@@ -173,45 +167,31 @@ export function ReportsDashboard({ q, r }: { q: ReportQuery; r: Reports }) {
             labels={funnel.map((f) => f.label)}
             label="전환 퍼널 단계별 도달·통과 사용자 막대 그래프"
             datasets={[
-              { label: "도달", data: funnel.map((f) => f.reached), color: "series2" },
-              { label: "통과", data: funnel.map((f) => f.through), color: "series1" },
+              {
+                label: "도달",
+                data: funnel.map((f) => f.reached),
+                color: "series2",
+              },
+              {
+                label: "통과",
+                data: funnel.map((f) => f.through),
+                color: "series1",
+              },
             ]}
           />
-          <table className={s.table} data-testid="funnel-table">
-            <caption className={s.caption}>단계별 사용자와 전환율</caption>
-            <thead>
-              <tr>
-                <th className={s.th} scope="col">
-                  단계
-                </th>
-                <th className={`${s.th} ${s.num}`} scope="col">
-                  도달
-                </th>
-                <th className={`${s.th} ${s.num}`} scope="col">
-                  통과
-                </th>
-                <th className={`${s.th} ${s.num}`} scope="col">
-                  전환율
-                </th>
-                <th className={`${s.th} ${s.num}`} scope="col">
-                  시작 대비
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {funnel.map((f) => (
-                <tr key={f.step}>
-                  <th className={s.td} scope="row">
-                    {f.label}
-                  </th>
-                  <td className={`${s.td} ${s.num}`}>{count(f.reached)}</td>
-                  <td className={`${s.td} ${s.num}`}>{count(f.through)}</td>
-                  <td className={`${s.td} ${s.num}`}>{f.conversion}</td>
-                  <td className={`${s.td} ${s.num}`}>{f.ofStart}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ReportTable
+            testId="funnel-table"
+            caption="단계별 사용자와 전환율"
+            rows={funnel}
+            rowKey={(f) => f.step}
+            columns={[
+              { label: "단계", rowHeader: true, cell: (f) => f.label },
+              { label: "도달", num: true, cell: (f) => count(f.reached) },
+              { label: "통과", num: true, cell: (f) => count(f.through) },
+              { label: "전환율", num: true, cell: (f) => f.conversion },
+              { label: "시작 대비", num: true, cell: (f) => f.ofStart },
+            ]}
+          />
         </section>
 
         <section className={s.panel} aria-labelledby="revenue-title">
@@ -231,45 +211,48 @@ export function ReportsDashboard({ q, r }: { q: ReportQuery; r: Reports }) {
                 labels={revenue.rows.map((x) => x.label)}
                 label="채널별 충전 금액과 작품 결제 금액 막대 그래프"
                 datasets={[
-                  { label: "작품 결제", data: revenue.rows.map((x) => x.salesAmount), color: "series3" },
-                  { label: "충전", data: revenue.rows.map((x) => x.chargeAmount), color: "series4" },
+                  {
+                    label: "작품 결제",
+                    data: revenue.rows.map((x) => x.salesAmount),
+                    color: "series3",
+                  },
+                  {
+                    label: "충전",
+                    data: revenue.rows.map((x) => x.chargeAmount),
+                    color: "series4",
+                  },
                 ]}
               />
-              <table className={s.table} data-testid="revenue-table">
-                <caption className={s.caption}>채널별 충전과 작품 결제 (구매 + 대여)</caption>
-                <thead>
-                  <tr>
-                    <th className={s.th} scope="col">
-                      채널
-                    </th>
-                    <th className={`${s.th} ${s.num}`} scope="col">
-                      결제 건수
-                    </th>
-                    <th className={`${s.th} ${s.num}`} scope="col">
-                      결제 금액
-                    </th>
-                    <th className={`${s.th} ${s.num}`} scope="col">
-                      충전 건수
-                    </th>
-                    <th className={`${s.th} ${s.num}`} scope="col">
-                      충전 금액
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {[...revenue.rows, revenue.total].map((x) => (
-                    <tr key={x.label} className={x === revenue.total ? s.rowMark : undefined}>
-                      <th className={s.td} scope="row">
-                        {x.label}
-                      </th>
-                      <td className={`${s.td} ${s.num}`}>{count(x.sales)}</td>
-                      <td className={`${s.td} ${s.num}`}>{won(x.salesAmount)}</td>
-                      <td className={`${s.td} ${s.num}`}>{count(x.charges)}</td>
-                      <td className={`${s.td} ${s.num}`}>{won(x.chargeAmount)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <ReportTable
+                testId="revenue-table"
+                caption="채널별 충전과 작품 결제 (구매 + 대여)"
+                rows={[...revenue.rows, revenue.total]}
+                rowKey={(x) => x.label}
+                marked={(x) => x === revenue.total}
+                columns={[
+                  { label: "채널", rowHeader: true, cell: (x) => x.label },
+                  {
+                    label: "결제 건수",
+                    num: true,
+                    cell: (x) => count(x.sales),
+                  },
+                  {
+                    label: "결제 금액",
+                    num: true,
+                    cell: (x) => won(x.salesAmount),
+                  },
+                  {
+                    label: "충전 건수",
+                    num: true,
+                    cell: (x) => count(x.charges),
+                  },
+                  {
+                    label: "충전 금액",
+                    num: true,
+                    cell: (x) => won(x.chargeAmount),
+                  },
+                ]}
+              />
             </>
           )}
         </section>

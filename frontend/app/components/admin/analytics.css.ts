@@ -7,6 +7,12 @@ export const top = style({ display: "flex", alignItems: "center", justifyContent
 export const h1 = style({ fontSize: 22, fontWeight: 700 });
 export const h2 = style({ fontSize: 17, fontWeight: 700, marginBottom: space.sm });
 export const muted = style({ color: vars.color.textSubtle, fontSize: 13 });
+/** A screen's first line (the range or window it shows). */
+export const lead = style([muted, { marginBottom: space.md }]);
+/** A remark under a form or an alert. */
+export const aside = style([muted, { marginTop: space.sm }]);
+/** A panel's explanation above its chart. */
+export const note = style([muted, { marginBottom: space.sm }]);
 
 export const panel = style({
   background: vars.color.bgElevated,
