@@ -37,8 +37,8 @@ import (
 	"storefront/analytics/server"
 	"storefront/contract"
 	"storefront/devstack"
-	"storefront/edge/frontdoor"
 	"storefront/svc"
+	"storefront/trackbundle"
 )
 
 func main() {
@@ -134,7 +134,7 @@ func run(log *slog.Logger, cfg server.Config, total, rate, publishers, perCall i
 	}
 	run := strconv.FormatInt(time.Now().UnixNano(), 36)
 	// The edge's publisher: calls in flight together leave in one message.
-	bundler := frontdoor.NewBundler(js, frontdoor.BundlerOptions{})
+	bundler := trackbundle.New(js, trackbundle.Options{})
 	defer bundler.Close()
 
 	// Probes: published alone at a steady pace; the poller notes when each is queryable.

@@ -14,7 +14,7 @@ import (
 	"storefront/contract"
 	"storefront/edge/cache"
 	"storefront/edge/catalog"
-	"storefront/edge/frontdoor"
+	"storefront/edge/proxy"
 )
 
 // APIPrefix is where the edge's own reads live (with the writer's member calls).
@@ -296,7 +296,7 @@ func (s *Server) writeJSON(ctx *fasthttp.RequestCtx, status int, v any) {
 func (s *Server) forward(ctx *fasthttp.RequestCtx) { s.forwardTo(ctx, s.proxy) }
 
 // forwardTo passes the call to a node of p and signs its answer.
-func (s *Server) forwardTo(ctx *fasthttp.RequestCtx, p *frontdoor.Proxy) {
+func (s *Server) forwardTo(ctx *fasthttp.RequestCtx, p *proxy.Proxy) {
 	if err := p.Forward(ctx); err != nil {
 		s.m.forwarded.WithLabelValues("error").Inc()
 		s.log.Warn("forward failed", "path", string(ctx.Path()), "err", err)

@@ -13,8 +13,8 @@ import (
 	"storefront/contract"
 	"storefront/edge/cache"
 	"storefront/edge/catalog"
-	"storefront/edge/frontdoor"
 	"storefront/edge/render"
+	"storefront/edge/static"
 )
 
 // The first screen comes with the page (issue 16 "Measure", issue 23 item 4).
@@ -285,7 +285,7 @@ func newPageShell(index []byte) (*pageShell, bool) {
 	before := len(out)
 	out = modulePreload.ReplaceAll(out, nil)
 	bootAt -= before - len(out)
-	return &pageShell{html: out, csp: frontdoor.PageCSP(out), modules: strings.Join(mods, " "), bootAt: bootAt}, true
+	return &pageShell{html: out, csp: static.PageCSP(out), modules: strings.Join(mods, " "), bootAt: bootAt}, true
 }
 
 // assemble puts a first screen into the shell: its head fragment and style

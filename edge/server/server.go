@@ -34,11 +34,14 @@ import (
 	"storefront/contract"
 	"storefront/edge/cache"
 	"storefront/edge/catalog"
-	"storefront/edge/frontdoor"
+	"storefront/edge/proxy"
+	"storefront/edge/static"
+	"storefront/edge/tracking"
 	"storefront/media/store"
 	"storefront/natsutil"
 	"storefront/realip"
 	"storefront/svc"
+	"storefront/trackbundle"
 )
 
 // Config is every setting of the edge. Zero values get defaults in New.
@@ -212,10 +215,10 @@ type Server struct {
 	reg   *prometheus.Registry
 	m     *metrics
 
-	static    *frontdoor.Static
-	proxy     *frontdoor.Proxy // writers
-	analytics *frontdoor.Proxy // analytics nodes (reports API)
-	tracker   *frontdoor.Tracker
+	static    *static.Static
+	proxy     *proxy.Proxy // writers
+	analytics *proxy.Proxy // analytics nodes (reports API)
+	tracker   *tracking.Tracker
 	ops       fasthttp.RequestHandler
 
 	// shell is the build's index.html the drawn pages start from (nil
@@ -311,7 +314,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		s.nc.Close()
 		return nil, err
 	}
-	if s.static, err = frontdoor.LoadStatic(cfg.StaticDir, log); err != nil {
+	if s.static, err = static.LoadStatic(cfg.StaticDir, log); err != nil {
 		s.nc.Close()
 		return nil, err
 	}
@@ -323,17 +326,17 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 			log.Warn("index.html has no React Router boot script: routes are served without their first screen")
 		}
 	}
-	if s.proxy, err = frontdoor.NewProxy(frontdoor.SplitURLs(cfg.WriterURL), cfg.ForwardTimeout, log.With("upstream", "writer")); err != nil {
+	if s.proxy, err = proxy.NewProxy(proxy.SplitURLs(cfg.WriterURL), cfg.ForwardTimeout, log.With("upstream", "writer")); err != nil {
 		s.nc.Close()
 		return nil, err
 	}
-	if s.analytics, err = frontdoor.NewProxy(frontdoor.SplitURLs(cfg.AnalyticsURL), cfg.ForwardTimeout, log.With("upstream", "analytics")); err != nil {
+	if s.analytics, err = proxy.NewProxy(proxy.SplitURLs(cfg.AnalyticsURL), cfg.ForwardTimeout, log.With("upstream", "analytics")); err != nil {
 		s.nc.Close()
 		return nil, err
 	}
 	s.proxy.Trusted, s.analytics.Trusted = trusted, trusted
-	s.tracker = &frontdoor.Tracker{JS: s.js, Now: cfg.Now, Salt: []byte(cfg.IPSalt), AudienceSecret: s.audSecret, Timeout: cfg.PublishTimeout,
-		Bundler: frontdoor.NewBundler(s.js, frontdoor.BundlerOptions{AckWait: cfg.PublishTimeout}), Trusted: trusted}
+	s.tracker = &tracking.Tracker{JS: s.js, Now: cfg.Now, Salt: []byte(cfg.IPSalt), AudienceSecret: s.audSecret, Timeout: cfg.PublishTimeout,
+		Bundler: trackbundle.New(s.js, trackbundle.Options{AckWait: cfg.PublishTimeout}), Trusted: trusted}
 	s.reg = svc.NewRegistry()
 	s.m = newMetrics(s)
 	s.mediaReqs = s.m.requests.WithLabelValues("media")

@@ -7,37 +7,37 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"storefront/contract"
-	"storefront/edge/frontdoor"
+	"storefront/edge/tracking"
 )
 
 // Refusals of a tracking call's body (Korean, like every refusal a browser gets).
 const msgBadJSON = "요청 형식(JSON)이 올바르지 않습니다."
 
-var msgBatchSize = "이벤트는 한 번에 1~" + strconv.Itoa(frontdoor.MaxBatch) + "개까지 보낼 수 있습니다."
+var msgBatchSize = "이벤트는 한 번에 1~" + strconv.Itoa(tracking.MaxBatch) + "개까지 보낼 수 있습니다."
 
 // serveTracking handles POST tracking/page-view and tracking/events; false for
 // other POSTs (they go to a writer).
 func (s *Server) serveTracking(ctx *fasthttp.RequestCtx, rest []byte) bool {
 	switch string(rest) {
 	case "tracking/page-view":
-		var c frontdoor.ClientEvent
+		var c tracking.ClientEvent
 		if err := json.Unmarshal(ctx.PostBody(), &c); err != nil {
 			s.m.tracked.WithLabelValues("bad").Inc()
 			s.writeError(ctx, 400, msgBadJSON)
 			return true
 		}
 		c.Type = contract.EvPageView
-		s.track(ctx, []frontdoor.ClientEvent{c}, false)
+		s.track(ctx, []tracking.ClientEvent{c}, false)
 	case "tracking/events":
 		var body struct {
-			Events []frontdoor.ClientEvent `json:"events"`
+			Events []tracking.ClientEvent `json:"events"`
 		}
 		if err := json.Unmarshal(ctx.PostBody(), &body); err != nil {
 			s.m.tracked.WithLabelValues("bad").Inc()
 			s.writeError(ctx, 400, msgBadJSON)
 			return true
 		}
-		if len(body.Events) == 0 || len(body.Events) > frontdoor.MaxBatch {
+		if len(body.Events) == 0 || len(body.Events) > tracking.MaxBatch {
 			s.m.tracked.WithLabelValues("bad").Inc()
 			s.writeError(ctx, 400, msgBatchSize)
 			return true
@@ -49,8 +49,8 @@ func (s *Server) serveTracking(ctx *fasthttp.RequestCtx, rest []byte) bool {
 	return true
 }
 
-func (s *Server) track(ctx *fasthttp.RequestCtx, cs []frontdoor.ClientEvent, batch bool) {
-	sid := frontdoor.Session(ctx)
+func (s *Server) track(ctx *fasthttp.RequestCtx, cs []tracking.ClientEvent, batch bool) {
+	sid := tracking.Session(ctx)
 	evs := make([]*contract.TrackedEvent, 0, len(cs))
 	var fresh, retried []*contract.TrackedEvent
 	for i := range cs {
@@ -92,4 +92,4 @@ func (s *Server) track(ctx *fasthttp.RequestCtx, cs []frontdoor.ClientEvent, bat
 }
 
 // HeaderAppVersion carries the app version in app web views.
-const HeaderAppVersion = frontdoor.HeaderAppVersion
+const HeaderAppVersion = tracking.HeaderAppVersion

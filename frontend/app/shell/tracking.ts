@@ -27,7 +27,7 @@ export const MAX_RETRIES = 2;
  * cannot match it, so analytics checks retried events against what it stored.
  */
 export type PageViewEvent = { id: string; type: "page_view"; curPageUrl: string; url: string; referrer?: string; props?: Record<string, string>; retry?: boolean };
-/** A work seen on its detail page (edge: frontdoor.ClientEvent). */
+/** A work seen on its detail page (edge: tracking.ClientEvent). */
 export type ViewContentEvent = Omit<PageViewEvent, "type"> & { type: "view_content"; pid: string; section: string; genreId?: string; vol?: number };
 export type TrackEvent = PageViewEvent | ViewContentEvent;
 /** What the detail page knows about the work it shows. */

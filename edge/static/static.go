@@ -1,7 +1,6 @@
-// Package frontdoor holds the edge's front-door pieces that are not catalog
-// reads: the built SPA (Static), forwarding to writer nodes (Proxy) and the
-// tracking intake (Tracker).
-package frontdoor
+// Package static serves the built SPA (STATIC_DIR): its files, precompressed,
+// with the page's Content-Security-Policy.
+package static
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package frontdoor
+package trackbundle
 
 import (
 	"bytes"
@@ -78,7 +78,7 @@ func bodies(t *testing.T, st jetstream.Stream) [][]byte {
 // is acked.
 func TestBundlerGathersCallsWhilePublishesAwaitAcks(t *testing.T) {
 	js, st := eventsJS(t, true)
-	b := NewBundler(js, BundlerOptions{InFlight: 1})
+	b := New(js, Options{InFlight: 1})
 	t.Cleanup(b.Close)
 	var calls [][]byte
 	for i := range 50 {
@@ -120,7 +120,7 @@ func TestBundlerGathersCallsWhilePublishesAwaitAcks(t *testing.T) {
 // and a call larger than a message is refused.
 func TestBundlerKeepsMessagesUnderMaxBytes(t *testing.T) {
 	js, st := eventsJS(t, true)
-	b := NewBundler(js, BundlerOptions{InFlight: 1, MaxBytes: 100})
+	b := New(js, Options{InFlight: 1, MaxBytes: 100})
 	t.Cleanup(b.Close)
 	call := bytes.Repeat([]byte("x"), 45) // two fit (45+1+45), three do not
 	for i, err := range publishWhileBusy(t, b, [][]byte{call, call, call, call, call}) {
@@ -147,7 +147,7 @@ func TestBundlerKeepsMessagesUnderMaxBytes(t *testing.T) {
 // 503 and the page sends the events again.
 func TestBundlerFailsCallsWithoutAck(t *testing.T) {
 	js, _ := eventsJS(t, false) // no EVENTS stream: nobody acks
-	b := NewBundler(js, BundlerOptions{AckWait: 500 * time.Millisecond})
+	b := New(js, Options{AckWait: 500 * time.Millisecond})
 	t.Cleanup(b.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -165,7 +165,7 @@ func TestBundlerFailsCallsWithoutAck(t *testing.T) {
 // late first try could otherwise land after its retry.
 func TestBundlerDropsCallsWhoseCallerGaveUp(t *testing.T) {
 	js, st := eventsJS(t, true)
-	b := NewBundler(js, BundlerOptions{InFlight: 1})
+	b := New(js, Options{InFlight: 1})
 	t.Cleanup(b.Close)
 	b.slots <- struct{}{} // a publish in flight
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)

@@ -1,4 +1,7 @@
-package frontdoor
+// Package trackbundle publishes tracking events to JetStream in bundles: the
+// edge's tracking intake and analytics' ingest bench publish through it, so
+// the bench measures what the edge sends without linking the edge.
+package trackbundle
 
 import (
 	"context"
@@ -53,18 +56,18 @@ func (c *bundleCall) gaveUp() bool {
 	return false
 }
 
-// BundlerOptions tune a Bundler; zero values get the defaults noted.
-type BundlerOptions struct {
+// Options tune a Bundler; zero values get the defaults noted.
+type Options struct {
 	InFlight int           // publishes awaiting their ack at once (4)
 	MaxBytes int           // body of one message at most (256 KiB; NATS allows 1 MiB)
 	AckWait  time.Duration // a publish not acked by then fails its calls (5s)
 }
 
-// ErrBundlerClosed is returned for calls made after Close.
-var ErrBundlerClosed = errors.New("tracking publisher closed")
+// ErrClosed is returned for calls made after Close.
+var ErrClosed = errors.New("tracking publisher closed")
 
-// NewBundler starts a Bundler on js; Close stops it.
-func NewBundler(js jetstream.JetStream, o BundlerOptions) *Bundler {
+// New starts a Bundler on js; Close stops it.
+func New(js jetstream.JetStream, o Options) *Bundler {
 	if o.InFlight <= 0 {
 		o.InFlight = 4
 	}
@@ -81,7 +84,7 @@ func NewBundler(js jetstream.JetStream, o BundlerOptions) *Bundler {
 	return b
 }
 
-// Close stops gathering; calls not yet published fail with ErrBundlerClosed.
+// Close stops gathering; calls not yet published fail with ErrClosed.
 func (b *Bundler) Close() {
 	b.once.Do(func() { close(b.stop) })
 	<-b.done
@@ -95,14 +98,14 @@ func (b *Bundler) Publish(ctx context.Context, lines []byte) error {
 	}
 	select {
 	case <-b.stop:
-		return ErrBundlerClosed
+		return ErrClosed
 	default:
 	}
 	c := &bundleCall{ctx: ctx, lines: lines, done: make(chan error, 1)}
 	select {
 	case b.in <- c:
 	case <-b.stop:
-		return ErrBundlerClosed
+		return ErrClosed
 	case <-ctx.Done():
 		return fmt.Errorf("queue tracking events: %w", ctx.Err())
 	}
@@ -209,12 +212,12 @@ func (b *Bundler) run() {
 // drain fails the given calls and every queued one.
 func (b *Bundler) drain(calls []*bundleCall) {
 	for _, c := range calls {
-		c.done <- ErrBundlerClosed
+		c.done <- ErrClosed
 	}
 	for {
 		select {
 		case c := <-b.in:
-			c.done <- ErrBundlerClosed
+			c.done <- ErrClosed
 		default:
 			return
 		}

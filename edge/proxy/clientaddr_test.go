@@ -1,4 +1,4 @@
-package frontdoor
+package proxy
 
 import (
 	"net"
@@ -40,7 +40,7 @@ func TestClientAddr(t *testing.T) {
 // The tracking path resolves the reader's address per call: nothing
 // allocated, behind a balancer or not.
 //
-//	go test -run XXX -bench ClientAddr -benchmem ./edge/frontdoor
+//	go test -run XXX -bench ClientAddr -benchmem ./edge/proxy
 func BenchmarkClientAddr(b *testing.B) {
 	lb, _ := realip.Parse("10.0.0.0/8")
 	for name, c := range map[string]struct {

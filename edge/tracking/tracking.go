@@ -1,4 +1,7 @@
-package frontdoor
+// Package tracking is the edge's tracking intake: it validates what browsers
+// send, enriches it into contract.TrackedEvent and publishes it to EVENTS
+// (fresh events through a trackbundle.Bundler).
+package tracking
 
 import (
 	"context"
@@ -13,7 +16,9 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"storefront/contract"
+	"storefront/edge/proxy"
 	"storefront/realip"
+	"storefront/trackbundle"
 )
 
 // SessionCookie holds the tracking session id the edge hands out; the writer
@@ -41,7 +46,7 @@ type Tracker struct {
 	AudienceSecret []byte
 	Timeout        time.Duration
 	// Bundler publishes fresh events.
-	Bundler *Bundler
+	Bundler *trackbundle.Bundler
 	// Trusted are the balancers in front of the edge: the IP hash is of the
 	// reader's address they saw.
 	Trusted realip.Trusted
@@ -123,7 +128,7 @@ func (t *Tracker) Build(ctx *fasthttp.RequestCtx, c *ClientEvent, sessionID stri
 	// the same headers, cookie and address (the proxy sends it this
 	// ClientAddr), so both join in analytics.
 	en := contract.Enrich(t.Salt, string(ctx.Request.Header.Peek(contract.HeaderChannel)),
-		string(ctx.Request.Header.Peek(HeaderAppVersion)), ClientAddr(ctx, t.Trusted).String(),
+		string(ctx.Request.Header.Peek(HeaderAppVersion)), proxy.ClientAddr(ctx, t.Trusted).String(),
 		string(ctx.Request.Header.UserAgent()), sessionID)
 	ev := &contract.TrackedEvent{
 		V: contract.EventSchemaVersion, ID: id, Type: c.Type, Time: t.Now().UTC(),

@@ -1,4 +1,6 @@
-package frontdoor
+// Package proxy forwards the edge's calls to upstream nodes (writers, or
+// analytics for the reports API) and resolves the reader's address.
+package proxy
 
 import (
 	"bytes"
