@@ -9,16 +9,17 @@ import (
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 )
 
-// retryReads is the connection of reports and rankings: a read that failed
-// on the connection (not an error the server answered with) is asked again,
-// up to readTries times, after a pause. A replica that is stopping resets
-// the pooled connections to it, and more than one may be taken before the
-// pool dials afresh and finds the next replica of the URL that answers.
-// Reads change nothing, so asking again is safe. PrepareBatch is retried the
-// same way: it only opens the INSERT (nothing is written before Send), and
-// the reports' audit row must not turn a stopping replica into a refused
-// report (the replica drill met that 503).
-type retryReads struct{ driver.Conn }
+// retryingConn is a ClickHouse connection that asks again, up to readTries
+// times and after a pause, a call that failed on the connection (not an error
+// the server answered with). A replica that is stopping resets the pooled
+// connections to it, and more than one may be taken before the pool dials
+// afresh and finds the next replica of the URL that answers. It wraps the
+// reads of reports and rankings (they change nothing, so asking again is
+// safe) and the opening of the reports' audit INSERT (PrepareBatch writes
+// nothing before Send; a stopping replica must not turn the audit row into a
+// refused report: the replica drill met that 503). Not for calls that write
+// when they fail halfway.
+type retryingConn struct{ driver.Conn }
 
 const readTries = 4
 
@@ -39,7 +40,7 @@ func again(ctx context.Context, try int, err error) bool {
 	}
 }
 
-func (c retryReads) Query(ctx context.Context, query string, args ...any) (driver.Rows, error) {
+func (c retryingConn) Query(ctx context.Context, query string, args ...any) (driver.Rows, error) {
 	for try := 1; ; try++ {
 		rows, err := c.Conn.Query(ctx, query, args...)
 		if !again(ctx, try, err) {
@@ -48,7 +49,7 @@ func (c retryReads) Query(ctx context.Context, query string, args ...any) (drive
 	}
 }
 
-func (c retryReads) QueryRow(ctx context.Context, query string, args ...any) driver.Row {
+func (c retryingConn) QueryRow(ctx context.Context, query string, args ...any) driver.Row {
 	for try := 1; ; try++ {
 		row := c.Conn.QueryRow(ctx, query, args...)
 		if !again(ctx, try, row.Err()) {
@@ -57,7 +58,7 @@ func (c retryReads) QueryRow(ctx context.Context, query string, args ...any) dri
 	}
 }
 
-func (c retryReads) Select(ctx context.Context, dest any, query string, args ...any) error {
+func (c retryingConn) Select(ctx context.Context, dest any, query string, args ...any) error {
 	for try := 1; ; try++ {
 		err := c.Conn.Select(ctx, dest, query, args...)
 		if !again(ctx, try, err) {
@@ -66,7 +67,7 @@ func (c retryReads) Select(ctx context.Context, dest any, query string, args ...
 	}
 }
 
-func (c retryReads) PrepareBatch(ctx context.Context, query string, opts ...driver.PrepareBatchOption) (driver.Batch, error) {
+func (c retryingConn) PrepareBatch(ctx context.Context, query string, opts ...driver.PrepareBatchOption) (driver.Batch, error) {
 	for try := 1; ; try++ {
 		b, err := c.Conn.PrepareBatch(ctx, query, opts...)
 		if !again(ctx, try, err) {

@@ -34,7 +34,7 @@ func (c *flakyConn) Select(context.Context, any, string, ...any) error {
 	return nil
 }
 
-func TestRetryReadsAsksAgainOnlyAfterConnectionErrors(t *testing.T) {
+func TestRetryingConnAsksAgainOnlyAfterConnectionErrors(t *testing.T) {
 	ctx := context.Background()
 	reset := io.ErrUnexpectedEOF
 	answered := &clickhouse.Exception{Code: 60, Message: "Table default.nope doesn't exist"}
@@ -51,7 +51,7 @@ func TestRetryReadsAsksAgainOnlyAfterConnectionErrors(t *testing.T) {
 	} {
 		t.Run("select "+tc.name, func(t *testing.T) {
 			c := &flakyConn{fails: tc.fails, err: tc.err}
-			err := retryReads{c}.Select(ctx, nil, "SELECT 1")
+			err := retryingConn{c}.Select(ctx, nil, "SELECT 1")
 			if (err != nil) != tc.wantErr || c.calls != tc.wantCalls {
 				t.Fatalf("err %v after %d calls, want error %v after %d", err, c.calls, tc.wantErr, tc.wantCalls)
 			}
@@ -60,7 +60,7 @@ func TestRetryReadsAsksAgainOnlyAfterConnectionErrors(t *testing.T) {
 		// replica must not refuse the report (503) when the next one answers.
 		t.Run("prepare batch "+tc.name, func(t *testing.T) {
 			c := &flakyConn{fails: tc.fails, err: tc.err}
-			_, err := retryReads{c}.PrepareBatch(ctx, "INSERT INTO report_audit")
+			_, err := retryingConn{c}.PrepareBatch(ctx, "INSERT INTO report_audit")
 			if (err != nil) != tc.wantErr || c.calls != tc.wantCalls {
 				t.Fatalf("err %v after %d calls, want error %v after %d", err, c.calls, tc.wantErr, tc.wantCalls)
 			}

@@ -169,7 +169,7 @@ func OpenClickHouse(url string) (driver.Conn, error) {
 const maxReplicaDelay = 5
 
 // openReads opens the connection of reports and rankings: a read that
-// failed on the connection is asked again (retryReads); with a cluster it
+// failed on the connection is asked again (retryingConn); with a cluster it
 // prefers replicas no more than maxReplicaDelay behind.
 func openReads(url string, cluster bool) (driver.Conn, error) {
 	var settings clickhouse.Settings
@@ -180,7 +180,7 @@ func openReads(url string, cluster bool) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return retryReads{conn}, nil
+	return retryingConn{conn}, nil
 }
 
 func openClickHouse(url string, settings clickhouse.Settings) (driver.Conn, error) {
@@ -225,7 +225,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		return nil, err
 	}
 	s.ch = ch
-	s.read = retryReads{ch}
+	s.read = retryingConn{ch}
 	apply := chschema.Migrate
 	if cfg.ClickHouseReplicated {
 		apply = chschema.MigrateReplicated
@@ -310,7 +310,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	mux := svc.OpsMux(&s.ready, s.reg, s.readyDetail)
 	// Reads may go to the Distributed tables; the audit row is written to
 	// this server's own table, as every insert of analytics.
-	rp := reports.New(s.read, retryReads{ch}, cfg.AnalystSecret, cfg.Now, log)
+	rp := reports.New(s.read, retryingConn{ch}, cfg.AnalystSecret, cfg.Now, log)
 	rp.Releases = catalogReleases(kv, cfg.Now)
 	rp.Register(mux)
 	s.http = cfg.Timeouts.Apply(&http.Server{Handler: mux})
