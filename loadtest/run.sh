@@ -115,12 +115,7 @@ else
   ch_db=loadtest
   rm -rf "$data/stack" "$data/ready"
   log "starting the store (works=$works) on 127.0.0.1:$edge_port"
-  # PUSH_POLL: the writer's Web Push worker looks for released volumes in
-  # PostgreSQL's catalog tables every second by default, whatever the readers
-  # do; the release spike's check counts catalog reads as readers reaching the
-  # origin, so here the worker looks once at start and then every 10 minutes.
-  # (Open: a schedule kept outside the catalog tables would let it poll freely.)
-  DATABASE_URL=$db_url CLICKHOUSE_URL=$(with_db "$CLICKHOUSE_URL" loadtest) NATS_URL= PUSH_POLL=${LT_PUSH_POLL:-10m} \
+  DATABASE_URL=$db_url CLICKHOUSE_URL=$(with_db "$CLICKHOUSE_URL" loadtest) NATS_URL= \
     LOGIN_PER_MINUTE=${LT_LOGIN_PER_MINUTE:-1000000} LOG_LEVEL=${LT_LOG_LEVEL:-warn} \
     bin/storefront up -data "$data/stack" -nats-port "$nats_port" -edge-addr "127.0.0.1:$edge_port" \
     -writer-addr "127.0.0.1:$writer_port" -analytics-addr "127.0.0.1:$analytics_port" \

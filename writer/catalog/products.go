@@ -335,6 +335,9 @@ func SaveProducts(ctx context.Context, tx pgx.Tx, ps []contract.Product, withVol
 	if _, err := tx.Exec(ctx, merge); err != nil {
 		return fmt.Errorf("merge products: %w", err)
 	}
+	if err := scheduleReleases(ctx, tx, withVolumes); err != nil {
+		return err
+	}
 	keys := make([]string, len(ps))
 	for i := range ps {
 		keys[i] = contract.ProductKey(ps[i].PID)

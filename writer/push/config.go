@@ -45,7 +45,9 @@ type Config struct {
 	// AllowHTTP accepts http:// endpoints (the fake push service of tests);
 	// the server sets it only outside live mode.
 	AllowHTTP bool
-	// Poll is how often the worker looks for releases and due deliveries.
+	// Poll is the longest the worker waits before it looks at the push
+	// schedule and the due deliveries again (it wakes at the next release or
+	// retry sooner); it reads push tables only, never the catalog.
 	Poll time.Duration
 	// Window is how late a release is still announced (a writer down over
 	// a release catches up within it; older releases stay silent).
@@ -69,7 +71,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.PrivateKey, "vapid-private-key", DevPrivateKey, "VAPID private key of Web Push, base64url; the dev key is refused with cookie-mode live (env VAPID_PRIVATE_KEY, default the dev key)")
 	fs.StringVar(&c.Subject, "vapid-subject", "mailto:push@storefront.invalid", "VAPID contact (sub claim), mailto: or https: URL (env VAPID_SUBJECT, default mailto:push@storefront.invalid)")
 	fs.StringVar(&c.EndpointHosts, "push-endpoint-hosts", DefaultEndpointHosts, "push services a subscription may point at, comma-separated, .domain matches subdomains (env PUSH_ENDPOINT_HOSTS, default "+DefaultEndpointHosts+")")
-	fs.DurationVar(&c.Poll, "push-poll", time.Second, "how often the push worker looks for released volumes and due notifications (env PUSH_POLL, default 1s)")
+	fs.DurationVar(&c.Poll, "push-poll", time.Second, "longest wait of the push worker between looks at its schedule and due notifications; it wakes at the next release or retry sooner (env PUSH_POLL, default 1s)")
 	fs.DurationVar(&c.Window, "push-window", time.Hour, "how late a release is still announced by Web Push (env PUSH_WINDOW, default 1h)")
 	fs.IntVar(&c.Concurrency, "push-concurrency", 32, "Web Push notifications in flight per writer (env PUSH_CONCURRENCY, default 32)")
 }

@@ -60,21 +60,40 @@ func (s *Service) Worker(reg prometheus.Registerer) *Worker {
 }
 
 // Run works until ctx is done. A batch in flight is finished (sent and
-// marked) before Run returns, so a graceful stop sends nothing twice.
+// marked) before Run returns, so a graceful stop sends nothing twice. It
+// looks again at the next scheduled release or retry, and at least every
+// Poll (for what other nodes or the catalog put on the push tables since);
+// it reads push tables only.
 func (w *Worker) Run(ctx context.Context) error {
-	t := time.NewTicker(w.s.cfg.Poll)
+	t := time.NewTimer(0)
 	defer t.Stop()
 	for {
-		if _, err := w.Once(ctx); err != nil && ctx.Err() == nil {
-			w.s.log.Warn("push worker", "err", err)
-		}
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-t.C:
 		case <-w.wake:
 		}
+		if _, err := w.Once(ctx); err != nil && ctx.Err() == nil {
+			w.s.log.Warn("push worker", "err", err)
+		}
+		t.Reset(w.untilNext(ctx))
 	}
+}
+
+// untilNext is how long Run may sleep: until the earliest scheduled release
+// or delivery retry still ahead, at most Poll.
+func (w *Worker) untilNext(ctx context.Context) time.Duration {
+	now := w.s.cfg.Now()
+	var next *time.Time
+	err := w.s.pool.QueryRow(ctx, `SELECT least(
+			(SELECT min(release_at) FROM push_schedule WHERE release_at > $1),
+			(SELECT min(next_at) FROM push_deliveries WHERE sent_at IS NULL AND failed_at IS NULL AND next_at > $1))`,
+		now).Scan(&next)
+	if err != nil || next == nil {
+		return w.s.cfg.Poll
+	}
+	return min(next.Sub(now), w.s.cfg.Poll)
 }
 
 // Wake makes Run look now.
@@ -102,12 +121,15 @@ func (w *Worker) Once(ctx context.Context) (int, error) {
 	return total, nil
 }
 
-// fanOut turns each volume released within the window and not yet announced
-// into one delivery per web subscription of each member whose alarm of the
-// work is on. The push_releases rows and the deliveries commit together, up
-// to fanOutBatch volumes a statement (a catalog import releases thousands at
-// once). Another node fanning out the same volumes waits on the conflicting
-// inserts and then skips them.
+// fanOut turns each scheduled release that is due into one delivery per web
+// subscription of each member whose alarm of the work is on; a release older
+// than the window leaves the schedule silently. The schedule (push_schedule,
+// kept by the catalog's writes) is read instead of the catalog tables, so
+// the timer never reaches them. The schedule rows go, the push_releases rows
+// and the deliveries come, in one transaction, up to fanOutBatch volumes a
+// statement (a catalog import releases thousands at once). Rows another node
+// is fanning out are skipped (SKIP LOCKED); push_releases' key keeps a volume
+// that reappears on the schedule from ringing twice.
 func (w *Worker) fanOut(ctx context.Context) error {
 	for ctx.Err() == nil {
 		n, err := w.fanOutBatch(ctx)
@@ -125,13 +147,15 @@ func (w *Worker) fanOutBatch(ctx context.Context) (int, error) {
 	var released int
 	err := pgx.BeginFunc(ctx, w.s.pool, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `WITH due AS (
-				SELECT v.pid, v.no, v.release_at FROM volumes v JOIN works k ON k.pid = v.pid AND NOT k.hidden
-				WHERE v.release_at <= $1 AND v.release_at > $2
-				  AND NOT EXISTS (SELECT 1 FROM push_releases r WHERE r.pid = v.pid AND r.no = v.no)
-				ORDER BY v.release_at LIMIT $3),
+				DELETE FROM push_schedule s USING (
+					SELECT pid, no FROM push_schedule WHERE release_at <= $1
+					ORDER BY release_at LIMIT $3 FOR UPDATE SKIP LOCKED) d
+				WHERE s.pid = d.pid AND s.no = d.no
+				RETURNING s.pid, s.no, s.release_at, s.title),
 			rel AS (
-				INSERT INTO push_releases (pid, no, release_at, fanned_at, recipients)
-				SELECT pid, no, release_at, $1, 0 FROM due ON CONFLICT DO NOTHING RETURNING pid, no),
+				INSERT INTO push_releases (pid, no, release_at, fanned_at, recipients, title)
+				SELECT pid, no, release_at, $1, 0, title FROM due WHERE release_at > $2
+				ON CONFLICT DO NOTHING RETURNING pid, no),
 			ins AS (
 				INSERT INTO push_deliveries (pid, no, sub_id, next_at)
 				SELECT rel.pid, rel.no, s.id, $1 FROM rel
@@ -202,9 +226,9 @@ func (w *Worker) deliver(ctx context.Context) (sent, claimed int, err error) {
 			ORDER BY next_at LIMIT $2 FOR UPDATE SKIP LOCKED)
 		UPDATE push_deliveries d SET next_at = $3, attempts = d.attempts + 1
 		FROM c JOIN push_subscriptions s ON s.id = c.sub_id
-		  LEFT JOIN works k ON k.pid = c.pid
+		  LEFT JOIN push_releases r ON r.pid = c.pid AND r.no = c.no
 		WHERE d.pid = c.pid AND d.no = c.no AND d.sub_id = c.sub_id
-		RETURNING d.pid, d.no, d.sub_id, d.attempts, s.endpoint, s.p256dh, s.auth, coalesce(k.title, '')`,
+		RETURNING d.pid, d.no, d.sub_id, d.attempts, s.endpoint, s.p256dh, s.auth, coalesce(r.title, '')`,
 		now, w.s.cfg.Batch, now.Add(w.s.cfg.Lease))
 	if err != nil {
 		return 0, 0, fmt.Errorf("push: claim: %w", err)

@@ -9,8 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"storefront/contract"
+	"storefront/writer/catalog"
 	"storefront/writer/internal/writertest"
 	"storefront/writer/push"
 	"storefront/writer/push/pushtest"
@@ -36,13 +39,14 @@ func startFake(t testing.TB) *pushtest.Service {
 type world struct {
 	t    *testing.T
 	pool *pgxpool.Pool
+	url  string
 	f    *pushtest.Service
 	clk  *clock
 }
 
 func newWorld(t *testing.T) *world {
-	pool, _ := writertest.Pool(t)
-	w := &world{t: t, pool: pool, f: startFake(t), clk: &clock{}}
+	pool, url := writertest.Pool(t)
+	w := &world{t: t, pool: pool, url: url, f: startFake(t), clk: &clock{}}
 	w.exec(`INSERT INTO works (pid, section, title) VALUES ('W1', 'WT', '푸시 작품'), ('W2', 'WT', '다른 작품')`)
 	return w
 }
@@ -98,9 +102,40 @@ func (w *world) members(n int, pid string, on bool, channel string) []string {
 	return eps
 }
 
-// release adds volume no of pid released at the given instant.
+// edit changes the work's product document the way the admin API does
+// (catalog.SaveProducts in one transaction), which keeps the push schedule.
+func (w *world) edit(pid string, change func(p *contract.Product)) {
+	w.t.Helper()
+	ctx := context.Background()
+	err := pgx.BeginFunc(ctx, w.pool, func(tx pgx.Tx) error {
+		p, err := catalog.LoadProduct(ctx, tx, pid, true)
+		if err != nil {
+			return err
+		}
+		change(p)
+		if err := catalog.Normalize(p, time.Now()); err != nil {
+			return err
+		}
+		return catalog.SaveProducts(ctx, tx, []contract.Product{*p}, true)
+	})
+	if err != nil {
+		w.t.Fatalf("edit %s: %v", pid, err)
+	}
+}
+
+// release adds volume no of pid released at the given instant, or moves its
+// release there.
 func (w *world) release(pid string, no int, at time.Time) {
-	w.exec(`INSERT INTO volumes (pid, no, release_at) VALUES ($1, $2, $3)`, pid, no, at)
+	w.t.Helper()
+	w.edit(pid, func(p *contract.Product) {
+		for i := range p.Volumes {
+			if p.Volumes[i].No == no {
+				p.Volumes[i].ReleaseAt = at
+				return
+			}
+		}
+		p.Volumes = append(p.Volumes, contract.Volume{No: no, ReleaseAt: at})
+	})
 }
 
 func (w *world) service(edit func(*push.Config)) *push.Service {
@@ -292,4 +327,133 @@ func TestConfigRefusesBadKeys(t *testing.T) {
 	if err := ok.Check(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// tagged counts the notifications of volume no of pid.
+func tagged(f *pushtest.Service, t *testing.T, pid string, no int) int {
+	n := 0
+	for _, m := range f.Messages("") {
+		if payload(t, m).Tag == fmt.Sprintf("vol:%s:%d", pid, no) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestReleasesWrittenAfterStartRingWhenDue: with the worker already running,
+// the catalog's writes (the admin API's path) add a release, move one later,
+// remove one and hide a work; each subscriber hears of a volume once, at its
+// release instant and not before, and nothing of the moved-away instant, the
+// removed volume or the hidden work.
+func TestReleasesWrittenAfterStartRingWhenDue(t *testing.T) {
+	const n = 5
+	w := newWorld(t)
+	w.members(n, "W1", true, "")
+	w.members(n, "W2", true, "")
+	run(t, w.service(nil).Worker(nil))
+	time.Sleep(200 * time.Millisecond) // the worker has looked at an empty schedule
+
+	t0 := w.clk.now()
+	w.release("W1", 1, t0.Add(3*time.Second))
+	w.release("W1", 2, t0.Add(3*time.Second))
+	w.release("W1", 2, t0.Add(6*time.Second)) // postponed
+	w.release("W1", 3, t0.Add(3*time.Second))
+	w.edit("W1", func(p *contract.Product) { p.Volumes = p.Volumes[:2] }) // volume 3 withdrawn
+	w.release("W2", 1, t0.Add(3*time.Second))
+	w.edit("W2", func(p *contract.Product) { p.Hidden = true })
+
+	time.Sleep(500 * time.Millisecond)
+	if got := w.f.Requests(); got != 0 {
+		t.Fatalf("%d notifications before any release instant", got)
+	}
+	w.clk.move(3 * time.Second) // volume 1's instant passes, volume 2's not yet
+	writertest.Eventually(t, 5*time.Second, "volume 1 notified", func() bool { return tagged(w.f, t, "W1", 1) == n })
+	time.Sleep(500 * time.Millisecond)
+	if got := tagged(w.f, t, "W1", 2); got != 0 {
+		t.Fatalf("postponed volume 2 rang %d times at its first instant", got)
+	}
+	w.clk.move(3 * time.Second) // volume 2's new instant passes
+	writertest.Eventually(t, 5*time.Second, "volume 2 notified", func() bool { return tagged(w.f, t, "W1", 2) == n })
+	time.Sleep(500 * time.Millisecond) // room for a duplicate or a hidden one
+	if got, w1, w2 := w.f.Requests(), tagged(w.f, t, "W1", 1), tagged(w.f, t, "W1", 2); got != 2*n || w1 != n || w2 != n {
+		t.Fatalf("%d notifications (volume 1 %d, volume 2 %d), want %d each and no others", got, w1, w2, n)
+	}
+	if got := tagged(w.f, t, "W1", 3) + tagged(w.f, t, "W2", 1); got != 0 {
+		t.Fatalf("%d notifications of the withdrawn volume or the hidden work", got)
+	}
+	if p := payload(t, w.f.Messages("")[0]); p.Title != "푸시 작품" {
+		t.Fatalf("title %q", p.Title)
+	}
+}
+
+// catalogTables are the tables a reader's page is built from: the release
+// spike's load test counts any read of them as a reader reaching the origin.
+var catalogTables = []string{"authors", "works", "work_authors", "volumes", "events", "awards", "award_sections",
+	"award_candidates", "faq", "notices", "banners", "keywords", "site_docs"}
+
+// TestWorkerTimerReadsNoCatalogTable: a worker looking every 20 ms for a few
+// seconds, with releases scheduled ahead, one fanned out and its
+// notifications sent, reads push tables only: PostgreSQL's scan counters of
+// the catalog tables do not move, while those of push_schedule do (so the
+// worker's statistics were counted).
+func TestWorkerTimerReadsNoCatalogTable(t *testing.T) {
+	w := newWorld(t)
+	w.members(3, "W1", true, "")
+	w.release("W1", 1, w.clk.now().Add(time.Second))
+	w.release("W1", 2, w.clk.now().Add(time.Hour))
+	ctx := context.Background()
+	cfg, err := pgxpool.ParseConfig(w.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.ConnConfig.RuntimeParams["application_name"] = "push-worker-under-test"
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	s, err := push.New(pool, push.Config{EndpointHosts: "127.0.0.1", AllowHTTP: true, Now: w.clk.now, Poll: 20 * time.Millisecond}, writertest.Log())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// scans answers the scans of the catalog tables and of push_schedule so
+	// far; a backend reports its counters when it ends at the latest.
+	scans := func() (catalog, schedule int64) {
+		t.Helper()
+		if err := w.pool.QueryRow(ctx, `SELECT pg_stat_force_next_flush()`).Scan(new(any)); err != nil {
+			t.Fatal(err)
+		}
+		err := w.pool.QueryRow(ctx, `SELECT pg_stat_clear_snapshot() IS NULL,
+			coalesce(sum(seq_scan + coalesce(idx_scan, 0)) FILTER (WHERE relname = ANY($1)), 0),
+			coalesce(sum(seq_scan + coalesce(idx_scan, 0)) FILTER (WHERE relname = 'push_schedule'), 0)
+			FROM pg_stat_user_tables`, catalogTables).Scan(new(bool), &catalog, &schedule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return catalog, schedule
+	}
+	// The setup's connections end first, so that their own catalog reads are
+	// counted before the baseline.
+	w.pool.Reset()
+	writertest.Eventually(t, 10*time.Second, "the setup's connections closed", func() bool {
+		return w.count(`SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`) == 0
+	})
+	catalog0, schedule0 := scans()
+	stop := run(t, s.Worker(nil))
+	w.clk.move(time.Second)
+	writertest.Eventually(t, 10*time.Second, "volume 1 notified", func() bool { return len(w.f.Messages("")) == 3 })
+	time.Sleep(2 * time.Second) // ~100 looks at the schedule
+	stop()
+	pool.Close() // its backends end and report their counters
+	writertest.Eventually(t, 10*time.Second, "the worker's connections closed", func() bool {
+		return w.count(`SELECT count(*) FROM pg_stat_activity WHERE application_name = 'push-worker-under-test'`) == 0
+	})
+	catalog1, schedule1 := scans()
+	if catalog1 != catalog0 {
+		t.Fatalf("the worker scanned catalog tables %d times", catalog1-catalog0)
+	}
+	if schedule1-schedule0 < 20 {
+		t.Fatalf("push_schedule scanned %d times: the worker's counters were not seen", schedule1-schedule0)
+	}
+	t.Logf("catalog table scans %d, push_schedule scans %d", catalog1-catalog0, schedule1-schedule0)
 }

@@ -1,0 +1,38 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// releaseLookback is how long after its release instant a volume written to
+// the catalog is still put on the push schedule (a volume added already out,
+// or whose work is shown again): the push worker's PUSH_WINDOW decides
+// within it whether it still rings. Older volumes never ring, so a re-import
+// of the whole catalog does not put the back catalogue on the schedule.
+const releaseLookback = "1 day"
+
+// scheduleReleases brings push_schedule up to date with the works just
+// merged from tmp_works (and their volumes from tmp_volumes when
+// withVolumes), in the transaction that wrote them: the push worker reads
+// the schedule on its timer instead of the catalog tables (see migration
+// 0041). A hidden work, a removed volume and an announced one (push_releases)
+// leave it; a moved release_at or a renamed work moves the row.
+func scheduleReleases(ctx context.Context, tx pgx.Tx, withVolumes bool) error {
+	vols := "volumes"
+	if withVolumes {
+		vols = "tmp_volumes" // what volumes now hold for these works, without reading them again
+	}
+	if _, err := tx.Exec(ctx, `
+		DELETE FROM push_schedule WHERE pid IN (SELECT pid FROM tmp_works);
+		INSERT INTO push_schedule (pid, no, release_at, title)
+		SELECT v.pid, v.no, v.release_at, w.title FROM `+vols+` v JOIN tmp_works w ON w.pid = v.pid AND NOT w.hidden
+		WHERE v.release_at > now() - interval '`+releaseLookback+`'
+		  AND NOT EXISTS (SELECT 1 FROM push_releases r WHERE r.pid = v.pid AND r.no = v.no)
+		ON CONFLICT (pid, no) DO UPDATE SET release_at = EXCLUDED.release_at, title = EXCLUDED.title;`); err != nil {
+		return fmt.Errorf("schedule releases: %w", err)
+	}
+	return nil
+}
