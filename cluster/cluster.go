@@ -24,7 +24,7 @@ import (
 
 	"storefront/analytics/chschema"
 	"storefront/devstack"
-	"storefront/writer/money/pgsandbox"
+	"storefront/writer/money/tosssandbox"
 )
 
 // Bins are the command lines that start each kind of node; the cluster
@@ -120,8 +120,8 @@ func Start(ctx context.Context, o Options) (_ *Cluster, err error) {
 
 	// One payment gateway sandbox for both writers: a charge requested
 	// through one writer is confirmed through the other.
-	sb, err := pgsandbox.Start("127.0.0.1:0", pgsandbox.Config{SecretKey: pgsandbox.DefaultSecretKey,
-		ClientKey: pgsandbox.DefaultClientKey, Log: log.With("part", "pgsandbox")})
+	sb, err := tosssandbox.Start("127.0.0.1:0", tosssandbox.Config{SecretKey: tosssandbox.DefaultSecretKey,
+		ClientKey: tosssandbox.DefaultClientKey, Log: log.With("part", "tosssandbox")})
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"storefront/contract"
-	"storefront/writer/money/pgsandbox"
+	"storefront/writer/money/tosssandbox"
 )
 
 const volPrice = 100 // won per volume in the drills' work
@@ -118,7 +118,7 @@ func (s *shop) signup(t *testing.T, ctx context.Context, i int, amount int64) *m
 	if !strings.HasPrefix(checkout, "http") {
 		checkout = s.base + checkout
 	}
-	red, err := pgsandbox.Pay(ctx, checkout, true)
+	red, err := tosssandbox.Pay(ctx, checkout, true)
 	if err != nil {
 		t.Fatalf("approve at the sandbox: %v", err)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"storefront/devstack"
 	"storefront/devstack/testenv"
-	"storefront/writer/money/pgsandbox"
+	"storefront/writer/money/tosssandbox"
 	"storefront/writer/outbox"
 )
 
@@ -62,7 +62,7 @@ func TestPostgresSwitchoverDuringPurchases(t *testing.T) {
 	n := startNATS(t)
 	// One payment gateway for both writers, as in production: a charge
 	// requested through one writer may be confirmed through the other.
-	gw, err := pgsandbox.Start("127.0.0.1:0", pgsandbox.Config{})
+	gw, err := tosssandbox.Start("127.0.0.1:0", tosssandbox.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func (c *client) page(path string) (int, string) {
 
 // A paid volume's pages beyond the preview are served only with a content
 // token from download-auth, which only an entitled member gets (here after a
-// real charge through the PG sandbox and a purchase); a token opens exactly
+// real charge through the Toss sandbox and a purchase); a token opens exactly
 // its volume, and not after it expires.
 func TestPaidPagesNeedAnEntitlement(t *testing.T) {
 	s := startStack(t, options{})

@@ -32,7 +32,7 @@ import (
 	"storefront/devstack/testenv"
 	edgeserver "storefront/edge/server"
 	"storefront/writer/media"
-	"storefront/writer/money/pgsandbox"
+	"storefront/writer/money/tosssandbox"
 	writerserver "storefront/writer/server"
 )
 
@@ -70,7 +70,7 @@ func quietLog() *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 }
 
-// startStack starts writer and edge with the PG sandbox as payment gateway
+// startStack starts writer and edge with the Toss sandbox as payment gateway
 // and the works of addCatalog, and waits until the edge serves them.
 func startStack(t *testing.T, o options) *stack {
 	t.Helper()
@@ -382,7 +382,7 @@ func (s *stack) fingerprint() string {
 }
 
 // charge puts amount of blue money into c's wallet through the real charge
-// flow: order, the PG sandbox's checkout approval, confirm.
+// flow: order, the Toss sandbox's checkout approval, confirm.
 func (c *client) charge(amount int) {
 	c.t.Helper()
 	k := c.with(map[string]string{"Idempotency-Key": fmt.Sprintf("charge-%s-%d", c.uid, time.Now().UnixNano())})
@@ -394,7 +394,7 @@ func (c *client) charge(amount int) {
 	if err := json.Unmarshal(b, &ch); err != nil || ch.CheckoutURL == "" {
 		c.t.Fatalf("charge answer: %s", b)
 	}
-	red, err := pgsandbox.Pay(context.Background(), ch.CheckoutURL, true)
+	red, err := tosssandbox.Pay(context.Background(), ch.CheckoutURL, true)
 	if err != nil {
 		c.t.Fatal(err)
 	}

@@ -14,12 +14,12 @@ import (
 	"time"
 
 	"storefront/writer/money"
-	"storefront/writer/money/pgsandbox"
+	"storefront/writer/money/tosssandbox"
 )
 
 type pgEnv struct {
 	*env
-	sb  *pgsandbox.Sandbox
+	sb  *tosssandbox.Sandbox
 	pgs *httptest.Server
 	gw  *money.HTTPGateway // the writer's own client, to act as its earlier attempt or the console
 }
@@ -34,7 +34,7 @@ func newPGEnv(t *testing.T, decline int64) *pgEnv {
 // The sandbox follows the writer's test clock.
 func newPGEnvCfg(t *testing.T, decline int64, cfg money.Config) *pgEnv {
 	var e *env
-	sb := pgsandbox.New(pgsandbox.Config{SecretKey: testSecret, ClientKey: testClient, DeclineAmount: decline,
+	sb := tosssandbox.New(tosssandbox.Config{SecretKey: testSecret, ClientKey: testClient, DeclineAmount: decline,
 		Now: func() time.Time { return e.clock.Now() }})
 	pgs := httptest.NewServer(sb.Handler())
 	t.Cleanup(pgs.Close)
@@ -50,9 +50,9 @@ func newPGEnvCfg(t *testing.T, decline int64, cfg money.Config) *pgEnv {
 }
 
 // pay plays the buyer in the widget: approve (or give up) on the sandbox's checkout page.
-func (p *pgEnv) pay(t *testing.T, checkoutURL string, approve bool) pgsandbox.Redirect {
+func (p *pgEnv) pay(t *testing.T, checkoutURL string, approve bool) tosssandbox.Redirect {
 	t.Helper()
-	r, err := pgsandbox.Pay(p.ctx, checkoutURL, approve)
+	r, err := tosssandbox.Pay(p.ctx, checkoutURL, approve)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestChargeFlow(t *testing.T) {
 		if d.Code != 200 {
 			t.Fatalf("webhook %d (%s) answered %d", i, d.Status, d.Code)
 		}
-		if d.Status == pgsandbox.Done {
+		if d.Status == tosssandbox.Done {
 			done = i
 		}
 	}
@@ -265,13 +265,13 @@ func TestChargeExpired(t *testing.T) {
 	const uid = 28
 	order, url := p.request(t, uid, 2000)
 	red := p.pay(t, url, true)
-	p.clock.Add(pgsandbox.ConfirmTimeout + time.Minute)
+	p.clock.Add(tosssandbox.ConfirmTimeout + time.Minute)
 	r := p.confirm(uid, order, red.PaymentKey, 2000).mustOK(t)
 	if r["status"] != "failed" || r["failReason"] != money.KoreanMessage("NOT_FOUND_PAYMENT_SESSION") {
 		t.Fatalf("expired: %v", r)
 	}
 	p.sb.Wait()
-	if d := p.sb.Deliveries(); len(d) != 1 || d[0].Status != pgsandbox.Expired || d[0].Code != 200 {
+	if d := p.sb.Deliveries(); len(d) != 1 || d[0].Status != tosssandbox.Expired || d[0].Code != 200 {
 		t.Fatalf("deliveries: %+v", d)
 	}
 	if p.balance(uid, money.Blue) != 0 {
@@ -290,13 +290,13 @@ func TestChargeWithoutGateway(t *testing.T) {
 // by URL with the default keys, the webhook pointed at the writer.
 func TestSandboxServerWiring(t *testing.T) {
 	t.Parallel()
-	sb, err := pgsandbox.Start("127.0.0.1:0", pgsandbox.Config{})
+	sb, err := tosssandbox.Start("127.0.0.1:0", tosssandbox.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = sb.Close() })
-	e := newEnv(t, money.Config{PaymentURL: sb.URL, PaymentSecretKey: pgsandbox.DefaultSecretKey,
-		PaymentClientKey: pgsandbox.DefaultClientKey, PaymentCheckoutURL: sb.URL})
+	e := newEnv(t, money.Config{PaymentURL: sb.URL, PaymentSecretKey: tosssandbox.DefaultSecretKey,
+		PaymentClientKey: tosssandbox.DefaultClientKey, PaymentCheckoutURL: sb.URL})
 	sb.SetWebhookURL(e.srv.URL + money.WebhookPath)
 	const uid = 23
 	r := e.do(req{method: "POST", path: "/home/api/v1/charge/requests", uid: uid, key: newKey(),
@@ -310,7 +310,7 @@ func TestSandboxServerWiring(t *testing.T) {
 	if page.StatusCode != 200 || page.Header.Get("Content-Type") != "text/html; charset=utf-8" {
 		t.Fatalf("checkout page: %d %s", page.StatusCode, page.Header.Get("Content-Type"))
 	}
-	red, err := pgsandbox.Pay(e.ctx, url, true) // no successUrl: the widget answers the redirect query as JSON
+	red, err := tosssandbox.Pay(e.ctx, url, true) // no successUrl: the widget answers the redirect query as JSON
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,15 +325,15 @@ func TestSandboxServerWiring(t *testing.T) {
 	bad := newEnv(t, money.Config{PaymentURL: sb.URL, PaymentClientKey: "test_ck_wrong", PaymentCheckoutURL: sb.URL})
 	r = bad.do(req{method: "POST", path: "/home/api/v1/charge/requests", uid: uid, key: newKey(),
 		body: map[string]any{"amount": 3000}}).mustOK(t)
-	if _, err := pgsandbox.Pay(e.ctx, r["checkoutUrl"].(string), true); err == nil || !strings.Contains(err.Error(), "UNAUTHORIZED_KEY") {
+	if _, err := tosssandbox.Pay(e.ctx, r["checkoutUrl"].(string), true); err == nil || !strings.Contains(err.Error(), "UNAUTHORIZED_KEY") {
 		t.Fatalf("wrong client key: %v", err)
 	}
 	// A secret key the gateway does not know: the confirm is not an answer (502), the order waits.
-	bad = newEnv(t, money.Config{PaymentURL: sb.URL, PaymentSecretKey: "test_sk_wrong", PaymentClientKey: pgsandbox.DefaultClientKey,
+	bad = newEnv(t, money.Config{PaymentURL: sb.URL, PaymentSecretKey: "test_sk_wrong", PaymentClientKey: tosssandbox.DefaultClientKey,
 		PaymentCheckoutURL: sb.URL})
 	r = bad.do(req{method: "POST", path: "/home/api/v1/charge/requests", uid: uid, key: newKey(),
 		body: map[string]any{"amount": 3000}}).mustOK(t)
-	red, err = pgsandbox.Pay(e.ctx, r["checkoutUrl"].(string), true)
+	red, err = tosssandbox.Pay(e.ctx, r["checkoutUrl"].(string), true)
 	if err != nil {
 		t.Fatal(err)
 	}

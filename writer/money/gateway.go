@@ -197,7 +197,7 @@ func KoreanMessage(code string) string {
 	return "결제를 처리하지 못했습니다. (" + code + ")"
 }
 
-// HTTPGateway talks to Toss Payments (or the sandbox, pgsandbox) over HTTP.
+// HTTPGateway talks to Toss Payments (or the sandbox, tosssandbox) over HTTP.
 type HTTPGateway struct {
 	BaseURL   string
 	SecretKey string

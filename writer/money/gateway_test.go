@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"storefront/writer/money"
-	"storefront/writer/money/pgsandbox"
+	"storefront/writer/money/tosssandbox"
 )
 
 // The writer's gateway client against the protocol-faithful sandbox, without
@@ -18,7 +18,7 @@ import (
 // writer depends on it.
 
 type gwEnv struct {
-	sb  *pgsandbox.Sandbox
+	sb  *tosssandbox.Sandbox
 	srv *httptest.Server
 	gw  *money.HTTPGateway
 	now time.Time
@@ -27,7 +27,7 @@ type gwEnv struct {
 func newGW(t *testing.T, decline int64) *gwEnv {
 	t.Helper()
 	g := &gwEnv{now: time.Date(2026, 11, 25, 3, 0, 0, 0, time.UTC)} // 12:00 in Korea
-	g.sb = pgsandbox.New(pgsandbox.Config{SecretKey: testSecret, ClientKey: testClient, DeclineAmount: decline,
+	g.sb = tosssandbox.New(tosssandbox.Config{SecretKey: testSecret, ClientKey: testClient, DeclineAmount: decline,
 		Now: func() time.Time { return g.now }})
 	g.srv = httptest.NewServer(g.sb.Handler())
 	t.Cleanup(g.srv.Close)
@@ -39,7 +39,7 @@ func newGW(t *testing.T, decline int64) *gwEnv {
 // authenticate opens the widget for an order and approves it.
 func (g *gwEnv) authenticate(t *testing.T, orderID string, amount int64) string {
 	t.Helper()
-	r, err := pgsandbox.Pay(context.Background(), money.SandboxCheckoutURL(g.srv.URL, money.Widget{ClientKey: testClient,
+	r, err := tosssandbox.Pay(context.Background(), money.SandboxCheckoutURL(g.srv.URL, money.Widget{ClientKey: testClient,
 		OrderID: orderID, OrderName: "테스트", Amount: amount, SuccessURL: "https://shop.example/ok?x=1"}), true)
 	if err != nil || r.PaymentKey == "" || r.OrderID != orderID || r.Amount != amount {
 		t.Fatalf("authenticate %s: %+v %v", orderID, r, err)
@@ -102,7 +102,7 @@ func TestGatewayConfirm(t *testing.T) {
 		t.Fatalf("declined payment: %+v", p)
 	}
 	// A widget opened again for a used order id goes to the fail URL.
-	r, err := pgsandbox.Pay(ctx, money.SandboxCheckoutURL(g.srv.URL, money.Widget{ClientKey: testClient, OrderID: "ord-1",
+	r, err := tosssandbox.Pay(ctx, money.SandboxCheckoutURL(g.srv.URL, money.Widget{ClientKey: testClient, OrderID: "ord-1",
 		Amount: 10000, FailURL: "https://shop.example/no"}), true)
 	if err != nil || r.Code != "DUPLICATED_ORDER_ID" {
 		t.Fatalf("reused order id: %+v %v", r, err)
@@ -127,7 +127,7 @@ func TestGatewayConfirm(t *testing.T) {
 	}
 	// Not confirmed within 10 minutes: expired.
 	key4 := g.authenticate(t, "ord-4", 5000)
-	g.now = g.now.Add(pgsandbox.ConfirmTimeout + time.Second)
+	g.now = g.now.Add(tosssandbox.ConfirmTimeout + time.Second)
 	_, err = g.gw.Confirm(ctx, "", key4, "ord-4", 5000)
 	gwCode(t, err, 404, "NOT_FOUND_PAYMENT_SESSION")
 }

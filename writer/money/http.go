@@ -33,8 +33,8 @@ const maxBody = 16 << 10
 //	POST   /home/api/v1/charge/confirm                {orderId,paymentKey,amount}    Idempotency-Key
 //	POST   /home/api/v1/charge/{orderId}/cancel                                      Idempotency-Key
 //	GET    /home/api/v1/charge/history
-//	GET    /home/api/v1/charge/{orderId}              one charge (status after the PG redirect)
-//	POST   /home/api/v1/charge/webhook                the PG's signed webhook (no session)
+//	GET    /home/api/v1/charge/{orderId}              one charge (status after the gateway redirect)
+//	POST   /home/api/v1/charge/webhook                the gateway's signed webhook (no session)
 //	POST   /home/api/v1/purchases                     {pid,vols|all,buyType R|B|T}  Idempotency-Key
 //	GET    /home/api/v1/purchases?type=buy|rental&before=&limit=
 //	GET    /home/api/v1/purchases/status?pid=         volList auth, left-over amounts

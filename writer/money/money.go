@@ -56,9 +56,9 @@ type Config struct {
 	// Gateway charges cards. When nil and PaymentURL is set, an HTTPGateway to
 	// PaymentURL is used; when both are empty, charging calls answer 503.
 	Gateway PaymentGateway
-	// PaymentURL is the PG's base URL (env PAYMENT_URL; the sandbox in dev).
+	// PaymentURL is the gateway's base URL (env PAYMENT_URL; the sandbox in dev).
 	PaymentURL string
-	// PaymentSecretKey authenticates us at the PG (env PAYMENT_SECRET_KEY).
+	// PaymentSecretKey authenticates us at the gateway (env PAYMENT_SECRET_KEY).
 	PaymentSecretKey string
 	// PaymentClientKey opens the gateway's payment widget on the client
 	// (env PAYMENT_CLIENT_KEY); it is handed to the client with each order.
@@ -133,7 +133,7 @@ func (writerOutbox) Enqueue(ctx context.Context, tx Execer, ev contract.TrackedE
 	return outbox.Event(ctx, tx, ev)
 }
 
-// WebhookPath is where the PG posts its webhooks (on the writer's address).
+// WebhookPath is where the gateway posts its webhooks (on the writer's address).
 const WebhookPath = "/home/api/v1/charge/webhook"
 
 // Service is the money service.

@@ -15,7 +15,7 @@ import (
 
 	"storefront/contract"
 	"storefront/writer/internal/writertest"
-	"storefront/writer/money/pgsandbox"
+	"storefront/writer/money/tosssandbox"
 	"storefront/writer/server"
 )
 
@@ -224,7 +224,7 @@ func TestMemberProfileEvents(t *testing.T) {
 		t.Fatalf("profile at sign-up: %v", p)
 	}
 
-	// A charge through the PG sandbox: balances and charge dates change.
+	// A charge through the Toss sandbox: balances and charge dates change.
 	b.Headers["Idempotency-Key"] = "profile-charge"
 	st, body = b.Do("POST", "/home/api/v1/charge/requests", map[string]any{"amount": 5000, "successUrl": "/ok", "failUrl": "/fail"})
 	if st != 200 {
@@ -232,7 +232,7 @@ func TestMemberProfileEvents(t *testing.T) {
 	}
 	var ch struct{ OrderID, PaymentKey, CheckoutURL string }
 	_ = json.Unmarshal(body, &ch)
-	red, err := pgsandbox.Pay(context.Background(), ch.CheckoutURL, true)
+	red, err := tosssandbox.Pay(context.Background(), ch.CheckoutURL, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 	"storefront/writer/auth"
 	"storefront/writer/internal/writertest"
 	"storefront/writer/money"
-	"storefront/writer/money/pgsandbox"
+	"storefront/writer/money/tosssandbox"
 	"storefront/writer/server"
 )
 
@@ -34,14 +34,14 @@ func openAPIRouter(t *testing.T, base string) routers.Router {
 }
 
 // noRedirect is a browser step outside the writer (a provider's page, the
-// PG's checkout): one hop, not followed.
+// gateway's checkout): one hop, not followed.
 var noRedirect = &http.Client{Timeout: 10 * time.Second,
 	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
 // TestWriterFlowsMatchOpenAPI drives what TestWriterAnswersMatchOpenAPI only
 // refuses, against the real writer with fakes for the third parties that
 // speak their real HTTP: OAuth2 login at fake Kakao and Naver providers
-// (writertest.OAuthProvider), webhooks of the PG sandbox that change a
+// (writertest.OAuthProvider), webhooks of the Toss sandbox that change a
 // charge, the jumping pass bought with that money and used, and the comic
 // heroism coupon claim. Every request and answer is checked against
 // docs/openapi.yaml, the refusals as refusals (checker.refused).
@@ -49,9 +49,9 @@ func TestWriterFlowsMatchOpenAPI(t *testing.T) {
 	t.Parallel()
 	kakao := writertest.NewOAuthProvider(t, "kakao", "4242")
 	naver := writertest.NewOAuthProvider(t, "naver", "nv-abc")
-	// The PG sandbox is the test's, without a webhook URL: its webhooks are
+	// The Toss sandbox is the test's, without a webhook URL: its webhooks are
 	// recorded and the test delivers them, so the document sees them.
-	pg := pgsandbox.New(pgsandbox.Config{DeclineAmount: 2000})
+	pg := tosssandbox.New(tosssandbox.Config{DeclineAmount: 2000})
 	pgsrv := httptest.NewServer(pg.Handler())
 	t.Cleanup(pgsrv.Close)
 	t.Cleanup(pg.Close)
@@ -145,16 +145,16 @@ func TestWriterFlowsMatchOpenAPI(t *testing.T) {
 		t.Errorf("provider down: %s", ans)
 	}
 
-	// --- 2. The PG's webhooks change charges. They are not signed: the
+	// --- 2. The gateway's webhooks change charges. They are not signed: the
 	// writer looks each payment up at the gateway and trusts only that.
 	ctx := context.Background()
-	gw := &money.HTTPGateway{BaseURL: pgsrv.URL, SecretKey: pgsandbox.DefaultSecretKey}
+	gw := &money.HTTPGateway{BaseURL: pgsrv.URL, SecretKey: tosssandbox.DefaultSecretKey}
 	// lastWebhook is the sandbox's newest webhook body, of status.
 	lastWebhook := func(status string) []byte {
 		t.Helper()
 		d := pg.Deliveries()
 		if len(d) == 0 || d[len(d)-1].Status != status {
-			t.Fatalf("the PG sent no %s webhook: %+v", status, d)
+			t.Fatalf("the gateway sent no %s webhook: %+v", status, d)
 		}
 		return d[len(d)-1].Body
 	}
@@ -169,7 +169,7 @@ func TestWriterFlowsMatchOpenAPI(t *testing.T) {
 		t.Helper()
 		ch := m.want(200, "POST", "/home/api/v1/charge/requests", map[string]any{"amount": amount, "successUrl": "/ok", "failUrl": "/fail"},
 			"Idempotency-Key: "+key, "X-Channel: AW")
-		red, err := pgsandbox.Pay(ctx, field[string](t, ch, "checkoutUrl"), true)
+		red, err := tosssandbox.Pay(ctx, field[string](t, ch, "checkoutUrl"), true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,14 +186,14 @@ func TestWriterFlowsMatchOpenAPI(t *testing.T) {
 		w := c.want(200, "GET", "/home/api/v1/wallet", nil, "X-Channel: AW")
 		return field[int64](t, w, "bluemoney") + field[int64](t, w, "blueMileage")
 	}
-	// The buyer approves; the writer's confirm never got the PG's answer (the
-	// PG did confirm): the PG's DONE webhook credits the charge.
+	// The buyer approves; the writer's confirm never got the gateway's answer (the
+	// gateway did confirm): the gateway's DONE webhook credits the charge.
 	orderA, keyA := charge("flow-charge-a", 5000)
 	if _, err := gw.Confirm(ctx, "", keyA, orderA, 5000); err != nil {
 		t.Fatal(err)
 	}
 	chargeStatus(orderA, "requested")
-	done := lastWebhook(pgsandbox.Done)
+	done := lastWebhook(tosssandbox.Done)
 	deliver(done, true)
 	chargeStatus(orderA, "done")
 	credited := wallet(m)
@@ -210,23 +210,23 @@ func TestWriterFlowsMatchOpenAPI(t *testing.T) {
 	if _, err := gw.Confirm(ctx, "", keyB, orderB, 2000); err == nil {
 		t.Fatal("the sandbox accepted its declined amount")
 	}
-	deliver(lastWebhook(pgsandbox.Aborted), true)
+	deliver(lastWebhook(tosssandbox.Aborted), true)
 	chargeStatus(orderB, "failed")
-	// Refunds made at the PG (its admin console): PARTIAL_CANCELED then CANCELED take the money back.
+	// Refunds made at the gateway (its admin console): PARTIAL_CANCELED then CANCELED take the money back.
 	orderC, keyC := charge("flow-charge-c", 1000)
 	m.want(200, "POST", "/home/api/v1/charge/confirm", map[string]any{"orderId": orderC, "paymentKey": keyC, "amount": 1000},
 		"Idempotency-Key: flow-confirm-c")
 	before := wallet(m)
-	deliver(lastWebhook(pgsandbox.Done), false) // a first delivery, though the confirm already credited it
+	deliver(lastWebhook(tosssandbox.Done), false) // a first delivery, though the confirm already credited it
 	if _, err := gw.Cancel(ctx, "", keyC, money.CancelRequest{CancelReason: "console", CancelAmount: 400}); err != nil {
 		t.Fatal(err)
 	}
-	deliver(lastWebhook(pgsandbox.PartialCanceled), true)
+	deliver(lastWebhook(tosssandbox.PartialCanceled), true)
 	chargeStatus(orderC, "partial_canceled")
 	if _, err := gw.Cancel(ctx, "", keyC, money.CancelRequest{CancelReason: "console"}); err != nil {
 		t.Fatal(err)
 	}
-	deliver(lastWebhook(pgsandbox.Canceled), true)
+	deliver(lastWebhook(tosssandbox.Canceled), true)
 	chargeStatus(orderC, "canceled")
 	if w := wallet(m); w != before-1000 {
 		t.Errorf("the refund webhooks left %d, want %d", w, before-1000)

@@ -22,7 +22,7 @@ import (
 	"storefront/contract"
 	"storefront/writer/internal/writertest"
 	"storefront/writer/money"
-	"storefront/writer/money/pgsandbox"
+	"storefront/writer/money/tosssandbox"
 	"storefront/writer/server"
 )
 
@@ -269,7 +269,7 @@ func field[T any](t *testing.T, body []byte, path ...string) T {
 }
 
 // TestWriterAnswersMatchOpenAPI drives a member's journey and the admin API
-// through the real writer (PostgreSQL, JetStream, the PG sandbox) and checks
+// through the real writer (PostgreSQL, JetStream, the Toss sandbox) and checks
 // every request and answer, the refusals included, against docs/openapi.yaml.
 func TestWriterAnswersMatchOpenAPI(t *testing.T) {
 	t.Parallel()
@@ -351,7 +351,7 @@ func TestWriterAnswersMatchOpenAPI(t *testing.T) {
 	m.want(200, "POST", "/protocol/appapi/mb/user/info/user-get-info", form("uid="+uid+"&channel=AW&nai=19"))
 	m.refused(403, "", "POST", "/protocol/appapi/mb/user/info/user-get-info", form("uid=999999&channel=AW"))
 
-	// Money: wallet, a charge through the PG sandbox, a purchase.
+	// Money: wallet, a charge through the Toss sandbox, a purchase.
 	m.want(200, "GET", "/home/api/v1/wallet", nil, "X-Channel: AW")
 	m.want(200, "POST", "/home/api/v1/wallet/join-bonus", nil)
 	m.want(200, "GET", "/home/api/v1/wallet/ledger?limit=10", nil)
@@ -363,7 +363,7 @@ func TestWriterAnswersMatchOpenAPI(t *testing.T) {
 		"Idempotency-Key: oa-charge-1")
 	orderID := field[string](t, ch, "orderId")
 	m.want(200, "GET", "/home/api/v1/charge/"+orderID, nil)
-	red, err := pgsandbox.Pay(context.Background(), field[string](t, ch, "checkoutUrl"), true)
+	red, err := tosssandbox.Pay(context.Background(), field[string](t, ch, "checkoutUrl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,7 +374,7 @@ func TestWriterAnswersMatchOpenAPI(t *testing.T) {
 	m.refused(404, "", "GET", "/home/api/v1/charge/nosuch-order", nil)
 	ch2 := m.want(200, "POST", "/home/api/v1/charge/requests", map[string]any{"amount": 1000}, "Idempotency-Key: oa-charge-2")
 	m.refused(409, "", "POST", "/home/api/v1/charge/"+field[string](t, ch2, "orderId")+"/cancel", nil, "Idempotency-Key: oa-cancel-2")
-	// The PG's webhook: a report of the approval (the lookup agrees), then a
+	// The gateway's webhook: a report of the approval (the lookup agrees), then a
 	// forged refund of it (the lookup disagrees).
 	hook, _ := json.Marshal(money.WebhookEvent{EventType: money.EventPaymentStatusChanged, CreatedAt: "2026-03-01T21:00:00.000000",
 		Data: money.Payment{PaymentKey: payKey, OrderID: orderID, Status: "DONE", TotalAmount: 5000}})

@@ -38,7 +38,7 @@ import (
 	"storefront/writer/member"
 	"storefront/writer/migrations"
 	"storefront/writer/money"
-	"storefront/writer/money/pgsandbox"
+	"storefront/writer/money/tosssandbox"
 	"storefront/writer/outbox"
 	"storefront/writer/push"
 )
@@ -91,7 +91,7 @@ type Config struct {
 	LoginPerMinute int
 	// ChargePerMinute bounds charging calls (request, confirm, cancel) per member.
 	ChargePerMinute int
-	// Payment gateway (the PG sandbox in dev): base URL, the merchant's secret
+	// Payment gateway (the Toss sandbox in dev): base URL, the merchant's secret
 	// key (server calls) and client key (the payment widget). Without a URL
 	// charging answers 503.
 	PaymentURL       string
@@ -101,7 +101,7 @@ type Config struct {
 	// checkout page stands in for the payment widget (empty with the real
 	// gateway: the client loads the widget itself).
 	PaymentCheckoutURL string
-	// PaymentSandbox starts the local PG sandbox (writer/money/pgsandbox) on a
+	// PaymentSandbox starts the local Toss sandbox (writer/money/tosssandbox) on a
 	// free port when PaymentURL is empty, so charging works in development.
 	PaymentSandbox bool
 	// Providers overrides the OAuth2 providers (nil = from env, see auth.DefaultProviders).
@@ -156,10 +156,10 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.LoginPerMinute, "login-per-minute", 10, "login attempts per account and minute (env LOGIN_PER_MINUTE)")
 	fs.IntVar(&c.ChargePerMinute, "charge-per-minute", 10, "charging calls (request, confirm, cancel) per member and minute (env CHARGE_PER_MINUTE)")
 	fs.StringVar(&c.PaymentURL, "payment-url", "", "payment gateway base URL (env PAYMENT_URL)")
-	fs.StringVar(&c.PaymentSecretKey, "payment-secret-key", pgsandbox.DefaultSecretKey, "payment gateway merchant key (env PAYMENT_SECRET_KEY)")
-	fs.StringVar(&c.PaymentClientKey, "payment-client-key", pgsandbox.DefaultClientKey, "payment gateway client key for the payment widget (env PAYMENT_CLIENT_KEY)")
+	fs.StringVar(&c.PaymentSecretKey, "payment-secret-key", tosssandbox.DefaultSecretKey, "payment gateway merchant key (env PAYMENT_SECRET_KEY)")
+	fs.StringVar(&c.PaymentClientKey, "payment-client-key", tosssandbox.DefaultClientKey, "payment gateway client key for the payment widget (env PAYMENT_CLIENT_KEY)")
 	fs.StringVar(&c.PaymentCheckoutURL, "payment-checkout-url", "", "base URL of a separately run payment sandbox whose checkout page stands in for the payment widget (env PAYMENT_CHECKOUT_URL)")
-	fs.BoolVar(&c.PaymentSandbox, "payment-sandbox", true, "start the local PG sandbox when no payment-url is given (env PAYMENT_SANDBOX)")
+	fs.BoolVar(&c.PaymentSandbox, "payment-sandbox", true, "start the local Toss sandbox when no payment-url is given (env PAYMENT_SANDBOX)")
 	fs.StringVar(&c.ContentStoreURL, "content-store-url", "", "object store of uploaded content: a folder or s3://bucket?endpoint=... (env CONTENT_STORE_URL)")
 	fs.DurationVar(&c.MediaGrace, "media-grace", 24*time.Hour, "how long a replaced volume version stays readable before its files are removed (env WRITER_MEDIA_GRACE)")
 	fs.IntVar(&c.MediaWorkers, "media-workers", 1, "processing jobs this writer runs at once (env WRITER_MEDIA_WORKERS)")
@@ -201,10 +201,10 @@ func (c *Config) defaults() {
 		c.IPSalt = "dev-ip-salt"
 	}
 	if c.PaymentSecretKey == "" {
-		c.PaymentSecretKey = pgsandbox.DefaultSecretKey
+		c.PaymentSecretKey = tosssandbox.DefaultSecretKey
 	}
 	if c.PaymentClientKey == "" {
-		c.PaymentClientKey = pgsandbox.DefaultClientKey
+		c.PaymentClientKey = tosssandbox.DefaultClientKey
 	}
 	if c.TrustedProxies == "" {
 		c.TrustedProxies = DefaultTrustedProxies
@@ -239,7 +239,7 @@ type Server struct {
 	auth   *auth.Auth
 	media  *media.Service
 	store  *store.Store
-	pgsb   *pgsandbox.Server
+	pgsb   *tosssandbox.Server
 	push   *push.Worker
 	money  *money.Service
 	ln     net.Listener
@@ -287,8 +287,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 		svc.DevDefault{Name: "ANALYST_SECRET", Value: cfg.AnalystSecret, Dev: contract.DevAnalystSecret},
 		svc.DevDefault{Name: "CONTENT_SECRET", Value: cfg.ContentSecret, Dev: "dev-content-secret"},
 		svc.DevDefault{Name: "TRACK_IP_SALT", Value: cfg.IPSalt, Dev: "dev-ip-salt"},
-		svc.DevDefault{Name: "PAYMENT_SECRET_KEY", Value: cfg.PaymentSecretKey, Dev: pgsandbox.DefaultSecretKey},
-		svc.DevDefault{Name: "PAYMENT_CLIENT_KEY", Value: cfg.PaymentClientKey, Dev: pgsandbox.DefaultClientKey},
+		svc.DevDefault{Name: "PAYMENT_SECRET_KEY", Value: cfg.PaymentSecretKey, Dev: tosssandbox.DefaultSecretKey},
+		svc.DevDefault{Name: "PAYMENT_CLIENT_KEY", Value: cfg.PaymentClientKey, Dev: tosssandbox.DefaultClientKey},
 		svc.DevDefault{Name: "VAPID_PRIVATE_KEY", Value: cfg.Push.PrivateKey, Dev: push.DevPrivateKey},
 		svc.DevDefault{Name: "PAYMENT_URL (the payment sandbox is on; or PAYMENT_SANDBOX=false)", Value: fmt.Sprint(sandbox), Dev: "true"},
 	); err != nil {
@@ -415,8 +415,8 @@ func (s *Server) routes(ctx context.Context, mux httpapi.Mux, reg prometheus.Reg
 		ChargePerMinute: s.cfg.ChargePerMinute, ProfileChanged: s.enqueueProfile, PaymentClientKey: s.cfg.PaymentClientKey,
 		PaymentCheckoutURL: s.cfg.PaymentCheckoutURL}
 	if s.cfg.PaymentURL == "" && s.cfg.PaymentSandbox {
-		sb, err := pgsandbox.Start("127.0.0.1:0", pgsandbox.Config{SecretKey: s.cfg.PaymentSecretKey,
-			ClientKey: s.cfg.PaymentClientKey, Log: s.log.With("part", "pgsandbox")})
+		sb, err := tosssandbox.Start("127.0.0.1:0", tosssandbox.Config{SecretKey: s.cfg.PaymentSecretKey,
+			ClientKey: s.cfg.PaymentClientKey, Log: s.log.With("part", "tosssandbox")})
 		if err != nil {
 			return err
 		}

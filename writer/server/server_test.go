@@ -17,7 +17,7 @@ import (
 	"storefront/devstack"
 	"storefront/devstack/testenv"
 	"storefront/writer/internal/writertest"
-	"storefront/writer/money/pgsandbox"
+	"storefront/writer/money/tosssandbox"
 	"storefront/writer/server"
 )
 
@@ -374,7 +374,7 @@ func TestTwoWriterNodes(t *testing.T) {
 	})
 }
 
-// With no payment URL the writer starts the PG sandbox: a member charges
+// With no payment URL the writer starts the Toss sandbox: a member charges
 // blue money end to end (request, approve on the checkout page, confirm).
 func TestChargeThroughSandbox(t *testing.T) {
 	t.Parallel()
@@ -397,7 +397,7 @@ func TestChargeThroughSandbox(t *testing.T) {
 	if ch.CheckoutURL == "" {
 		t.Fatalf("no checkout url: %s", body)
 	}
-	red, err := pgsandbox.Pay(context.Background(), ch.CheckoutURL, true)
+	red, err := tosssandbox.Pay(context.Background(), ch.CheckoutURL, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-// Package pgsandbox is a fake of Toss Payments' core API v1 in test mode,
+// Package tosssandbox is a fake of Toss Payments' core API v1 in test mode,
 // over real HTTP, so the writer's gateway client is the production code:
 //
 //   - the payment widget's part (client key, order id and amount fixed by the
@@ -14,7 +14,7 @@
 //
 // Use it in tests through httptest (New + Handler) and in the dev launcher
 // through Start. It keeps everything in memory; it is not for production.
-package pgsandbox
+package tosssandbox
 
 import (
 	"bytes"
