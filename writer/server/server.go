@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -29,6 +30,7 @@ import (
 	"storefront/realip"
 	"storefront/svc"
 	"storefront/writer/admin"
+	"storefront/writer/appmoney"
 	"storefront/writer/auth"
 	"storefront/writer/catalog"
 	"storefront/writer/devclock"
@@ -123,6 +125,9 @@ type Config struct {
 	DevClock bool
 	// Push is Web Push of new-volume alarms (VAPID keys, worker settings).
 	Push push.Config
+	// AppMoney is the app stores' side of app money (writer/appmoney): a
+	// store without its credentials answers 503.
+	AppMoney appmoney.Config
 }
 
 // RegisterFlags registers the writer's flags with environment fallbacks.
@@ -166,6 +171,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.DevClock, "dev-clock", false, "TESTS ONLY: a request's sf_devclock cookie moves the coupon clock by that many seconds; refused with cookie-mode live (env WRITER_DEV_CLOCK)")
 	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", 10*time.Second, "graceful shutdown limit (env WRITER_SHUTDOWN_GRACE)")
 	c.Push.RegisterFlags(fs)
+	c.AppMoney.RegisterFlags(fs)
 	c.NATSAuth.RegisterFlags(fs)
 	c.Events.RegisterFlags(fs)
 	c.Timeouts.RegisterFlags(fs, "WRITER", writerTimeouts)
@@ -373,7 +379,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	}
 	// Business events caused by a reader's request carry the edge's
 	// enrichment of it; the gateway's webhook is not a reader's request.
-	memberAPI = enrich.Middleware([]byte(cfg.IPSalt), func(r *http.Request) bool { return r.URL.Path == money.WebhookPath }, memberAPI)
+	memberAPI = enrich.Middleware([]byte(cfg.IPSalt), func(r *http.Request) bool {
+		return r.URL.Path == money.WebhookPath || slices.Contains(appmoney.NotificationPaths, r.URL.Path)
+	}, memberAPI)
 	mux.Handle("/", memberAPI)
 	// Guard: no route sees a path or query with text PostgreSQL cannot
 	// store or a query field given twice.
@@ -433,6 +441,15 @@ func (s *Server) routes(ctx context.Context, mux httpapi.Mux, reg prometheus.Reg
 	s.money = ms
 	ms.Routes(mux, s.auth.UserID)
 	adm.Coupons = ms
+	acfg := s.cfg.AppMoney
+	if acfg.Now == nil {
+		acfg.Now = s.cfg.Now
+	}
+	as, err := appmoney.New(ctx, s.pool, ms, acfg, s.log.With("part", "appmoney"))
+	if err != nil {
+		return fmt.Errorf("writer: %w", err)
+	}
+	as.Routes(mux, s.auth.UserID)
 	mem := member.New(s.pool, s.auth, ms, s.cfg.Now, s.log.With("part", "member"))
 	mem.Changed = s.relay.Wake
 	mem.Routes(mux)

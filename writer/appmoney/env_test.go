@@ -1,0 +1,165 @@
+package appmoney_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"storefront/devstack/testenv"
+	"storefront/writer/appmoney"
+	"storefront/writer/appmoney/storetest"
+	"storefront/writer/internal/writertest"
+	"storefront/writer/money"
+)
+
+const (
+	pkg    = "com.storefront.app"
+	bundle = "com.storefront.ios"
+)
+
+type env struct {
+	t      *testing.T
+	pool   *pgxpool.Pool
+	srv    *httptest.Server
+	google *storetest.GooglePlay
+	apple  *storetest.AppStore
+	ctx    context.Context
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	pool, _ := writertest.Pool(t)
+	g := storetest.StartGooglePlay(pkg)
+	t.Cleanup(g.Close)
+	a := storetest.StartAppStore(bundle)
+	t.Cleanup(a.Close)
+	log := writertest.Log()
+	ms := money.New(pool, money.Config{}, log)
+	sa := g.ServiceAccount()
+	svc, err := appmoney.New(context.Background(), pool, ms, appmoney.Config{
+		GoogleAPIURL: g.URL, GooglePackage: pkg, GoogleAccount: &sa, GooglePushToken: "push-secret",
+		AppleAPIURL: a.URL, AppleIssuerID: a.IssuerID, AppleKeyID: a.KeyID, AppleKeyPEM: a.KeyPEM(),
+		AppleBundleID: bundle, AppleEnvironment: "Sandbox", AppleRootPEM: a.Chain.RootPEM(),
+	}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	svc.Routes(mux, func(r *http.Request) (int64, bool) {
+		uid, err := strconv.ParseInt(r.Header.Get("X-Test-Uid"), 10, 64)
+		return uid, err == nil && uid > 0
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return &env{t: t, pool: pool, srv: srv, google: g, apple: a, ctx: context.Background()}
+}
+
+type answer struct {
+	status int
+	body   map[string]any
+	raw    string
+}
+
+// post sends body (a string is sent as is) as uid (0 = no session) on channel.
+func (e *env) post(path string, uid int64, channel string, body any) answer {
+	e.t.Helper()
+	var b []byte
+	switch v := body.(type) {
+	case string:
+		b = []byte(v)
+	case []byte:
+		b = v
+	default:
+		b, _ = json.Marshal(v)
+	}
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+path, bytes.NewReader(b))
+	req.Header.Set("Content-Type", "application/json")
+	if uid != 0 {
+		req.Header.Set("X-Test-Uid", strconv.FormatInt(uid, 10))
+	}
+	if channel != "" {
+		req.Header.Set("X-Channel", channel)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	a := answer{status: resp.StatusCode, raw: string(raw)}
+	if err := json.Unmarshal(raw, &a.body); err != nil {
+		e.t.Fatalf("answer %d is not JSON: %s", resp.StatusCode, raw)
+	}
+	if code, _ := a.body["header"].(map[string]any)["code"].(float64); int(code) != resp.StatusCode {
+		e.t.Fatalf("header code %v differs from status %d: %s", code, resp.StatusCode, raw)
+	}
+	return a
+}
+
+// refused checks an error answer: status and a Korean message.
+func (a answer) refused(t *testing.T, status int) {
+	t.Helper()
+	if a.status != status {
+		t.Fatalf("status %d, want %d: %s", a.status, status, a.raw)
+	}
+	msg, _ := a.body["header"].(map[string]any)["message"].(string)
+	if !testenv.Korean(msg) {
+		t.Fatalf("message %q is not Korean", msg)
+	}
+}
+
+func (e *env) int(sql string, args ...any) int64 {
+	e.t.Helper()
+	var n int64
+	if err := e.pool.QueryRow(e.ctx, sql, args...).Scan(&n); err != nil {
+		e.t.Fatalf("%s: %v", sql, err)
+	}
+	return n
+}
+
+func (e *env) exec(sql string, args ...any) {
+	e.t.Helper()
+	if _, err := e.pool.Exec(e.ctx, sql, args...); err != nil {
+		e.t.Fatalf("%s: %v", sql, err)
+	}
+}
+
+func (e *env) balance(uid int64, m string) int64 {
+	return e.int(`SELECT coalesce((SELECT `+m+` FROM wallets WHERE uid = $1), 0)`, uid)
+}
+
+// snapshot fingerprints every table app money writes.
+func (e *env) snapshot() string {
+	e.t.Helper()
+	var b strings.Builder
+	for _, tb := range []string{"wallets", "ledger", "store_purchases", "store_notifications", "money_flags", "outbox"} {
+		var s *string
+		if err := e.pool.QueryRow(e.ctx, `SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM `+tb+` t`).Scan(&s); err != nil {
+			e.t.Fatal(err)
+		}
+		b.WriteString(tb + "=")
+		if s != nil {
+			b.WriteString(*s)
+		}
+		b.WriteString(";")
+	}
+	return b.String()
+}
+
+// checkLedger asserts that every balance equals the sum of its ledger rows.
+func (e *env) checkLedger() {
+	e.t.Helper()
+	if n := e.int(`SELECT count(*) FROM wallets w WHERE
+		w.android <> coalesce((SELECT sum(delta) FROM ledger l WHERE l.uid = w.uid AND money = 'android'), 0) OR
+		w.ios     <> coalesce((SELECT sum(delta) FROM ledger l WHERE l.uid = w.uid AND money = 'ios'), 0)`); n != 0 {
+		e.t.Fatalf("%d wallets differ from their ledger sums", n)
+	}
+}

@@ -1,0 +1,190 @@
+package money
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"storefront/contract"
+)
+
+// The app stores whose purchases become app money (writer/appmoney verifies
+// them; this file only moves the money).
+const (
+	StoreGoogle = "google"
+	StoreApple  = "apple"
+)
+
+// StorePurchase is a purchase a store's own server confirmed.
+type StorePurchase struct {
+	Store         string
+	TransactionID string // Google Play orderId, App Store transactionId
+	ProductID     string
+	Money         string // Android or IOS
+	Amount        int64
+	PurchasedAt   time.Time
+}
+
+// StoreReceipt is the answer to a receipt: the purchase as recorded and the
+// wallet after it. Replayed is true when the purchase was credited before.
+type StoreReceipt struct {
+	Header        contract.Header `json:"header"`
+	Store         string          `json:"store"`
+	TransactionID string          `json:"transactionId"`
+	ProductID     string          `json:"productId"`
+	Money         string          `json:"money"`
+	Amount        int64           `json:"amount"`
+	Status        string          `json:"status"` // credited, revoked
+	Replayed      bool            `json:"replayed"`
+	Wallet        *Wallet         `json:"wallet,omitempty"`
+}
+
+// ErrReceiptTaken answers a receipt another member's account was credited with.
+var ErrReceiptTaken = &Error{Status: http.StatusConflict, Msg: "다른 계정에서 이미 사용한 구매 영수증입니다."}
+
+func storeRef(store, txID string) string { return store + ":" + txID }
+
+// CreditStore credits a store purchase to uid once per (store, transaction
+// id): the purchase row, the ledger row and the business event are one
+// transaction, and the primary key makes a concurrent or later copy of the
+// same receipt a replay that changes nothing.
+func (s *Service) CreditStore(ctx context.Context, uid int64, p StorePurchase) (*StoreReceipt, error) {
+	if p.Money != Android && p.Money != IOS {
+		return nil, fmt.Errorf("credit store purchase %s: money %q is not app money", storeRef(p.Store, p.TransactionID), p.Money)
+	}
+	var out *StoreReceipt
+	changed := false
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		changed = false
+		w, err := lockWallet(ctx, tx, uid)
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		tag, err := tx.Exec(ctx, `INSERT INTO store_purchases (store, transaction_id, uid, product_id, money, amount, status, purchased_at, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, 'credited', $7, $8) ON CONFLICT (store, transaction_id) DO NOTHING`,
+			p.Store, p.TransactionID, uid, p.ProductID, p.Money, p.Amount, p.PurchasedAt, now)
+		if err != nil {
+			return fmt.Errorf("record store purchase %s: %w", storeRef(p.Store, p.TransactionID), err)
+		}
+		if tag.RowsAffected() == 0 {
+			var owner int64
+			var status string
+			if err := tx.QueryRow(ctx, `SELECT uid, status FROM store_purchases WHERE store = $1 AND transaction_id = $2`,
+				p.Store, p.TransactionID).Scan(&owner, &status); err != nil {
+				return fmt.Errorf("read store purchase %s: %w", storeRef(p.Store, p.TransactionID), err)
+			}
+			if owner != uid {
+				return ErrReceiptTaken
+			}
+			out = &StoreReceipt{Status: status, Replayed: true, Wallet: w}
+			return nil
+		}
+		ref := storeRef(p.Store, p.TransactionID)
+		if err := post(ctx, tx, w, p.Money, p.Amount, "store_purchase", ref, now); err != nil {
+			return err
+		}
+		if err := s.cfg.Outbox.Enqueue(ctx, tx, contract.TrackedEvent{Type: contract.EvCharge, Time: now,
+			UID: uidString(uid), Amount: p.Amount, Money: p.Money,
+			Props: map[string]string{"store": p.Store, "transactionId": p.TransactionID, "productId": p.ProductID}}); err != nil {
+			return err
+		}
+		if err := s.profileChanged(ctx, tx, uid); err != nil {
+			return err
+		}
+		out = &StoreReceipt{Status: "credited", Wallet: w}
+		changed = true
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if changed {
+		s.cfg.Changed()
+	}
+	out.Header = contract.Header{Code: 200}
+	out.Store, out.TransactionID, out.ProductID, out.Money, out.Amount = p.Store, p.TransactionID, p.ProductID, p.Money, p.Amount
+	return out, nil
+}
+
+// StoreRevocation is what RevokeStore did.
+type StoreRevocation struct {
+	Known     bool  // the purchase was credited here
+	Applied   bool  // this call revoked it (false: revoked before, or unknown)
+	Taken     int64 // taken back from the wallet
+	Shortfall int64 // already spent: recorded in money_flags
+}
+
+// RevokeStore takes back a purchase its store refunded or voided, once: the
+// unspent part of its money is debited, the spent rest (never a negative
+// balance) flags the account in money_flags. The caller has confirmed the
+// refund with the store itself. An unknown purchase changes nothing.
+func (s *Service) RevokeStore(ctx context.Context, store, txID, reason string) (StoreRevocation, error) {
+	var uid int64
+	err := s.pool.QueryRow(ctx, `SELECT uid FROM store_purchases WHERE store = $1 AND transaction_id = $2`, store, txID).Scan(&uid)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return StoreRevocation{}, nil
+	}
+	if err != nil {
+		return StoreRevocation{}, fmt.Errorf("find store purchase %s: %w", storeRef(store, txID), err)
+	}
+	var out StoreRevocation
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		out = StoreRevocation{Known: true}
+		// The wallet first, as every money change of a user, then the purchase.
+		w, err := lockWallet(ctx, tx, uid)
+		if err != nil {
+			return err
+		}
+		var money, status string
+		var amount int64
+		if err := tx.QueryRow(ctx, `SELECT money, amount, status FROM store_purchases WHERE store = $1 AND transaction_id = $2 FOR UPDATE`,
+			store, txID).Scan(&money, &amount, &status); err != nil {
+			return fmt.Errorf("lock store purchase %s: %w", storeRef(store, txID), err)
+		}
+		if status == "revoked" {
+			return nil
+		}
+		now := s.now()
+		ref := storeRef(store, txID)
+		take := min(amount, w.Balance(money))
+		if err := post(ctx, tx, w, money, -take, "store_refund", ref, now); err != nil {
+			return err
+		}
+		short := amount - take
+		if _, err := tx.Exec(ctx, `UPDATE store_purchases SET status = 'revoked', revoked_amount = $3, shortfall = $4,
+			revoke_reason = $5, revoked_at = $6 WHERE store = $1 AND transaction_id = $2`, store, txID, take, short, reason, now); err != nil {
+			return fmt.Errorf("revoke store purchase %s: %w", ref, err)
+		}
+		if short > 0 {
+			if _, err := tx.Exec(ctx, `INSERT INTO money_flags (uid, reason, ref, amount, created_at) VALUES ($1, 'store_refund_spent', $2, $3, $4)`,
+				uid, ref, short, now); err != nil {
+				return fmt.Errorf("flag %d for %s: %w", uid, ref, err)
+			}
+		}
+		if err := s.cfg.Outbox.Enqueue(ctx, tx, contract.TrackedEvent{Type: contract.EvCharge, Time: now,
+			UID: uidString(uid), Amount: -take, Money: money,
+			Props: map[string]string{"store": store, "transactionId": txID, "kind": "cancel"}}); err != nil {
+			return err
+		}
+		if err := s.profileChanged(ctx, tx, uid); err != nil {
+			return err
+		}
+		out.Applied, out.Taken, out.Shortfall = true, take, short
+		return nil
+	})
+	if err != nil {
+		return StoreRevocation{}, err
+	}
+	if out.Applied {
+		s.cfg.Changed()
+		if out.Shortfall > 0 {
+			s.log.Warn("store refund of spent app money: account flagged", "uid", uid, "ref", storeRef(store, txID), "shortfall", out.Shortfall)
+		}
+	}
+	return out, nil
+}
