@@ -64,16 +64,11 @@ func (s *Service) Routes(mux httpapi.Mux, user func(*http.Request) (uid int64, o
 	mux.Handle("POST "+AppleNotificationPath, s.wrap(s.postAppleNotification))
 }
 
-// wrap bounds the body and maps money's errors to the writer's one error type.
+// wrap bounds the body; errors become the envelope (httpapi.Wrap).
 func (s *Service) wrap(fn httpapi.HandlerFunc) http.Handler {
 	return httpapi.Wrap(s.log, func(w http.ResponseWriter, r *http.Request) error {
 		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
-		err := fn(w, r)
-		var me *money.Error
-		if errors.As(err, &me) {
-			return &httpapi.Error{Code: me.Status, Msg: me.Msg, Err: err}
-		}
-		return err
+		return fn(w, r)
 	})
 }
 
@@ -302,12 +297,6 @@ func readBody(r *http.Request) ([]byte, error) {
 // (?token=); the notification is then only a pointer: what is voided or
 // canceled is read back from the Developer API.
 func (s *Service) postGoogleNotification(w http.ResponseWriter, r *http.Request) error {
-	if s.google == nil {
-		return errGoogleOff
-	}
-	if s.cfg.GooglePushToken == "" || subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("token")), []byte(s.cfg.GooglePushToken)) != 1 {
-		return errNotification
-	}
 	b, err := readBody(r)
 	if err != nil {
 		return err
@@ -319,6 +308,12 @@ func (s *Service) postGoogleNotification(w http.ResponseWriter, r *http.Request)
 	}
 	if err := json.Unmarshal(push.Message.Data, &n); err != nil {
 		return httpapi.BadRequest("알림 형식이 올바르지 않습니다.")
+	}
+	if s.google == nil {
+		return errGoogleOff
+	}
+	if s.cfg.GooglePushToken == "" || subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("token")), []byte(s.cfg.GooglePushToken)) != 1 {
+		return errNotification
 	}
 	if n.PackageName != s.google.PackageName {
 		return errOtherApp
@@ -395,12 +390,12 @@ type AppleNotification struct {
 // payload and the transaction inside are signed by Apple (JWS chained to
 // the pinned root), so they are trusted once verified.
 func (s *Service) postAppleNotification(w http.ResponseWriter, r *http.Request) error {
-	if s.apple == nil {
-		return errAppleOff
-	}
 	var in AppleNotification
 	if err := httpapi.DecodeJSONRequired(r, &in, "signedPayload"); err != nil {
 		return err
+	}
+	if s.apple == nil {
+		return errAppleOff
 	}
 	n, err := s.verifier.VerifyNotification(in.SignedPayload)
 	if err != nil {

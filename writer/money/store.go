@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"storefront/contract"
+	"storefront/writer/httpapi"
 )
 
 // The app stores whose purchases become app money (writer/appmoney verifies
@@ -44,7 +45,7 @@ type StoreReceipt struct {
 }
 
 // ErrReceiptTaken answers a receipt another member's account was credited with.
-var ErrReceiptTaken = &Error{Status: http.StatusConflict, Msg: "다른 계정에서 이미 사용한 구매 영수증입니다."}
+var ErrReceiptTaken = &httpapi.Error{Code: http.StatusConflict, Msg: "다른 계정에서 이미 사용한 구매 영수증입니다."}
 
 func storeRef(store, txID string) string { return store + ":" + txID }
 

@@ -327,6 +327,10 @@ func TestEveryRouteRefusesWhatItDoesNotTake(t *testing.T) {
 		"POST /admin/api/v1/media/jobs":                    {"target": "volume", "pid": "B1", "no": 2, "uploads": []string{up.Upload.ID}},
 		"PUT /admin/api/v1/keywords/{id}":                  {"name": "k"},
 		"PUT /admin/api/v1/users/{uid}/role":               {"role": "analyst"},
+		"POST /home/api/v1/appmoney/google/receipts":       {"packageName": "com.storefront.app", "productId": "bluemoney_1000", "purchaseToken": "t"},
+		"POST /home/api/v1/appmoney/apple/receipts":        {"transactionId": "2000000812345001"},
+		"POST /home/api/v1/appmoney/google/notifications":  {"message": map[string]any{"data": "e30=", "messageId": "1"}},
+		"POST /home/api/v1/appmoney/apple/notifications":   {"signedPayload": "e30.e30.e30"},
 	}
 	required := 0
 	for path, item := range doc.Paths.Map() {
