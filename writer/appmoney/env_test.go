@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -162,4 +163,56 @@ func (e *env) checkLedger() {
 		w.ios     <> coalesce((SELECT sum(delta) FROM ledger l WHERE l.uid = w.uid AND money = 'ios'), 0)`); n != 0 {
 		e.t.Fatalf("%d wallets differ from their ledger sums", n)
 	}
+}
+
+// badCase is a receipt that must be refused with status.
+type badCase struct {
+	name    string
+	uid     int64
+	channel string
+	body    any
+	status  int
+}
+
+// refuseAll posts each case and checks it is refused and changes nothing.
+func (e *env) refuseAll(t *testing.T, path string, cases []badCase) {
+	t.Helper()
+	before := e.snapshot()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e.post(path, c.uid, c.channel, c.body).refused(t, c.status)
+			if e.snapshot() != before {
+				t.Fatal("changed something")
+			}
+		})
+	}
+}
+
+// postConcurrently posts the same body n times at once and checks every
+// answer is 200 and exactly one credited.
+func (e *env) postConcurrently(path string, uid int64, channel string, body any, n int) []answer {
+	e.t.Helper()
+	var wg sync.WaitGroup
+	answers := make([]answer, n)
+	for i := range answers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			answers[i] = e.post(path, uid, channel, body)
+		}()
+	}
+	wg.Wait()
+	fresh := 0
+	for _, a := range answers {
+		if a.status != 200 {
+			e.t.Fatalf("status %d: %s", a.status, a.raw)
+		}
+		if a.body["replayed"] == false {
+			fresh++
+		}
+	}
+	if fresh != 1 {
+		e.t.Fatalf("%d answers credited, want 1", fresh)
+	}
+	return answers
 }

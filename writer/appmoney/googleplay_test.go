@@ -1,7 +1,6 @@
 package appmoney_test
 
 import (
-	"sync"
 	"testing"
 
 	"storefront/writer/appmoney"
@@ -18,30 +17,10 @@ func TestGoogleReceiptCreditsOnce(t *testing.T) {
 	e := newEnv(t)
 	const uid = 7
 	token, order := e.google.Buy("bluemoney_5000", "")
-	var wg sync.WaitGroup
-	answers := make([]answer, 16)
-	for i := range answers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			answers[i] = e.post(appmoney.GoogleReceiptPath, uid, "AA", googleReceipt("bluemoney_5000", token))
-		}()
-	}
-	wg.Wait()
-	fresh := 0
-	for _, a := range answers {
-		if a.status != 200 {
-			t.Fatalf("status %d: %s", a.status, a.raw)
-		}
-		if a.body["replayed"] == false {
-			fresh++
-		}
+	for _, a := range e.postConcurrently(appmoney.GoogleReceiptPath, uid, "AA", googleReceipt("bluemoney_5000", token), 16) {
 		if a.body["transactionId"] != order || a.body["amount"] != 5000.0 || a.body["money"] != "android" {
 			t.Fatalf("answer %s", a.raw)
 		}
-	}
-	if fresh != 1 {
-		t.Fatalf("%d answers credited, want 1", fresh)
 	}
 	if got := e.balance(uid, "android"); got != 5000 {
 		t.Fatalf("android money %d, want 5000", got)
@@ -79,14 +58,7 @@ func TestGoogleBadReceipts(t *testing.T) {
 	e.google.SetState(canceled, 1)
 	others, _ := e.google.Buy("bluemoney_1000", "12")
 	unsold, _ := e.google.Buy("bluemoney_777", "")
-	before := e.snapshot()
-	for _, c := range []struct {
-		name    string
-		uid     int64
-		channel string
-		body    any
-		status  int
-	}{
+	e.refuseAll(t, appmoney.GoogleReceiptPath, []badCase{
 		{"no session", 0, "AA", googleReceipt("bluemoney_1000", good), 401},
 		{"malformed", uid, "AA", `{"packageName":`, 400},
 		{"missing token", uid, "AA", map[string]string{"packageName": pkg, "productId": "bluemoney_1000"}, 400},
@@ -101,14 +73,7 @@ func TestGoogleBadReceipts(t *testing.T) {
 		{"pending", uid, "AC", googleReceipt("bluemoney_1000", pending), 409},
 		{"canceled", uid, "AO", googleReceipt("bluemoney_1000", canceled), 400},
 		{"another account's purchase", uid, "AA", googleReceipt("bluemoney_1000", others), 403},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			e.post(appmoney.GoogleReceiptPath, c.uid, c.channel, c.body).refused(t, c.status)
-			if e.snapshot() != before {
-				t.Fatal("changed something")
-			}
-		})
-	}
+	})
 	if e.google.Consumed(good) {
 		t.Fatal("a refused receipt was consumed")
 	}
