@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"storefront/contract"
+	"storefront/realip"
 	"storefront/writer/httpapi"
 )
 
@@ -329,7 +330,17 @@ func (s *Service) getCharge(w http.ResponseWriter, r *http.Request, uid int64) e
 	return writeJSON(w, c)
 }
 
+// errWebhookLimited answers a client address that posts webhooks faster than
+// WebhookPerMinute.
+var errWebhookLimited = httpapi.Errorf(http.StatusTooManyRequests, "요청이 너무 많습니다. 잠시 후 다시 시도해 주세요.")
+
 func (s *Service) postWebhook(w http.ResponseWriter, r *http.Request, _ int64) error {
+	// Per client address, as the login limit (writer/auth): the route has no
+	// session to count by, and realip has already put the client behind our
+	// proxies into RemoteAddr.
+	if !s.webhooks.Allow("ip:"+realip.RemoteHost(r), s.now()) {
+		return errWebhookLimited
+	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		return httpapi.ErrTooLarge

@@ -53,6 +53,10 @@ type Config struct {
 	// reach the payment gateway, per member and writer node (default 10), so a
 	// stolen session cannot test cards through us.
 	ChargePerMinute int
+	// WebhookPerMinute bounds the gateway webhook calls per client address
+	// and writer node (default 120): the route takes no session, and each
+	// call makes us ask the gateway, so a flood must not reach it.
+	WebhookPerMinute int
 	// Gateway charges cards. When nil and PaymentURL is set, an HTTPGateway to
 	// PaymentURL is used; when both are empty, charging calls answer 503.
 	Gateway PaymentGateway
@@ -105,6 +109,9 @@ func (c Config) withDefaults() Config {
 	if c.ChargePerMinute <= 0 {
 		c.ChargePerMinute = 10
 	}
+	if c.WebhookPerMinute <= 0 {
+		c.WebhookPerMinute = 120
+	}
 	if c.Gateway == nil && c.PaymentURL != "" {
 		c.Gateway = &HTTPGateway{BaseURL: c.PaymentURL, SecretKey: c.PaymentSecretKey}
 	}
@@ -138,17 +145,19 @@ const WebhookPath = "/home/api/v1/charge/webhook"
 
 // Service is the money service.
 type Service struct {
-	pool    *pgxpool.Pool
-	cfg     Config
-	log     *slog.Logger
-	now     func() time.Time
-	charges *httpapi.Limiter
+	pool     *pgxpool.Pool
+	cfg      Config
+	log      *slog.Logger
+	now      func() time.Time
+	charges  *httpapi.Limiter
+	webhooks *httpapi.Limiter
 }
 
 // New makes a Service on pool. The schema comes from writer/migrations (0100-0199).
 func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) *Service {
 	cfg = cfg.withDefaults()
-	return &Service{pool: pool, cfg: cfg, log: log, now: cfg.Now, charges: httpapi.NewLimiter(cfg.ChargePerMinute)}
+	return &Service{pool: pool, cfg: cfg, log: log, now: cfg.Now, charges: httpapi.NewLimiter(cfg.ChargePerMinute),
+		webhooks: httpapi.NewLimiter(cfg.WebhookPerMinute)}
 }
 
 // Errors callers may test with errors.Is / errors.As: the writer's one

@@ -93,6 +93,8 @@ type Config struct {
 	LoginPerMinute int
 	// ChargePerMinute bounds charging calls (request, confirm, cancel) per member.
 	ChargePerMinute int
+	// WebhookPerMinute bounds the payment gateway's webhook calls per client address.
+	WebhookPerMinute int
 	// Payment gateway (the Toss sandbox in dev): base URL, the merchant's secret
 	// key (server calls) and client key (the payment widget). Without a URL
 	// charging answers 503.
@@ -160,6 +162,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	})
 	fs.IntVar(&c.LoginPerMinute, "login-per-minute", 10, "login attempts per account and minute (env LOGIN_PER_MINUTE)")
 	fs.IntVar(&c.ChargePerMinute, "charge-per-minute", 10, "charging calls (request, confirm, cancel) per member and minute (env CHARGE_PER_MINUTE)")
+	fs.IntVar(&c.WebhookPerMinute, "webhook-per-minute", 120, "payment gateway webhook calls per client address and minute (env WEBHOOK_PER_MINUTE)")
 	fs.StringVar(&c.PaymentURL, "payment-url", "", "payment gateway base URL (env PAYMENT_URL)")
 	fs.StringVar(&c.PaymentSecretKey, "payment-secret-key", tosssandbox.DefaultSecretKey, "payment gateway merchant key (env PAYMENT_SECRET_KEY)")
 	fs.StringVar(&c.PaymentClientKey, "payment-client-key", tosssandbox.DefaultClientKey, "payment gateway client key for the payment widget (env PAYMENT_CLIENT_KEY)")
@@ -420,7 +423,7 @@ func (s *Server) routes(ctx context.Context, mux httpapi.Mux, reg prometheus.Reg
 	// Changed: every service that commits outbox rows wakes this node's relay
 	// in-process (there is no NOTIFY per row; see writer/outbox).
 	mcfg := money.Config{Now: s.cfg.Now, ContentSecret: s.cfg.ContentSecret, Changed: s.relay.Wake,
-		ChargePerMinute: s.cfg.ChargePerMinute, ProfileChanged: s.enqueueProfile, PaymentClientKey: s.cfg.PaymentClientKey,
+		ChargePerMinute: s.cfg.ChargePerMinute, WebhookPerMinute: s.cfg.WebhookPerMinute, ProfileChanged: s.enqueueProfile, PaymentClientKey: s.cfg.PaymentClientKey,
 		PaymentCheckoutURL: s.cfg.PaymentCheckoutURL}
 	if s.cfg.PaymentURL == "" && s.cfg.PaymentSandbox {
 		sb, err := tosssandbox.Start("127.0.0.1:0", tosssandbox.Config{SecretKey: s.cfg.PaymentSecretKey,
