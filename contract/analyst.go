@@ -24,10 +24,6 @@ const (
 	RoleAnalyst = "analyst"
 )
 
-// DevAnalystSecret is the development value of ANALYST_SECRET, shared by the
-// writer (which signs) and analytics (which checks); live mode refuses it.
-const DevAnalystSecret = "dev-analyst-secret"
-
 // ErrBadAnalyst is returned for a token that is malformed, forged or expired.
 var ErrBadAnalyst = errors.New("invalid analyst token")
 

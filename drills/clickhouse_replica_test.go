@@ -13,6 +13,7 @@ import (
 
 	"storefront/analytics/chschema"
 	"storefront/contract"
+	"storefront/devsecrets"
 	"storefront/devstack"
 )
 
@@ -87,7 +88,7 @@ func TestClickHouseReplicaStopUnderIngestion(t *testing.T) {
 		defer tick.Stop()
 		c := &http.Client{Timeout: 20 * time.Second}
 		analyst := map[string]string{"Cookie": contract.AnalystCookie + "=" +
-			contract.SignAnalyst([]byte(contract.DevAnalystSecret), "1000001", time.Now().Add(time.Hour))}
+			contract.SignAnalyst([]byte(devsecrets.AnalystSecret), "1000001", time.Now().Add(time.Hour))}
 		q := "traffic?at=" + url.QueryEscape(time.Now().UTC().Format(time.RFC3339)) + "&before=1h&after=1h&step=1h"
 		for {
 			for _, an := range []*service{an1, an2} {

@@ -31,6 +31,7 @@ import (
 	"storefront/analytics/rankings"
 	"storefront/analytics/reports"
 	"storefront/contract"
+	"storefront/devsecrets"
 	"storefront/natsutil"
 	"storefront/svc"
 )
@@ -99,7 +100,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&c.Retention.Events, "raw-retention", chschema.DefaultEventsRetention, "raw events older than this are dropped by whole months; 0 = kept for ever; rollups are kept (env ANALYTICS_RAW_RETENTION)")
 	fs.DurationVar(&c.Retention.Dead, "dead-retention", chschema.DefaultDeadRetention, "dead letters (events_dead) older than this are dropped by whole months; 0 = kept for ever (env ANALYTICS_DEAD_RETENTION)")
 	fs.DurationVar(&c.Rankings.RealWindow, "rank-real-window", 3*time.Hour, "window of the real-time ranking (env ANALYTICS_RANK_REAL_WINDOW)")
-	fs.StringVar(&c.AnalystSecret, "analyst-secret", contract.DevAnalystSecret, "secret of the writer's analyst cookie, which opens the reports API (env ANALYST_SECRET)")
+	fs.StringVar(&c.AnalystSecret, "analyst-secret", devsecrets.AnalystSecret, "secret of the writer's analyst cookie, which opens the reports API (env ANALYST_SECRET)")
 	fs.IntVar(&c.Ingest.Workers, "insert-workers", 2, "concurrent ClickHouse inserts (env ANALYTICS_INSERT_WORKERS)")
 	fs.IntVar(&c.NATSReplicas, "nats-replicas", 1, "JetStream replicas of stream and bucket (env NATS_REPLICAS)")
 	svc.ModeFlag(fs, &c.CookieMode)
@@ -128,7 +129,7 @@ func (c Config) withDefaults() Config {
 		c.Rankings.Now = c.Now
 	}
 	if c.AnalystSecret == "" {
-		c.AnalystSecret = contract.DevAnalystSecret
+		c.AnalystSecret = devsecrets.AnalystSecret
 	}
 	if c.RetentionCheck <= 0 {
 		c.RetentionCheck = 10 * time.Minute
@@ -212,7 +213,7 @@ func openClickHouse(url string, settings clickhouse.Settings) (driver.Conn, erro
 func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	cfg = cfg.withDefaults()
 	if err := svc.RefuseDevDefaults(cfg.CookieMode,
-		svc.DevDefault{Name: "ANALYST_SECRET", Value: cfg.AnalystSecret, Dev: contract.DevAnalystSecret}); err != nil {
+		svc.DevDefault{Name: "ANALYST_SECRET", Value: cfg.AnalystSecret, Dev: devsecrets.AnalystSecret}); err != nil {
 		return nil, fmt.Errorf("analytics: %w", err)
 	}
 	if cfg.ClickHouseCluster != "" && !cfg.ClickHouseReplicated {

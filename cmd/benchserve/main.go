@@ -20,6 +20,7 @@ import (
 
 	"storefront/contract"
 	"storefront/demo"
+	"storefront/devsecrets"
 	"storefront/devstack"
 	"storefront/edge/server"
 	"storefront/natsutil"
@@ -83,7 +84,7 @@ func bare(ctx context.Context, addr, file, encoding string) error {
 // token the edge accepts (its development secret): the edge checks that
 // token on every read.
 func readerCookie(now time.Time) string {
-	aud := contract.SignAudience([]byte("dev-audience-secret"), contract.Audience{AdultLevel: 2, Expires: now.Add(24 * time.Hour)})
+	aud := contract.SignAudience([]byte(devsecrets.AudienceSecret), contract.Audience{AdultLevel: 2, Expires: now.Add(24 * time.Hour)})
 	return "sf_session=Jd9qk3VbX0uLr2mYtP8wNcE5hA1sGz7oKfQiUy4TvWe; sf_bid=b-6f1c2e9a4d; " +
 		"sf_member=uid%3D41%26loginType%3Demail%2619Toggle%3DOFF; sf_adult=Y; " + contract.AudienceCookie + "=" + aud
 }

@@ -32,6 +32,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"storefront/contract"
+	"storefront/devsecrets"
 	"storefront/edge/cache"
 	"storefront/edge/catalog"
 	"storefront/edge/proxy"
@@ -112,9 +113,9 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.WriterURL, "writer", "http://127.0.0.1:8081", "writer node URLs, comma-separated (env WRITER_URL)")
 	fs.StringVar(&c.AnalyticsURL, "analytics", "http://127.0.0.1:8082", "analytics node URLs serving the reports API, comma-separated (env ANALYTICS_URL)")
 	fs.StringVar(&c.StaticDir, "static", "frontend/build/client", "built SPA to serve (env STATIC_DIR)")
-	fs.StringVar(&c.AudienceSecret, "audience-secret", "dev-audience-secret", "secret of the audience cookie shared with the writer (env AUDIENCE_SECRET)")
-	fs.StringVar(&c.ContentSecret, "content-secret", "dev-content-secret", "secret of content tokens shared with the writer (env CONTENT_SECRET)")
-	fs.StringVar(&c.IPSalt, "ip-salt", "dev-ip-salt", "salt of the client IP hash in tracking events (env TRACK_IP_SALT)")
+	fs.StringVar(&c.AudienceSecret, "audience-secret", devsecrets.AudienceSecret, "secret of the audience cookie shared with the writer (env AUDIENCE_SECRET)")
+	fs.StringVar(&c.ContentSecret, "content-secret", devsecrets.ContentSecret, "secret of content tokens shared with the writer (env CONTENT_SECRET)")
+	fs.StringVar(&c.IPSalt, "ip-salt", devsecrets.IPSalt, "salt of the client IP hash in tracking events (env TRACK_IP_SALT)")
 	fs.Func("cache-mb", "rendered-body cache size in MiB (env EDGE_CACHE_MB, default 256)", func(v string) error {
 		n, err := strconv.Atoi(v)
 		if err != nil || n <= 0 {
@@ -168,13 +169,13 @@ func (c *Config) withDefaults() Config {
 		o.NATSURL = contract.DefaultNATSURL
 	}
 	if o.AudienceSecret == "" {
-		o.AudienceSecret = "dev-audience-secret"
+		o.AudienceSecret = devsecrets.AudienceSecret
 	}
 	if o.ContentSecret == "" {
-		o.ContentSecret = "dev-content-secret"
+		o.ContentSecret = devsecrets.ContentSecret
 	}
 	if o.IPSalt == "" {
-		o.IPSalt = "dev-ip-salt"
+		o.IPSalt = devsecrets.IPSalt
 	}
 	if o.CacheBytes <= 0 {
 		o.CacheBytes = 256 << 20
@@ -264,9 +265,9 @@ type Server struct {
 func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	cfg = cfg.withDefaults()
 	if err := svc.RefuseDevDefaults(cfg.CookieMode,
-		svc.DevDefault{Name: "AUDIENCE_SECRET", Value: cfg.AudienceSecret, Dev: "dev-audience-secret"},
-		svc.DevDefault{Name: "CONTENT_SECRET", Value: cfg.ContentSecret, Dev: "dev-content-secret"},
-		svc.DevDefault{Name: "TRACK_IP_SALT", Value: cfg.IPSalt, Dev: "dev-ip-salt"},
+		svc.DevDefault{Name: "AUDIENCE_SECRET", Value: cfg.AudienceSecret, Dev: devsecrets.AudienceSecret},
+		svc.DevDefault{Name: "CONTENT_SECRET", Value: cfg.ContentSecret, Dev: devsecrets.ContentSecret},
+		svc.DevDefault{Name: "TRACK_IP_SALT", Value: cfg.IPSalt, Dev: devsecrets.IPSalt},
 	); err != nil {
 		return nil, fmt.Errorf("edge: %w", err)
 	}

@@ -31,6 +31,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"storefront/contract"
+	"storefront/devsecrets"
 	"storefront/writer/httpapi"
 	"storefront/writer/outbox"
 )
@@ -103,10 +104,10 @@ func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) *Auth {
 		cfg.Now = time.Now
 	}
 	if cfg.AudienceSecret == "" {
-		cfg.AudienceSecret = "dev-audience-secret"
+		cfg.AudienceSecret = devsecrets.AudienceSecret
 	}
 	if cfg.AnalystSecret == "" {
-		cfg.AnalystSecret = contract.DevAnalystSecret
+		cfg.AnalystSecret = devsecrets.AnalystSecret
 	}
 	if cfg.SessionLifetime <= 0 {
 		cfg.SessionLifetime = 14 * 24 * time.Hour

@@ -26,6 +26,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"storefront/contract"
+	"storefront/devsecrets"
 	"storefront/writer/httpapi"
 	"storefront/writer/outbox"
 )
@@ -89,7 +90,7 @@ func (c Config) withDefaults() Config {
 		c.Now = time.Now
 	}
 	if c.ContentSecret == "" {
-		c.ContentSecret = "dev-content-secret"
+		c.ContentSecret = devsecrets.ContentSecret
 	}
 	if c.ContentTTL <= 0 {
 		c.ContentTTL = 30 * time.Minute

@@ -25,6 +25,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"storefront/contract"
+	"storefront/devsecrets"
 	"storefront/media/store"
 	"storefront/natsutil"
 	"storefront/realip"
@@ -138,11 +139,11 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.DatabaseURL, "database-url", "", "PostgreSQL URL (env DATABASE_URL)")
 	fs.StringVar(&c.NATSURL, "nats-url", contract.DefaultNATSURL, "NATS URL (env NATS_URL)")
 	fs.IntVar(&c.NATSReplicas, "nats-replicas", 1, "JetStream replicas of stream and bucket (env NATS_REPLICAS)")
-	fs.StringVar(&c.AdminToken, "admin-token", "dev-admin-token", "bearer token of the admin API (env ADMIN_TOKEN)")
-	fs.StringVar(&c.AudienceSecret, "audience-secret", "dev-audience-secret", "secret of the audience cookie shared with the edge (env AUDIENCE_SECRET)")
-	fs.StringVar(&c.AnalystSecret, "analyst-secret", contract.DevAnalystSecret, "secret of the analyst cookie shared with analytics (env ANALYST_SECRET)")
-	fs.StringVar(&c.ContentSecret, "content-secret", "dev-content-secret", "secret of content tokens shared with the edge (env CONTENT_SECRET)")
-	fs.StringVar(&c.IPSalt, "ip-salt", "dev-ip-salt", "salt of the client IP hash in business events, the edge's value (env TRACK_IP_SALT)")
+	fs.StringVar(&c.AdminToken, "admin-token", devsecrets.AdminToken, "bearer token of the admin API (env ADMIN_TOKEN)")
+	fs.StringVar(&c.AudienceSecret, "audience-secret", devsecrets.AudienceSecret, "secret of the audience cookie shared with the edge (env AUDIENCE_SECRET)")
+	fs.StringVar(&c.AnalystSecret, "analyst-secret", devsecrets.AnalystSecret, "secret of the analyst cookie shared with analytics (env ANALYST_SECRET)")
+	fs.StringVar(&c.ContentSecret, "content-secret", devsecrets.ContentSecret, "secret of content tokens shared with the edge (env CONTENT_SECRET)")
+	fs.StringVar(&c.IPSalt, "ip-salt", devsecrets.IPSalt, "salt of the client IP hash in business events, the edge's value (env TRACK_IP_SALT)")
 	fs.IntVar(&c.DBMaxConns, "db-max-conns", 32, "PostgreSQL pool size (env WRITER_DB_MAX_CONNS)")
 	fs.StringVar(&c.DatabaseMigrateURL, "database-migrate-url", "", "direct PostgreSQL URL for migrations and the outbox's LISTEN, when DATABASE_URL is a pooler (env DATABASE_MIGRATE_URL)")
 	fs.BoolVar(&c.DBPooled, "database-pooled", false, "DATABASE_URL is a transaction pooler such as PgBouncer: no prepared statements, LISTEN and migrations on -database-migrate-url (env DATABASE_POOLED)")
@@ -195,19 +196,19 @@ func (c *Config) defaults() {
 		c.NATSURL = contract.DefaultNATSURL
 	}
 	if c.AdminToken == "" {
-		c.AdminToken = "dev-admin-token"
+		c.AdminToken = devsecrets.AdminToken
 	}
 	if c.AudienceSecret == "" {
-		c.AudienceSecret = "dev-audience-secret"
+		c.AudienceSecret = devsecrets.AudienceSecret
 	}
 	if c.AnalystSecret == "" {
-		c.AnalystSecret = contract.DevAnalystSecret
+		c.AnalystSecret = devsecrets.AnalystSecret
 	}
 	if c.ContentSecret == "" {
-		c.ContentSecret = "dev-content-secret"
+		c.ContentSecret = devsecrets.ContentSecret
 	}
 	if c.IPSalt == "" {
-		c.IPSalt = "dev-ip-salt"
+		c.IPSalt = devsecrets.IPSalt
 	}
 	if c.PaymentSecretKey == "" {
 		c.PaymentSecretKey = tosssandbox.DefaultSecretKey
@@ -291,11 +292,11 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	// payment: a live store would hand out money.
 	sandbox := cfg.PaymentURL == "" && cfg.PaymentSandbox
 	if err := svc.RefuseDevDefaults(cfg.CookieMode,
-		svc.DevDefault{Name: "ADMIN_TOKEN", Value: cfg.AdminToken, Dev: "dev-admin-token"},
-		svc.DevDefault{Name: "AUDIENCE_SECRET", Value: cfg.AudienceSecret, Dev: "dev-audience-secret"},
-		svc.DevDefault{Name: "ANALYST_SECRET", Value: cfg.AnalystSecret, Dev: contract.DevAnalystSecret},
-		svc.DevDefault{Name: "CONTENT_SECRET", Value: cfg.ContentSecret, Dev: "dev-content-secret"},
-		svc.DevDefault{Name: "TRACK_IP_SALT", Value: cfg.IPSalt, Dev: "dev-ip-salt"},
+		svc.DevDefault{Name: "ADMIN_TOKEN", Value: cfg.AdminToken, Dev: devsecrets.AdminToken},
+		svc.DevDefault{Name: "AUDIENCE_SECRET", Value: cfg.AudienceSecret, Dev: devsecrets.AudienceSecret},
+		svc.DevDefault{Name: "ANALYST_SECRET", Value: cfg.AnalystSecret, Dev: devsecrets.AnalystSecret},
+		svc.DevDefault{Name: "CONTENT_SECRET", Value: cfg.ContentSecret, Dev: devsecrets.ContentSecret},
+		svc.DevDefault{Name: "TRACK_IP_SALT", Value: cfg.IPSalt, Dev: devsecrets.IPSalt},
 		svc.DevDefault{Name: "PAYMENT_SECRET_KEY", Value: cfg.PaymentSecretKey, Dev: tosssandbox.DefaultSecretKey},
 		svc.DevDefault{Name: "PAYMENT_CLIENT_KEY", Value: cfg.PaymentClientKey, Dev: tosssandbox.DefaultClientKey},
 		svc.DevDefault{Name: "VAPID_PRIVATE_KEY", Value: cfg.Push.PrivateKey, Dev: push.DevPrivateKey},
