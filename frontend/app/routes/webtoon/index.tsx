@@ -1,40 +1,9 @@
-import { Link, useLoaderData } from "react-router";
-import { ProductGrid } from "~/components/product/ProductGrid";
-import { Tabs } from "~/components/product/Tabs";
-import { Section } from "~/components/Section/Section";
-import { http } from "~/utils/api";
-import { loadHome } from "~/utils/home";
-import { pageTitle } from "~/utils/meta";
-import { AREA_TABS, guard } from "~/utils/screens/routes";
-import * as s from "../home.css";
+import { useLoaderData } from "react-router";
+import { AreaHome, areaLoader, areaMeta } from "~/components/product/AreaHome";
 
-export const meta = () => [{ title: pageTitle("웹툰") }];
-
-export function clientLoader({ request }: { request: Request }) {
-  return guard(loadHome(http, "wt", request.signal));
-}
+export const meta = areaMeta("webtoon");
+export const clientLoader = areaLoader("webtoon");
 
 export default function Screen() {
-  const home = useLoaderData<typeof clientLoader>();
-  return (
-    <div>
-      <h1 className="visually-hidden">웹툰</h1>
-      <Tabs tabs={AREA_TABS.webtoon} label="웹툰 메뉴" />
-      {home.banners.length > 0 && (
-        <div className={s.banners} role="region" aria-label="배너">
-          {home.banners.map((b, i) => (
-            <Link key={b.id} to={b.linkUrl} className={s.banner}>
-              <img className={s.bannerImg} src={b.imageUrl} alt={b.title} width={320} height={160} loading={i === 0 ? "eager" : "lazy"} />
-            </Link>
-          ))}
-        </div>
-      )}
-      {home.sections.length === 0 && <p className={s.empty}>표시할 작품이 없습니다.</p>}
-      {home.sections.map((sec, i) => (
-        <Section key={sec.key} title={sec.title} moreUrl={sec.moreUrl}>
-          <ProductGrid items={sec.list} label={sec.title} eager={i === 0 ? 6 : 0} />
-        </Section>
-      ))}
-    </div>
-  );
+  return <AreaHome area="webtoon" home={useLoaderData<typeof clientLoader>()} />;
 }
