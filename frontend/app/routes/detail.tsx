@@ -98,29 +98,29 @@ function AdultGate() {
             : "19세 이상 성인 인증 후 이용할 수 있습니다.";
   return (
     <div className={s.gate} data-testid="adult-gate" data-gate={gate}>
-      <p style={{ fontSize: 40 }} aria-hidden="true">
+      <p className={s.gateMark} aria-hidden="true">
         19
       </p>
-      <p style={{ fontWeight: 800, fontSize: 17, marginTop: 8 }}>청소년 이용 불가 작품입니다.</p>
-      <p style={{ fontSize: 13, marginTop: 6 }}>{line}</p>
+      <p className={s.gateTitle}>청소년 이용 불가 작품입니다.</p>
+      <p className={s.gateLine}>{line}</p>
       {gate === "login" && (
-        <button type="button" className={s.primary} style={{ width: "100%", marginTop: 18 }} onClick={() => shell.goLogin(undefined, true)}>
+        <button type="button" className={`${s.primary} ${s.gateAction({ as: "button" })}`} onClick={() => shell.goLogin(undefined, true)}>
           로그인하고 성인 인증하기
         </button>
       )}
       {gate === "none" && (
         // The page knows an adult with the toggle on whose answer was the gate (a cookie changed meanwhile): load again.
-        <button type="button" className={s.primary} style={{ width: "100%", marginTop: 18 }} onClick={() => revalidator.revalidate()}>
+        <button type="button" className={`${s.primary} ${s.gateAction({ as: "button" })}`} onClick={() => revalidator.revalidate()}>
           다시 불러오기
         </button>
       )}
       {gate === "verify" && (
-        <Link to={`/adultverification?url=${encodeURIComponent(here)}`} className={s.primary} style={{ display: "block", marginTop: 18 }}>
+        <Link to={`/adultverification?url=${encodeURIComponent(here)}`} className={`${s.primary} ${s.gateAction({ as: "link" })}`}>
           성인 인증하기
         </Link>
       )}
       {gate === "toggle" && (
-        <button type="button" className={s.primary} style={{ width: "100%", marginTop: 18 }} onClick={toggleOn}>
+        <button type="button" className={`${s.primary} ${s.gateAction({ as: "button" })}`} onClick={toggleOn}>
           성인 작품 보기 켜기
         </button>
       )}

@@ -1,4 +1,5 @@
 import { style, globalStyle } from "@vanilla-extract/css";
+import { recipe } from "@vanilla-extract/recipes";
 import { vars } from "~/styles/theme.css";
 
 export const hero = style({ position: "relative", background: vars.color.bgSubtle, overflow: "hidden" });
@@ -14,7 +15,8 @@ export const chips = style({ display: "flex", gap: 6, flexWrap: "wrap", marginTo
 export const chip = style({ padding: "2px 8px", borderRadius: 999, fontSize: 11, fontWeight: 700, background: vars.color.bg, color: vars.color.text, border: `1px solid ${vars.color.border}` });
 export const benefit = style({ background: vars.color.accentBg, color: vars.color.accentText, border: 0 });
 export const actions = style({ display: "flex", gap: 8, padding: "12px 16px", borderBottom: `1px solid ${vars.color.border}` });
-export const action = style({
+export const action = recipe({
+  base: {
   flex: 1,
   display: "flex",
   flexDirection: "column",
@@ -28,19 +30,26 @@ export const action = style({
   background: vars.color.bgSubtle,
   cursor: "pointer",
   color: vars.color.text,
+  },
+  variants: { on: { true: { color: vars.color.danger }, false: {} } },
 });
-export const actionOn = style({ color: vars.color.danger });
-export const tabs = style({ display: "flex", borderBottom: `1px solid ${vars.color.border}`, position: "sticky", top: 0, zIndex: 6, background: vars.color.bg });
-export const tab = style({ flex: 1, padding: "12px 0", border: 0, background: "transparent", fontSize: 14, fontWeight: 700, color: vars.color.textMuted, cursor: "pointer", borderBottom: "2px solid transparent" });
-export const tabOn = style({ color: vars.color.text, borderBottomColor: vars.color.text });
+export const tabs = style({ marginTop: 8, display: "flex", borderBottom: `1px solid ${vars.color.border}`, position: "sticky", top: 0, zIndex: 6, background: vars.color.bg });
+export const tab = recipe({
+  base: { flex: 1, padding: "12px 0", border: 0, background: "transparent", fontSize: 14, fontWeight: 700, color: vars.color.textMuted, cursor: "pointer", borderBottom: "2px solid transparent" },
+  variants: { on: { true: { color: vars.color.text, borderBottomColor: vars.color.text }, false: {} } },
+});
 export const block = style({ padding: "14px 16px" });
 export const h2 = style({ fontSize: 15, fontWeight: 800, marginBottom: 8 });
 export const summary = style({ fontSize: 14, lineHeight: 1.65, color: vars.color.text, whiteSpace: "pre-wrap" });
 export const infoGrid = style({ display: "grid", gridTemplateColumns: "72px 1fr", gap: "6px 8px", fontSize: 13 });
 export const infoKey = style({ color: vars.color.textMuted });
-export const banner = style({ margin: "0 16px", padding: "10px 12px", borderRadius: 10, fontSize: 13, fontWeight: 600 });
-export const bannerWarn = style({ background: "rgba(229,56,59,0.12)", color: vars.color.danger });
-export const bannerInfo = style({ background: vars.color.bgSubtle });
+/** A line about the work's state (warn) or its wait-for-free coupon (info). */
+export const notice = recipe({
+  base: { margin: "12px 16px 0", padding: "10px 12px", borderRadius: 10, fontSize: 13, fontWeight: 600 },
+  variants: { tone: { warn: { background: "rgba(229,56,59,0.12)", color: vars.color.danger }, info: { background: vars.color.bgSubtle } } },
+});
+export const noticeTitle = style({ fontWeight: 700, fontSize: 14 });
+export const authorZzim = style({ marginRight: 6, marginBottom: 4 });
 export const volHead = style({ display: "flex", alignItems: "center", gap: 8, padding: "10px 16px" });
 export const volCount = style({ fontSize: 13, color: vars.color.textSubtle, marginRight: "auto" });
 export const small = style({ fontSize: 12, padding: "6px 10px", borderRadius: 8, border: `1px solid ${vars.color.border}`, background: vars.color.bg, color: vars.color.text, cursor: "pointer" });
@@ -54,9 +63,10 @@ globalStyle(`${volThumb} img`, { width: "100%", height: "100%", objectFit: "cove
 export const volBody = style({ flex: 1, minWidth: 0 });
 export const volTitle = style({ fontSize: 14, fontWeight: 600 });
 export const volDate = style({ fontSize: 11, color: vars.color.textMuted, marginTop: 2 });
-export const volState = style({ fontSize: 12, fontWeight: 700, whiteSpace: "nowrap" });
-export const free = style({ color: vars.color.accent });
-export const owned = style({ color: vars.color.textSubtle });
+export const volState = recipe({
+  base: { fontSize: 12, fontWeight: 700, whiteSpace: "nowrap" },
+  variants: { kind: { free: { color: vars.color.accent }, owned: { color: vars.color.textSubtle }, priced: {} } },
+});
 export const bottom = style({
   position: "sticky",
   bottom: 0,
@@ -90,6 +100,7 @@ export const option = style({
   textAlign: "left",
   selectors: { "&:disabled": { opacity: 0.45, cursor: "default" } },
 });
+export const optionClose = style({ justifyContent: "center", fontWeight: 500 });
 export const optionNote = style({ marginLeft: "auto", fontSize: 12, fontWeight: 500, color: vars.color.textSubtle });
 export const undo = style({ position: "fixed", left: 12, right: 12, bottom: 80, zIndex: 990, display: "flex", alignItems: "center", gap: 10, padding: "12px 14px", borderRadius: 12, background: vars.color.toastBg, color: vars.color.toastText, fontSize: 14, maxWidth: 696, margin: "0 auto" });
 export const undoBtn = style({ marginLeft: "auto", border: 0, background: "transparent", color: "#7fb0ff", fontWeight: 800, fontSize: 14, cursor: "pointer" });
@@ -99,3 +110,7 @@ export const reviewBody = style({ marginTop: 6, fontSize: 14, lineHeight: 1.55, 
 export const reviewActions = style({ display: "flex", gap: 6, marginTop: 8 });
 export const textarea = style({ width: "100%", padding: 10, borderRadius: 10, border: `1px solid ${vars.color.border}`, background: vars.color.bg, color: vars.color.text, font: "inherit", fontSize: 14 });
 export const gate = style({ padding: "48px 24px", textAlign: "center" });
+export const gateMark = style({ fontSize: 40 });
+export const gateTitle = style({ fontWeight: 800, fontSize: 17, marginTop: 8 });
+export const gateLine = style({ fontSize: 13, marginTop: 6 });
+export const gateAction = recipe({ base: { marginTop: 18 }, variants: { as: { button: { width: "100%" }, link: { display: "block" } } } });

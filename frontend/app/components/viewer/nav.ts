@@ -49,3 +49,6 @@ export const UNSUPPORTED_MS = 2000;
 export function webViewerSupported(w: { IntersectionObserver?: unknown; fetch?: unknown }): boolean {
   return typeof w.IntersectionObserver === "function" && typeof w.fetch === "function";
 }
+
+/** The viewer's address for one volume of a work. */
+export const viewerHref = (pid: string, no: number) => `/viewer?pid=${encodeURIComponent(pid)}&no=${no}`;
