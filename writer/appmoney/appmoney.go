@@ -82,12 +82,17 @@ func (p *Products) Set(s string) error {
 type Config struct {
 	Products Products
 	// Google Play: the API's base URL, the app's package name, the service
-	// account key file (JSON) and the token the Pub/Sub push subscription
+	// account key file (JSON). Pub/Sub pushes are authenticated by the OIDC
+	// ID token of the subscription (its audience and push service account,
+	// Google's keys at GooglePushCertsURL) and/or a token the subscription
 	// puts into its endpoint URL (?token=).
-	GoogleAPIURL         string
-	GooglePackage        string
-	GoogleServiceAccount string // path of the key file
-	GooglePushToken      string
+	GoogleAPIURL             string
+	GooglePackage            string
+	GoogleServiceAccount     string // path of the key file
+	GooglePushAudience       string
+	GooglePushServiceAccount string // email
+	GooglePushCertsURL       string
+	GooglePushToken          string
 	// App Store: the API's base URL, the in-app purchase key (issuer id, key
 	// id, .p8 file), the bundle id, the environment (Production or Sandbox)
 	// and the root certificate (PEM, Apple Root CA - G3) signed data must
@@ -117,7 +122,10 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.GoogleAPIURL, "google-play-api-url", "https://androidpublisher.googleapis.com", "Google Play Developer API base URL (env GOOGLE_PLAY_API_URL)")
 	fs.StringVar(&c.GooglePackage, "google-play-package", "", "the Android app's package name (env GOOGLE_PLAY_PACKAGE)")
 	fs.StringVar(&c.GoogleServiceAccount, "google-play-service-account", "", "service account key file (JSON) with access to the Play Console (env GOOGLE_PLAY_SERVICE_ACCOUNT)")
-	fs.StringVar(&c.GooglePushToken, "google-play-push-token", "", "token the Pub/Sub push subscription of real-time developer notifications sends as ?token= (env GOOGLE_PLAY_PUSH_TOKEN)")
+	fs.StringVar(&c.GooglePushAudience, "google-play-push-audience", "", "audience of the OIDC token the Pub/Sub push subscription of real-time developer notifications sends (env GOOGLE_PLAY_PUSH_AUDIENCE)")
+	fs.StringVar(&c.GooglePushServiceAccount, "google-play-push-service-account", "", "email of the push subscription's service account, the OIDC token's email (env GOOGLE_PLAY_PUSH_SERVICE_ACCOUNT)")
+	fs.StringVar(&c.GooglePushCertsURL, "google-play-push-certs-url", GoogleCertsURL, "JWKS of the keys Google signs OIDC tokens with (env GOOGLE_PLAY_PUSH_CERTS_URL)")
+	fs.StringVar(&c.GooglePushToken, "google-play-push-token", "", "token the push subscription sends as ?token=, required too when set (env GOOGLE_PLAY_PUSH_TOKEN)")
 	fs.StringVar(&c.AppleAPIURL, "app-store-api-url", "https://api.storekit.itunes.apple.com", "App Store Server API base URL (env APP_STORE_API_URL)")
 	fs.StringVar(&c.AppleIssuerID, "app-store-issuer-id", "", "App Store Connect issuer id of the in-app purchase key (env APP_STORE_ISSUER_ID)")
 	fs.StringVar(&c.AppleKeyID, "app-store-key-id", "", "id of the in-app purchase key (env APP_STORE_KEY_ID)")
@@ -136,6 +144,7 @@ type Service struct {
 	google   *GooglePlay
 	apple    *AppStore
 	verifier *Verifier
+	push     *PushAuth
 }
 
 // New makes the service. A store whose settings are incomplete is off (its
@@ -164,6 +173,15 @@ func New(ctx context.Context, pool *pgxpool.Pool, ms *money.Service, cfg Config,
 	}
 	if cfg.GoogleAccount != nil && cfg.GooglePackage != "" && cfg.GoogleAPIURL != "" {
 		s.google = NewGooglePlay(ctx, strings.TrimRight(cfg.GoogleAPIURL, "/"), cfg.GooglePackage, *cfg.GoogleAccount, cfg.HTTPClient)
+		if cfg.GooglePushCertsURL == "" {
+			cfg.GooglePushCertsURL = GoogleCertsURL
+		}
+		push, err := NewPushAuth(ctx, cfg.GooglePushAudience, cfg.GooglePushServiceAccount, cfg.GooglePushCertsURL,
+			cfg.GooglePushToken, cfg.HTTPClient, cfg.Now, log)
+		if err != nil {
+			return nil, fmt.Errorf("appmoney: %w", err)
+		}
+		s.push = push
 	}
 	keyPEM, rootPEM := cfg.AppleKeyPEM, cfg.AppleRootPEM
 	for _, f := range []struct {

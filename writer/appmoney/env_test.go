@@ -35,7 +35,12 @@ type env struct {
 	ctx    context.Context
 }
 
-func newEnv(t *testing.T) *env {
+// pushAudience is the audience of the test push subscription.
+const pushAudience = "https://storefront.test" + appmoney.GoogleNotificationPath
+
+// newEnv starts the fakes and the service; edit changes its settings
+// (by default pushes are authenticated by OIDC token only).
+func newEnv(t *testing.T, edit ...func(*appmoney.Config)) *env {
 	t.Helper()
 	pool, _ := writertest.Pool(t)
 	g := storetest.StartGooglePlay(pkg)
@@ -45,11 +50,16 @@ func newEnv(t *testing.T) *env {
 	log := writertest.Log()
 	ms := money.New(pool, money.Config{}, log)
 	sa := g.ServiceAccount()
-	svc, err := appmoney.New(context.Background(), pool, ms, appmoney.Config{
-		GoogleAPIURL: g.URL, GooglePackage: pkg, GoogleAccount: &sa, GooglePushToken: "push-secret",
+	cfg := appmoney.Config{
+		GoogleAPIURL: g.URL, GooglePackage: pkg, GoogleAccount: &sa,
+		GooglePushAudience: pushAudience, GooglePushServiceAccount: g.PushEmail, GooglePushCertsURL: g.CertsURL(),
 		AppleAPIURL: a.URL, AppleIssuerID: a.IssuerID, AppleKeyID: a.KeyID, AppleKeyPEM: a.KeyPEM(),
 		AppleBundleID: bundle, AppleEnvironment: "Sandbox", AppleRootPEM: a.Chain.RootPEM(),
-	}, log)
+	}
+	for _, f := range edit {
+		f(&cfg)
+	}
+	svc, err := appmoney.New(context.Background(), pool, ms, cfg, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,6 +82,28 @@ type answer struct {
 // post sends body (a string is sent as is) as uid (0 = no session) on channel.
 func (e *env) post(path string, uid int64, channel string, body any) answer {
 	e.t.Helper()
+	return e.send(path, uid, channel, nil, body)
+}
+
+// notify pushes a Pub/Sub body as Google does for an authenticated
+// subscription: with a valid OIDC token of the push service account.
+func (e *env) notify(body []byte) answer {
+	e.t.Helper()
+	return e.pushAs(e.google.PushToken(e.google.PushClaims(pushAudience)), body)
+}
+
+// pushAs pushes body with bearer as its Authorization ("" = none).
+func (e *env) pushAs(bearer string, body []byte) answer {
+	e.t.Helper()
+	hdr := map[string]string{}
+	if bearer != "" {
+		hdr["Authorization"] = "Bearer " + bearer
+	}
+	return e.send(appmoney.GoogleNotificationPath, 0, "", hdr, body)
+}
+
+func (e *env) send(path string, uid int64, channel string, hdr map[string]string, body any) answer {
+	e.t.Helper()
 	var b []byte
 	switch v := body.(type) {
 	case string:
@@ -88,6 +120,9 @@ func (e *env) post(path string, uid int64, channel string, body any) answer {
 	}
 	if channel != "" {
 		req.Header.Set("X-Channel", channel)
+	}
+	for k, v := range hdr {
+		req.Header.Set(k, v)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -121,16 +121,16 @@ func TestGoogleRefundNotification(t *testing.T) {
 	before := e.snapshot()
 	// A push for a purchase Google has not voided is refused.
 	forged := e.google.Push(map[string]any{"voidedPurchaseNotification": map[string]any{"purchaseToken": kept, "orderId": keptOrder, "productType": 2, "refundType": 1}})
-	e.post(appmoney.GoogleNotificationPath+"?token=push-secret", 0, "", forged).refused(t, 400)
+	e.notify(forged).refused(t, 400)
 	push := e.google.Refund(token)
 	e.post(appmoney.GoogleNotificationPath+"?token=wrong", 0, "", push).refused(t, 401)
 	e.post(appmoney.GoogleNotificationPath, 0, "", push).refused(t, 401)
-	e.post(appmoney.GoogleNotificationPath+"?token=push-secret", 0, "", `{"message":{}}`).refused(t, 400)
+	e.notify([]byte(`{"message":{}}`)).refused(t, 400)
 	if e.snapshot() != before {
 		t.Fatal("a refused notification changed something")
 	}
 
-	if a := e.post(appmoney.GoogleNotificationPath+"?token=push-secret", 0, "", push); a.status != 200 {
+	if a := e.notify(push); a.status != 200 {
 		t.Fatalf("refund: %s", a.raw)
 	}
 	if got := e.balance(uid, "android"); got != 0 {
@@ -150,12 +150,12 @@ func TestGoogleRefundNotification(t *testing.T) {
 	}
 	e.checkLedger()
 
-	if a := e.post(appmoney.GoogleNotificationPath+"?token=push-secret", 0, "", push); a.status != 200 {
+	if a := e.notify(push); a.status != 200 {
 		t.Fatalf("redelivery: %s", a.raw)
 	}
 	// The same void in a new message (Pub/Sub may publish twice) is applied once too.
 	again := e.google.Push(map[string]any{"voidedPurchaseNotification": map[string]any{"purchaseToken": token, "orderId": order, "productType": 2, "refundType": 1}})
-	if a := e.post(appmoney.GoogleNotificationPath+"?token=push-secret", 0, "", again); a.status != 200 {
+	if a := e.notify(again); a.status != 200 {
 		t.Fatalf("second message: %s", a.raw)
 	}
 	if got := e.int(`SELECT count(*) FROM ledger WHERE reason = 'store_refund'`); got != 1 || e.balance(uid, "android") != 0 {
@@ -181,15 +181,15 @@ func TestGoogleCanceledNotification(t *testing.T) {
 			"notificationType": appmoney.OneTimeProductCanceled, "purchaseToken": token, "sku": "bluemoney_1000"}})
 	}
 	// Google still shows it purchased: the notification changes no money.
-	if a := e.post(appmoney.GoogleNotificationPath+"?token=push-secret", 0, "", cancel()); a.status != 200 || e.balance(uid, "android") != 1000 {
+	if a := e.notify(cancel()); a.status != 200 || e.balance(uid, "android") != 1000 {
 		t.Fatalf("%s, android %d", a.raw, e.balance(uid, "android"))
 	}
 	e.google.SetState(token, 1)
-	if a := e.post(appmoney.GoogleNotificationPath+"?token=push-secret", 0, "", cancel()); a.status != 200 || e.balance(uid, "android") != 0 {
+	if a := e.notify(cancel()); a.status != 200 || e.balance(uid, "android") != 0 {
 		t.Fatalf("%s, android %d", a.raw, e.balance(uid, "android"))
 	}
 	test := e.google.Push(map[string]any{"testNotification": map[string]any{"version": "1.0"}})
-	if a := e.post(appmoney.GoogleNotificationPath+"?token=push-secret", 0, "", test); a.status != 200 {
+	if a := e.notify(test); a.status != 200 {
 		t.Fatal(a.raw)
 	}
 	e.checkLedger()

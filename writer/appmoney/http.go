@@ -2,7 +2,6 @@ package appmoney
 
 import (
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -46,7 +45,7 @@ var (
 //
 //	POST /home/api/v1/appmoney/google/receipts       {packageName, productId, purchaseToken}  (Android app channels)
 //	POST /home/api/v1/appmoney/apple/receipts        {transactionId}                            (iOS app channel)
-//	POST /home/api/v1/appmoney/google/notifications?token=   Pub/Sub push of an RTDN
+//	POST /home/api/v1/appmoney/google/notifications   Pub/Sub push of an RTDN (Authorization: Bearer OIDC token)
 //	POST /home/api/v1/appmoney/apple/notifications   {signedPayload}  App Store Server Notification v2
 func (s *Service) Routes(mux httpapi.Mux, user func(*http.Request) (uid int64, ok bool)) {
 	member := func(fn func(http.ResponseWriter, *http.Request, int64) error) http.Handler {
@@ -293,13 +292,19 @@ func readBody(r *http.Request) ([]byte, error) {
 }
 
 // postGoogleNotification takes a Pub/Sub push of a real-time developer
-// notification. The push subscription's endpoint carries a secret token
-// (?token=); the notification is then only a pointer: what is voided or
-// canceled is read back from the Developer API.
+// notification. The push is authenticated (PushAuth: Google's OIDC token of
+// the subscription, or the endpoint's token); the notification is then only
+// a pointer: what is voided or canceled is read back from the Developer API.
 func (s *Service) postGoogleNotification(w http.ResponseWriter, r *http.Request) error {
 	b, err := readBody(r)
 	if err != nil {
 		return err
+	}
+	if s.google == nil {
+		return errGoogleOff
+	}
+	if err := s.push.Check(r); err != nil {
+		return &httpapi.Error{Code: errNotification.Code, Msg: errNotification.Msg, Err: err}
 	}
 	var push PushMessage
 	var n DeveloperNotification
@@ -308,12 +313,6 @@ func (s *Service) postGoogleNotification(w http.ResponseWriter, r *http.Request)
 	}
 	if err := json.Unmarshal(push.Message.Data, &n); err != nil {
 		return httpapi.BadRequest("알림 형식이 올바르지 않습니다.")
-	}
-	if s.google == nil {
-		return errGoogleOff
-	}
-	if s.cfg.GooglePushToken == "" || subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("token")), []byte(s.cfg.GooglePushToken)) != 1 {
-		return errNotification
 	}
 	if n.PackageName != s.google.PackageName {
 		return errOtherApp

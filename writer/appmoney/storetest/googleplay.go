@@ -9,9 +9,11 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
+	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -40,7 +42,15 @@ type GooglePlay struct {
 	seq         int
 	failConsume bool
 	gets        int
+
+	// PushEmail is the push subscription's service account; pushKey signs
+	// its OIDC tokens, published at /oauth2/v3/certs.
+	PushEmail string
+	pushKey   *rsa.PrivateKey
 }
+
+// PushKeyID is the kid of the fake's token signing key.
+const PushKeyID = "storetest-push-1"
 
 // StartGooglePlay starts the fake for package pkg.
 func StartGooglePlay(pkg string) *GooglePlay {
@@ -48,10 +58,16 @@ func StartGooglePlay(pkg string) *GooglePlay {
 	if err != nil {
 		panic(err)
 	}
+	pushKey, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		panic(err)
+	}
 	g := &GooglePlay{Package: pkg, Email: "play-billing@storefront-test.iam.gserviceaccount.com", key: key,
-		tokens: map[string]bool{}, purchases: map[string]*appmoney.ProductPurchase{}}
+		tokens: map[string]bool{}, purchases: map[string]*appmoney.ProductPurchase{},
+		PushEmail: "rtdn-push@storefront-test.iam.gserviceaccount.com", pushKey: pushKey}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /token", g.token)
+	mux.HandleFunc("GET /oauth2/v3/certs", g.certs)
 	base := "/androidpublisher/v3/applications/{pkg}/purchases"
 	mux.HandleFunc("GET "+base+"/products/{product}/tokens/{token}", g.auth(g.get))
 	mux.HandleFunc("POST "+base+"/products/{product}/tokens/{token}", g.auth(g.method))
@@ -65,6 +81,44 @@ func (g *GooglePlay) ServiceAccount() appmoney.ServiceAccount {
 	der, _ := x509.MarshalPKCS8PrivateKey(g.key)
 	return appmoney.ServiceAccount{Type: "service_account", ClientEmail: g.Email, PrivateKeyID: "test-key-1",
 		PrivateKey: string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})), TokenURI: g.URL + "/token"}
+}
+
+// CertsURL is the fake's JWKS of OIDC token keys (www.googleapis.com/oauth2/v3/certs).
+func (g *GooglePlay) CertsURL() string { return g.URL + "/oauth2/v3/certs" }
+
+// certs publishes the push token key as Google does: {"keys":[{kty,alg,use,kid,n,e}]}.
+func (g *GooglePlay) certs(w http.ResponseWriter, _ *http.Request) {
+	pub := g.pushKey.PublicKey
+	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	w.Header().Set("Cache-Control", "public, max-age=21600, must-revalidate, no-transform")
+	_ = json.NewEncoder(w).Encode(map[string]any{"keys": []map[string]string{{
+		"kty": "RSA", "alg": "RS256", "use": "sig", "kid": PushKeyID,
+		"n": base64.RawURLEncoding.EncodeToString(pub.N.Bytes()),
+		"e": base64.RawURLEncoding.EncodeToString(big.NewInt(int64(pub.E)).Bytes()),
+	}}})
+}
+
+// PushClaims are the claims of the OIDC token Pub/Sub sends with a push of
+// an authenticated subscription with audience aud, valid for an hour.
+func (g *GooglePlay) PushClaims(aud string) gojwt.MapClaims {
+	now := time.Now()
+	return gojwt.MapClaims{"aud": aud, "azp": "113774264463038321964", "email": g.PushEmail, "email_verified": true,
+		"exp": now.Add(time.Hour).Unix(), "iat": now.Unix(), "iss": "https://accounts.google.com", "sub": "113774264463038321964"}
+}
+
+// PushToken signs claims with the fake's key (kid PushKeyID), as Google
+// signs a push's ID token.
+func (g *GooglePlay) PushToken(claims gojwt.MapClaims) string { return SignRS256(g.pushKey, PushKeyID, claims) }
+
+// SignRS256 signs claims with key under kid (a test forging tokens passes its own key).
+func SignRS256(key *rsa.PrivateKey, kid string, claims gojwt.MapClaims) string {
+	t := gojwt.NewWithClaims(gojwt.SigningMethodRS256, claims)
+	t.Header["kid"] = kid
+	s, err := t.SignedString(key)
+	if err != nil {
+		panic(err)
+	}
+	return s
 }
 
 func googleErr(w http.ResponseWriter, code int, status, msg string) {
