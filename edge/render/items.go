@@ -104,16 +104,11 @@ func yn(b bool) string {
 }
 
 // Paging is the seed's paging block.
-type Paging struct {
-	CurPage    int `json:"curPage"`
-	PageCount  int `json:"pageCount"`
-	TotalCount int `json:"totalCount"`
-	Size       int `json:"size"`
-}
+type Paging = contract.Paging
 
 // Page cuts page (from 1) of size out of n items and returns the bounds.
 func Page(n, page, size int) (lo, hi int, pg Paging) {
-	pg = Paging{CurPage: page, TotalCount: n, Size: size, PageCount: (n + size - 1) / size}
+	pg = contract.NewPaging(page, size, n)
 	lo = (page - 1) * size
 	if lo > n {
 		lo = n

@@ -13,8 +13,7 @@ import (
 type List struct {
 	Header Header `json:"header"`
 	Title  string `json:"title,omitempty"`
-	List   []Item `json:"list"`
-	Paging Paging `json:"paging"`
+	contract.PagedList[Item]
 }
 
 // NotFound is a 404 answer.
@@ -25,7 +24,7 @@ func NotFound(msg string) (int, any) {
 // ProductList renders page of ps.
 func ProductList(v *catalog.View, title string, ps []*catalog.Prod, page, size int) (int, any) {
 	lo, hi, pg := Page(len(ps), page, size)
-	return 200, List{Header: OK, Title: title, List: Items(v, ps[lo:hi]), Paging: pg}
+	return 200, List{Header: OK, Title: title, PagedList: contract.PagedList[Item]{List: Items(v, ps[lo:hi]), Paging: pg}}
 }
 
 // Ranked is a ranking entry.
@@ -37,19 +36,19 @@ type Ranked struct {
 
 // Ranking is the ranking answer.
 type Ranking struct {
-	Header   Header   `json:"header"`
-	Category string   `json:"category"`
-	Tab      string   `json:"tab"`
-	Source   string   `json:"source"` // analytics or viewcount (before analytics ranked)
-	List     []Ranked `json:"list"`
-	Paging   Paging   `json:"paging"`
+	Header   Header `json:"header"`
+	Category string `json:"category"`
+	Tab      string `json:"tab"`
+	Source   string `json:"source"` // analytics or viewcount (before analytics ranked)
+	contract.PagedList[Ranked]
 }
 
 // RankingPage renders a ranking of scope (all, wt, cm, eb, genre-<id>) and tab.
 func RankingPage(v *catalog.View, category, scope, tab string, page, size int) (int, any) {
 	items, computed := v.Ranking(scope, tab)
 	lo, hi, pg := Page(len(items), page, size)
-	r := Ranking{Header: OK, Category: category, Tab: tab, Source: "viewcount", List: make([]Ranked, 0, hi-lo), Paging: pg}
+	r := Ranking{Header: OK, Category: category, Tab: tab, Source: "viewcount",
+		PagedList: contract.PagedList[Ranked]{List: make([]Ranked, 0, hi-lo), Paging: pg}}
 	if computed {
 		r.Source = "analytics"
 	}
@@ -98,9 +97,8 @@ func SearchPage(v *catalog.View, q, section string, page, size int) (int, any) {
 	return 200, struct {
 		Header  Header `json:"header"`
 		Keyword string `json:"keyword"`
-		List    []Item `json:"list"`
-		Paging  Paging `json:"paging"`
-	}{OK, q, Items(v, ps[lo:hi]), pg}
+		contract.PagedList[Item]
+	}{OK, q, contract.PagedList[Item]{List: Items(v, ps[lo:hi]), Paging: pg}}
 }
 
 // ReviewOut is one review in a list; per-user flags are the writer's.
@@ -350,11 +348,10 @@ func FAQPage(v *catalog.View, cid, keyword string, page, size int) (int, any) {
 		list = append(list, *f)
 	}
 	return 200, struct {
-		Header Header         `json:"header"`
-		CID    string         `json:"cid"`
-		List   []contract.FAQ `json:"list"`
-		Paging Paging         `json:"paging"`
-	}{OK, cid, list, pg}
+		Header Header `json:"header"`
+		CID    string `json:"cid"`
+		contract.PagedList[contract.FAQ]
+	}{OK, cid, contract.PagedList[contract.FAQ]{List: list, Paging: pg}}
 }
 
 // NoticeOut is a notice in a list.
@@ -376,11 +373,10 @@ func Notices(v *catalog.View, kind string, page, size int) (int, any) {
 		list = append(list, noticeOut(v, n))
 	}
 	return 200, struct {
-		Header Header      `json:"header"`
-		Kind   string      `json:"kind"`
-		List   []NoticeOut `json:"list"`
-		Paging Paging      `json:"paging"`
-	}{OK, kind, list, pg}
+		Header Header `json:"header"`
+		Kind   string `json:"kind"`
+		contract.PagedList[NoticeOut]
+	}{OK, kind, contract.PagedList[NoticeOut]{List: list, Paging: pg}}
 }
 
 func noticeOut(v *catalog.View, n *contract.Notice) NoticeOut {

@@ -93,14 +93,5 @@ func (s *Service) qnaList(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if list == nil {
-		list = []QnA{}
-	}
-	return httpapi.JSON(w, http.StatusOK, struct {
-		httpapi.Header200
-		List       []QnA `json:"list"`
-		CurPage    int64 `json:"curPage"`
-		PageCount  int   `json:"pageCount"`
-		TotalCount int   `json:"totalCount"`
-	}{ok(), list, page, (total + qnaPageSize - 1) / qnaPageSize, total})
+	return httpapi.JSON(w, http.StatusOK, contract.NewInlinePagedList(list, page, qnaPageSize, total))
 }

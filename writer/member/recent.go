@@ -105,16 +105,7 @@ func (s *Service) recentList(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if list == nil {
-		list = []RecentItem{}
-	}
-	return httpapi.JSON(w, http.StatusOK, struct {
-		httpapi.Header200
-		List       []RecentItem `json:"list"`
-		CurPage    int64        `json:"curPage"`
-		PageCount  int          `json:"pageCount"`
-		TotalCount int          `json:"totalCount"`
-	}{ok(), list, page, (total + recentPageSize - 1) / recentPageSize, total})
+	return httpapi.JSON(w, http.StatusOK, contract.NewInlinePagedList(list, page, recentPageSize, total))
 }
 
 // recentDelete removes works from the member's list (pids as a JSON array,
