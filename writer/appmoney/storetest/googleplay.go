@@ -108,7 +108,9 @@ func (g *GooglePlay) PushClaims(aud string) gojwt.MapClaims {
 
 // PushToken signs claims with the fake's key (kid PushKeyID), as Google
 // signs a push's ID token.
-func (g *GooglePlay) PushToken(claims gojwt.MapClaims) string { return SignRS256(g.pushKey, PushKeyID, claims) }
+func (g *GooglePlay) PushToken(claims gojwt.MapClaims) string {
+	return SignRS256(g.pushKey, PushKeyID, claims)
+}
 
 // SignRS256 signs claims with key under kid (a test forging tokens passes its own key).
 func SignRS256(key *rsa.PrivateKey, kid string, claims gojwt.MapClaims) string {
