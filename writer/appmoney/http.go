@@ -380,6 +380,18 @@ func (s *Service) googleVoided(ctx context.Context, orderID, token string) error
 	return httpapi.BadRequest("스토어에서 확인되지 않는 환불입니다.")
 }
 
+// appleTransaction verifies the signed transaction a notification carries.
+func (s *Service) appleTransaction(n NotificationPayload) (TransactionPayload, error) {
+	if n.Data == nil || n.Data.SignedTransactionInfo == "" {
+		return TransactionPayload{}, httpapi.BadRequest("알림 형식이 올바르지 않습니다.")
+	}
+	t, err := s.verifier.VerifyTransaction(n.Data.SignedTransactionInfo)
+	if err != nil {
+		return t, appleDataErr(err)
+	}
+	return t, nil
+}
+
 // AppleNotification is the body of an App Store Server Notification v2.
 type AppleNotification struct {
 	SignedPayload string `json:"signedPayload"`
@@ -412,17 +424,27 @@ func (s *Service) postAppleNotification(w http.ResponseWriter, r *http.Request) 
 	}
 	switch n.NotificationType {
 	case "REFUND", "REVOKE":
-		if n.Data == nil || n.Data.SignedTransactionInfo == "" {
-			return httpapi.BadRequest("알림 형식이 올바르지 않습니다.")
-		}
-		t, err := s.verifier.VerifyTransaction(n.Data.SignedTransactionInfo)
+		t, err := s.appleTransaction(n)
 		if err != nil {
-			return appleDataErr(err)
+			return err
 		}
 		if t.RevocationDate == 0 {
 			return httpapi.BadRequest("환불되지 않은 구매입니다.")
 		}
 		if _, err := s.money.RevokeStore(ctx, money.StoreApple, t.TransactionID, "refund"); err != nil {
+			return err
+		}
+	case "REFUND_REVERSED":
+		// Apple cancelled a refund it granted: the transaction it signs no
+		// longer carries the revocation, and the money comes back.
+		t, err := s.appleTransaction(n)
+		if err != nil {
+			return err
+		}
+		if t.RevocationDate != 0 {
+			return httpapi.BadRequest("환불이 취소되지 않은 구매입니다.")
+		}
+		if _, err := s.money.ReinstateStore(ctx, money.StoreApple, t.TransactionID, "refund_reversed"); err != nil {
 			return err
 		}
 	}

@@ -189,3 +189,74 @@ func (s *Service) RevokeStore(ctx context.Context, store, txID, reason string) (
 	}
 	return out, nil
 }
+
+// StoreReinstatement is what ReinstateStore did.
+type StoreReinstatement struct {
+	Known    bool  // the purchase was credited here
+	Applied  bool  // this call reinstated it (false: not revoked, or unknown)
+	Returned int64 // credited back: what the refund had taken
+	Cleared  int64 // the shortfall whose flag was cleared
+}
+
+// ReinstateStore undoes RevokeStore when the store reverses its refund:
+// what the refund took is credited back and the flag of the spent rest is
+// cleared (the member owes nothing any more). The purchase is credited
+// again, so a later refund revokes it anew. The caller has confirmed the
+// reversal with the store; a purchase not revoked changes nothing.
+func (s *Service) ReinstateStore(ctx context.Context, store, txID, reason string) (StoreReinstatement, error) {
+	var uid int64
+	err := s.pool.QueryRow(ctx, `SELECT uid FROM store_purchases WHERE store = $1 AND transaction_id = $2`, store, txID).Scan(&uid)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return StoreReinstatement{}, nil
+	}
+	if err != nil {
+		return StoreReinstatement{}, fmt.Errorf("find store purchase %s: %w", storeRef(store, txID), err)
+	}
+	var out StoreReinstatement
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		out = StoreReinstatement{Known: true}
+		w, err := lockWallet(ctx, tx, uid)
+		if err != nil {
+			return err
+		}
+		var money, status string
+		var taken, short int64
+		if err := tx.QueryRow(ctx, `SELECT money, status, revoked_amount, shortfall FROM store_purchases
+			WHERE store = $1 AND transaction_id = $2 FOR UPDATE`, store, txID).Scan(&money, &status, &taken, &short); err != nil {
+			return fmt.Errorf("lock store purchase %s: %w", storeRef(store, txID), err)
+		}
+		if status != "revoked" {
+			return nil
+		}
+		now := s.now()
+		ref := storeRef(store, txID)
+		if err := post(ctx, tx, w, money, taken, "store_refund_reversed", ref, now); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE store_purchases SET status = 'credited', revoked_amount = 0, shortfall = 0,
+			revoke_reason = '', revoked_at = NULL, reinstated_at = $3 WHERE store = $1 AND transaction_id = $2`, store, txID, now); err != nil {
+			return fmt.Errorf("reinstate store purchase %s: %w", ref, err)
+		}
+		if _, err := tx.Exec(ctx, `UPDATE money_flags SET cleared_at = $3, clear_reason = $4
+			WHERE uid = $1 AND ref = $2 AND reason = 'store_refund_spent' AND cleared_at IS NULL`, uid, ref, now, reason); err != nil {
+			return fmt.Errorf("clear flag of %s: %w", ref, err)
+		}
+		if err := s.cfg.Outbox.Enqueue(ctx, tx, contract.TrackedEvent{Type: contract.EvCharge, Time: now,
+			UID: uidString(uid), Amount: taken, Money: money,
+			Props: map[string]string{"store": store, "transactionId": txID, "kind": "cancel_reversed"}}); err != nil {
+			return err
+		}
+		if err := s.profileChanged(ctx, tx, uid); err != nil {
+			return err
+		}
+		out.Applied, out.Returned, out.Cleared = true, taken, short
+		return nil
+	})
+	if err != nil {
+		return StoreReinstatement{}, err
+	}
+	if out.Applied {
+		s.cfg.Changed()
+	}
+	return out, nil
+}

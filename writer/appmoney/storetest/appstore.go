@@ -211,6 +211,18 @@ func (a *AppStore) Refund(id string, chain *Chain) []byte {
 	return a.Notification("REFUND", &tx, chain)
 }
 
+// ReverseRefund cancels the refund of a transaction (the transaction no
+// longer carries a revocation) and returns the REFUND_REVERSED notification.
+func (a *AppStore) ReverseRefund(id string) []byte {
+	a.mu.Lock()
+	p := a.txs[id]
+	p.RevocationDate, p.RevocationReason = 0, nil
+	p.SignedDate = time.Now().UnixMilli()
+	tx := *p
+	a.mu.Unlock()
+	return a.Notification("REFUND_REVERSED", &tx, nil)
+}
+
 // Notification signs a Server Notification v2 of type kind carrying tx (nil = none).
 func (a *AppStore) Notification(kind string, tx *appmoney.TransactionPayload, chain *Chain) []byte {
 	if chain == nil {
