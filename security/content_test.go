@@ -105,7 +105,7 @@ func TestPaidPagesNeedAnEntitlement(t *testing.T) {
 // teens and adults with the 19 toggle off, on the web and in the store apps.
 // Lists are covered path by path in edge/server TestTeenVersionNeverShowsAdultWorks;
 // here the routes that cross edge and writer: detail, volume and review
-// lists, search, the content pages (preview and with a content token), dibs
+// lists, search, the content pages (preview and with a content token), zzim
 // and recently viewed. A verified adult with the toggle on sees each, so the
 // checks cannot pass vacuously.
 func TestAdultWorkNeverReachesTheTeenVersion(t *testing.T) {
@@ -129,7 +129,7 @@ func TestAdultWorkNeverReachesTheTeenVersion(t *testing.T) {
 	if st, b := adult.do("PUT", "/home/api/v1/auth/adult/toggle", map[string]any{"on": true}); st != 200 {
 		t.Fatalf("toggle on: %d %s", st, b)
 	}
-	// A teen version member who once saw the work (dibs and recently viewed
+	// A teen version member who once saw the work (zzim and recently viewed
 	// hold it) keeps it in the database, never on screen.
 	for _, c := range []*client{teen, off, adult} {
 		c.do("POST", "/protocol/appapi/mb/user/info/zzim-add", form("pid="+adultWork))
@@ -190,7 +190,7 @@ func TestAdultWorkNeverReachesTheTeenVersion(t *testing.T) {
 			st, b := k.do("POST", "/home/api/v1/purchases", map[string]any{"pid": adultWork, "vols": []int{2}, "buyType": "B"})
 			return st == 200 || st == http.StatusPaymentRequired, string(b)
 		}},
-		{"dibs", func(c *client) (bool, string) {
+		{"zzim", func(c *client) (bool, string) {
 			_, b := c.do("POST", "/protocol/appapi/mb/user/info/zzim-list", form("section=all&zzim_type=prod"))
 			return bytes.Contains(b, []byte(adultWork)), string(b)
 		}},

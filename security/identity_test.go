@@ -42,7 +42,7 @@ func TestPayloadUIDMustBeTheSessions(t *testing.T) {
 	s := startStack(t, options{})
 	a, b := s.member("uid-a@example.com"), s.member("uid-b@example.com")
 	if st, body := b.do("POST", "/protocol/appapi/mb/user/info/zzim-add", form("uid="+b.uid+"&pid="+paidWork)); st != 200 {
-		t.Fatalf("b's own dib: %d %s", st, body)
+		t.Fatalf("b's own zzim entry: %d %s", st, body)
 	}
 	b.charge(1000)
 	before := s.fingerprint()

@@ -26,7 +26,7 @@ var funnelKinds = map[string]string{
 	contract.EvRental:        "type = 'rental'",
 	"purchase_or_rental":     "type IN ('purchase', 'rental')",
 	contract.EvCouponUse:     "type = 'coupon_use'",
-	contract.EvDibs:          "type = 'dibs'",
+	contract.EvZzim:          "type = 'dibs'",
 	contract.EvReview:        "type = 'review'",
 	contract.EvMemberProfile: "type = 'member_profile'",
 }

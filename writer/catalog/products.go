@@ -478,7 +478,7 @@ func BuildProducts(ctx context.Context, tx pgx.Tx, keys []string) (map[string][]
 }
 
 // TouchProducts bumps the version of works whose document derives from other
-// tables (reviews, dibs counters) and enqueues them.
+// tables (reviews, zzim counters) and enqueues them.
 func TouchProducts(ctx context.Context, tx pgx.Tx, pids ...string) error {
 	if _, err := tx.Exec(ctx, `UPDATE works SET version = nextval('catalog_version') WHERE pid = ANY($1)`, pids); err != nil {
 		return fmt.Errorf("touch products: %w", err)

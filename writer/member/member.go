@@ -1,11 +1,11 @@
-// Package member serves the member features of the writer: dibs (zzim) of
+// Package member serves the member features of the writer: zzim of
 // works and authors, alarms, reviews (likes, reports, blocks), recently viewed,
 // the reading place, interest genres, the side info (user-get-info), the
 // tracking profile, CS Q&A, award votes and the web version code.
 //
 // Identity always comes from the session (writer/auth); a seed payload's uid
 // that is not the session's is answered 403 and nothing changes. Changes that
-// readers see (dib counts, reviews, award votes) go out through the outbox.
+// readers see (zzim counts, reviews, award votes) go out through the outbox.
 package member
 
 import (

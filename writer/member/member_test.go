@@ -179,12 +179,12 @@ func TestZzim(t *testing.T) {
 		}[tc.name])
 	}
 	if after := e.Count(`SELECT count(*) FROM zzims`); after != before {
-		t.Fatalf("bad input changed dibs: %d -> %d", before, after)
+		t.Fatalf("bad input changed zzim entries: %d -> %d", before, after)
 	}
 	// Another member's idx is not theirs to delete.
 	other.Do("POST", zz+"zzim-del", form("uid", other.uid, "idxs", fmt.Sprint(idx)))
 	if e.Count(`SELECT count(*) FROM zzims WHERE idx = $1`, idx) != 1 {
-		t.Fatal("a member deleted another member's dib")
+		t.Fatal("a member deleted another member's zzim entry")
 	}
 	if st, body := m.Do("POST", zz+"zzim-delete", map[string]any{"uid": m.uid, "idxs": []int64{idx}, "zzim_type": "prod"}); st != 200 {
 		t.Fatalf("zzim-del: %d %s", st, body)
@@ -194,12 +194,12 @@ func TestZzim(t *testing.T) {
 	}
 	product(t, e, "W1", func(p contract.Product) bool { return p.ZzimCount == 0 })
 	// Business events reached EVENTS.
-	cons, err := e.JS.OrderedConsumer(context.Background(), contract.EventsStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{contract.BizSubject(contract.EvDibs)}})
+	cons, err := e.JS.OrderedConsumer(context.Background(), contract.EventsStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{contract.BizSubject(contract.EvZzim)}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := 0
-	writertest.Eventually(t, 5*time.Second, "dibs events", func() bool {
+	writertest.Eventually(t, 5*time.Second, "zzim events", func() bool {
 		b, err := cons.FetchNoWait(100)
 		if err == nil {
 			for range b.Messages() {
@@ -724,7 +724,7 @@ func TestHeaderChannelRulesOverPayloadChannel(t *testing.T) {
 		}
 		m.Headers = map[string]string{"X-Channel": channel}
 	}
-	dibs := func(f writertest.Form) string {
+	zzim := func(f writertest.Form) string {
 		t.Helper()
 		st, body := m.Do("POST", zz+"zzim-list", f)
 		if st != 200 {
@@ -753,11 +753,11 @@ func TestHeaderChannelRulesOverPayloadChannel(t *testing.T) {
 		{"AW", "AA", "A1,W1"}, {"", "IA", "A1,W1"}, {"AC", "", "A1,W1"},
 	} {
 		as(c.header)
-		if got := dibs(form("uid", m.uid, "adultLevel", "2", "channel", c.payload, "section", "all")); got != c.want {
+		if got := zzim(form("uid", m.uid, "adultLevel", "2", "channel", c.payload, "section", "all")); got != c.want {
 			t.Errorf("zzim-list X-Channel %q, payload channel %q: %s, want %s", c.header, c.payload, got, c.want)
 		}
 		// JSON, as the page sends it.
-		if got := dibs(writertest.Form("")); got != c.want {
+		if got := zzim(writertest.Form("")); got != c.want {
 			t.Errorf("zzim-list X-Channel %q without payload: %s, want %s", c.header, got, c.want)
 		}
 		q := ""

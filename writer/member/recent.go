@@ -69,7 +69,7 @@ func (s *Service) recentList(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || page < 1 || page > 10000 {
 		return httpapi.BadRequest("페이지(page)는 양의 정수여야 합니다.")
 	}
-	// Like the dibs list: a member in the teen version (toggle off, store
+	// Like the zzim list: a member in the teen version (toggle off, store
 	// app) keeps adult works viewed earlier, but they are not shown.
 	// The header alone decides, never a query's channel (as at the edge).
 	if err := payloadChannel(httpapi.Params{"channel": r.URL.Query().Get("channel")}); err != nil {

@@ -25,7 +25,7 @@ func zzimType(p httpapi.Params) (string, error) {
 	return "", httpapi.BadRequest("찜 종류(zzim_type)는 prod 또는 author여야 합니다.")
 }
 
-// zzimAdd adds a work or an author to the member's dibs; adding twice answers
+// zzimAdd adds a work or an author to the member's zzim list; adding twice answers
 // the existing idx. Answer: header, idx.
 func (s *Service) zzimAdd(w http.ResponseWriter, r *http.Request) error {
 	p, err := httpapi.ReadParams(r)
@@ -92,7 +92,7 @@ func (s *Service) zzimAdd(w http.ResponseWriter, r *http.Request) error {
 				return err
 			}
 		}
-		return outbox.Event(ctx, tx, contract.TrackedEvent{Type: contract.EvDibs, Time: s.now().UTC(), UID: strconv.FormatInt(uid, 10),
+		return outbox.Event(ctx, tx, contract.TrackedEvent{Type: contract.EvZzim, Time: s.now().UTC(), UID: strconv.FormatInt(uid, 10),
 			PID: pidIfProd(zt, target), Section: section, Channel: strings.ToUpper(r.Header.Get(contract.HeaderChannel)),
 			Props: map[string]string{"action": "add", "zzimType": zt, "target": target}})
 	})
@@ -131,7 +131,7 @@ func parseIdxs(v string) ([]int64, error) {
 	return out, nil
 }
 
-// zzimDel removes dibs by idx; only the member's own entries are touched.
+// zzimDel removes zzim entries by idx; only the member's own entries are touched.
 func (s *Service) zzimDel(w http.ResponseWriter, r *http.Request) error {
 	p, err := httpapi.ReadParams(r)
 	if err != nil {
@@ -175,7 +175,7 @@ func (s *Service) zzimDel(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 		for _, t := range targets {
-			if err := outbox.Event(ctx, tx, contract.TrackedEvent{Type: contract.EvDibs, Time: s.now().UTC(), UID: strconv.FormatInt(uid, 10),
+			if err := outbox.Event(ctx, tx, contract.TrackedEvent{Type: contract.EvZzim, Time: s.now().UTC(), UID: strconv.FormatInt(uid, 10),
 				PID: pidIfProd(zt, t), Props: map[string]string{"action": "del", "zzimType": zt, "target": t}}); err != nil {
 				return err
 			}
@@ -188,13 +188,13 @@ func (s *Service) zzimDel(w http.ResponseWriter, r *http.Request) error {
 	return httpapi.JSON(w, http.StatusOK, httpapi.OK)
 }
 
-// ZzimEntry is the seed's dibs entry.
+// ZzimEntry is the seed's zzim entry.
 type ZzimEntry struct {
 	ID  int64  `json:"id"`
 	PID string `json:"pid"`
 }
 
-// zzimList lists the member's dibs, newest first, filtered by section and by
+// zzimList lists the member's zzim entries, newest first, filtered by section and by
 // what the member's adult level and channel may show.
 func (s *Service) zzimList(w http.ResponseWriter, r *http.Request) error {
 	p, err := httpapi.ReadParams(r)

@@ -56,7 +56,7 @@ func bump(t testing.TB, pool *pgxpool.Pool, key string, ev bool) {
 			return err
 		}
 		if ev {
-			if err := outbox.Event(context.Background(), tx, contract.TrackedEvent{Type: contract.EvDibs, PID: key}); err != nil {
+			if err := outbox.Event(context.Background(), tx, contract.TrackedEvent{Type: contract.EvZzim, PID: key}); err != nil {
 				return err
 			}
 		}
@@ -436,7 +436,7 @@ func TestFullEventsStreamDoesNotHoldBackDocuments(t *testing.T) {
 		for i := range events {
 			id := fmt.Sprintf("full-%03d", i)
 			seen[id] = 0
-			if err := outbox.Event(ctx, tx, contract.TrackedEvent{ID: id, Type: contract.EvDibs, UID: "7", PID: "P1"}); err != nil {
+			if err := outbox.Event(ctx, tx, contract.TrackedEvent{ID: id, Type: contract.EvZzim, UID: "7", PID: "P1"}); err != nil {
 				return err
 			}
 		}

@@ -82,7 +82,7 @@ func TestEveryRouteRefusesBadInputAndChangesNothing(t *testing.T) {
 	m, uid := signupUID(t, e, "bad@example.com")
 	o, ouid := signupUID(t, e, "other@example.com")
 	visitor := e.Browser()
-	// Some state for the calls to (not) change: money, a purchase, a dib, a review.
+	// Some state for the calls to (not) change: money, a purchase, a zzim entry, a review.
 	if st, body := m.Do("POST", "/home/api/v1/wallet/join-bonus", nil); st != 200 {
 		t.Fatalf("join bonus: %d %s", st, body)
 	}

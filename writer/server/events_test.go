@@ -128,10 +128,10 @@ func TestBusinessEventsCarryTheRequestEnrichment(t *testing.T) {
 		writertest.Form(url.Values{"uid": {uid}, "zzim_type": {"prod"}, "pid": {"EN1"}}.Encode())); st != 200 {
 		t.Fatalf("zzim-add: %d %s", st, body)
 	}
-	evs := waitBiz(t, e.JS, uid, "signup, login, profile, charge, purchase and dibs events", func(evs []contract.TrackedEvent) bool {
+	evs := waitBiz(t, e.JS, uid, "signup, login, profile, charge, purchase and zzim events", func(evs []contract.TrackedEvent) bool {
 		n := types(evs)
 		return n[contract.EvSignup] == 1 && n[contract.EvLogin] == 1 && n[contract.EvMemberProfile] == 1 &&
-			n[contract.EvCharge] == 1 && n[contract.EvPurchase] == 1 && n[contract.EvDibs] == 1
+			n[contract.EvCharge] == 1 && n[contract.EvPurchase] == 1 && n[contract.EvZzim] == 1
 	})
 	want := contract.Enrichment{Channel: "AW", AppVersion: "6.1.0", UAClass: "android-web",
 		IPHash: contract.IPHash([]byte(salt), "203.0.113.7"), SessionID: sid}

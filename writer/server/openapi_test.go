@@ -422,7 +422,7 @@ func TestWriterAnswersMatchOpenAPI(t *testing.T) {
 	// No pass is on sale here (the jumpingpass document has no price).
 	m.refused(404, "", "POST", "/home/api/v1/coupons/jumping-pass", nil, "Idempotency-Key: oa-jp-1")
 
-	// Dibs, alarms, reviews, recently viewed, the reading place, interests,
+	// Zzim, alarms, reviews, recently viewed, the reading place, interests,
 	// Q&A and award votes.
 	idx := field[int64](t, m.want(200, "POST", "/protocol/appapi/mb/user/info/zzim-add", form("uid="+uid+"&section=웹툰&zzim_type=prod&pid=OA1")), "idx")
 	m.want(200, "POST", "/protocol/appapi/mb/user/info/zzim-list", form("uid="+uid+"&adultLevel=2&channel=AW&section=all&zzim_type=prod"))

@@ -71,7 +71,7 @@ func TestEveryOutboxWriterWakesItsRelay(t *testing.T) {
 		writertest.Form(url.Values{"uid": {uid}, "zzim_type": {"prod"}, "pid": {"WK1"}}.Encode())); st != 200 {
 		t.Fatalf("zzim-add: %d %s", st, body)
 	}
-	waitEvent(t, e.JS, contract.EvDibs, within)
+	waitEvent(t, e.JS, contract.EvZzim, within)
 	if st, body := b.Do("POST", "/home/api/v1/products/WK1/reviews", map[string]any{"body": "재밌어요", "point": 9}); st != 201 {
 		t.Fatalf("review: %d %s", st, body)
 	}
@@ -85,7 +85,7 @@ func TestEveryOutboxWriterWakesItsRelay(t *testing.T) {
 	}
 }
 
-// The hot paths (sign-up, login, join bonus, purchases, dibs, reviews) commit
+// The hot paths (sign-up, login, join bonus, purchases, zzim, reviews) commit
 // without NOTIFY, so their commits can share an fsync; the admin API
 // notifies so that other nodes' relays wake. Notifications arrive in commit
 // order: the first one after the member's calls must be the test's marker.
