@@ -75,7 +75,10 @@ type VoidedPurchase struct {
 	OrderID            string `json:"orderId"`
 	VoidedSource       int    `json:"voidedSource"` // 0 user, 1 developer, 2 Google
 	VoidedReason       int    `json:"voidedReason"`
-	RefundType         int    `json:"refundType"` // 1 full, 2 quantity-based partial
+	// VoidedQuantity is set on the void of a quantity-based partial refund
+	// (listed only with includeQuantityBasedPartialRefund=true): the units
+	// this refund voided. Absent, the whole purchase is voided.
+	VoidedQuantity int `json:"voidedQuantity,omitempty"`
 }
 
 type voidedList struct {
@@ -148,7 +151,8 @@ func (g *GooglePlay) Voided(ctx context.Context, start time.Time) ([]VoidedPurch
 	var all []VoidedPurchase
 	page := ""
 	for range 100 {
-		q := url.Values{"startTime": {strconv.FormatInt(start.UnixMilli(), 10)}, "type": {"0"}, "maxResults": {"1000"}}
+		q := url.Values{"startTime": {strconv.FormatInt(start.UnixMilli(), 10)}, "type": {"0"}, "maxResults": {"1000"},
+			"includeQuantityBasedPartialRefund": {"true"}}
 		if page != "" {
 			q.Set("token", page)
 		}
@@ -221,7 +225,7 @@ type DeveloperNotification struct {
 		PurchaseToken string `json:"purchaseToken"`
 		OrderID       string `json:"orderId"`
 		ProductType   int    `json:"productType"` // 1 subscription, 2 one-time
-		RefundType    int    `json:"refundType"`
+		RefundType    int    `json:"refundType"`  // 1 full, 2 quantity-based partial
 	} `json:"voidedPurchaseNotification,omitempty"`
 	TestNotification *struct {
 		Version string `json:"version"`

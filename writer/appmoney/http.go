@@ -147,7 +147,7 @@ func (s *Service) postGoogleReceipt(w http.ResponseWriter, r *http.Request, uid 
 		amount *= int64(p.Quantity)
 	}
 	rec, err := s.money.CreditStore(r.Context(), uid, money.StorePurchase{Store: money.StoreGoogle, TransactionID: p.OrderID,
-		ProductID: in.ProductID, Money: money.Android, Amount: amount, PurchasedAt: p.PurchasedAt()})
+		ProductID: in.ProductID, Money: money.Android, Amount: amount, Quantity: p.Quantity, PurchasedAt: p.PurchasedAt()})
 	if err != nil {
 		return err
 	}
@@ -238,7 +238,7 @@ func (s *Service) postAppleReceipt(w http.ResponseWriter, r *http.Request, uid i
 		amount *= int64(t.Quantity)
 	}
 	rec, err := s.money.CreditStore(r.Context(), uid, money.StorePurchase{Store: money.StoreApple, TransactionID: t.TransactionID,
-		ProductID: t.ProductID, Money: money.IOS, Amount: amount, PurchasedAt: time.UnixMilli(t.PurchaseDate).UTC()})
+		ProductID: t.ProductID, Money: money.IOS, Amount: amount, Quantity: t.Quantity, PurchasedAt: time.UnixMilli(t.PurchaseDate).UTC()})
 	if err != nil {
 		return err
 	}
@@ -371,13 +371,25 @@ func (s *Service) googleVoided(ctx context.Context, orderID, token string) error
 	if err != nil {
 		return s.googleErr(err, "list voided purchases")
 	}
+	// Every void of the order counts: a full one voids every unit, each
+	// quantity-based partial refund is listed with the units it voided.
+	units, found, seen := 0, false, map[string]bool{}
 	for _, v := range list {
-		if v.OrderID == orderID && v.PurchaseToken == token {
-			_, err := s.money.RevokeStore(ctx, money.StoreGoogle, orderID, "voided")
-			return err
+		if v.OrderID != orderID || v.PurchaseToken != token || seen[v.VoidedTimeMillis] {
+			continue
 		}
+		seen[v.VoidedTimeMillis], found = true, true
+		if v.VoidedQuantity <= 0 {
+			units = 0
+			break
+		}
+		units += v.VoidedQuantity
 	}
-	return httpapi.BadRequest("스토어에서 확인되지 않는 환불입니다.")
+	if !found {
+		return httpapi.BadRequest("스토어에서 확인되지 않는 환불입니다.")
+	}
+	_, err = s.money.RevokeStoreUnits(ctx, money.StoreGoogle, orderID, "voided", units)
+	return err
 }
 
 // appleTransaction verifies the signed transaction a notification carries.

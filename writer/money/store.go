@@ -26,7 +26,8 @@ type StorePurchase struct {
 	TransactionID string // Google Play orderId, App Store transactionId
 	ProductID     string
 	Money         string // Android or IOS
-	Amount        int64
+	Amount        int64  // for all units
+	Quantity      int    // units bought (0 = 1); a partial refund voids some
 	PurchasedAt   time.Time
 }
 
@@ -57,6 +58,9 @@ func (s *Service) CreditStore(ctx context.Context, uid int64, p StorePurchase) (
 	if p.Money != Android && p.Money != IOS {
 		return nil, fmt.Errorf("credit store purchase %s: money %q is not app money", storeRef(p.Store, p.TransactionID), p.Money)
 	}
+	if p.Quantity <= 0 {
+		p.Quantity = 1
+	}
 	var out *StoreReceipt
 	changed := false
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -66,9 +70,9 @@ func (s *Service) CreditStore(ctx context.Context, uid int64, p StorePurchase) (
 			return err
 		}
 		now := s.now()
-		tag, err := tx.Exec(ctx, `INSERT INTO store_purchases (store, transaction_id, uid, product_id, money, amount, status, purchased_at, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, 'credited', $7, $8) ON CONFLICT (store, transaction_id) DO NOTHING`,
-			p.Store, p.TransactionID, uid, p.ProductID, p.Money, p.Amount, p.PurchasedAt, now)
+		tag, err := tx.Exec(ctx, `INSERT INTO store_purchases (store, transaction_id, uid, product_id, money, amount, quantity, status, purchased_at, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, 'credited', $8, $9) ON CONFLICT (store, transaction_id) DO NOTHING`,
+			p.Store, p.TransactionID, uid, p.ProductID, p.Money, p.Amount, p.Quantity, p.PurchasedAt, now)
 		if err != nil {
 			return fmt.Errorf("record store purchase %s: %w", storeRef(p.Store, p.TransactionID), err)
 		}
@@ -125,6 +129,15 @@ type StoreRevocation struct {
 // balance) flags the account in money_flags. The caller has confirmed the
 // refund with the store itself. An unknown purchase changes nothing.
 func (s *Service) RevokeStore(ctx context.Context, store, txID, reason string) (StoreRevocation, error) {
+	return s.RevokeStoreUnits(ctx, store, txID, reason, 0)
+}
+
+// RevokeStoreUnits is RevokeStore for a quantity-based partial refund:
+// voided is how many units the store has voided in all so far (0 or the
+// whole quantity = every unit). Only the share of the units not voided
+// before is taken back, so a copy of the same void takes nothing more; the
+// purchase is revoked once every unit is.
+func (s *Service) RevokeStoreUnits(ctx context.Context, store, txID, reason string, voided int) (StoreRevocation, error) {
 	var uid int64
 	err := s.pool.QueryRow(ctx, `SELECT uid FROM store_purchases WHERE store = $1 AND transaction_id = $2`, store, txID).Scan(&uid)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -143,22 +156,35 @@ func (s *Service) RevokeStore(ctx context.Context, store, txID, reason string) (
 		}
 		var money, status string
 		var amount int64
-		if err := tx.QueryRow(ctx, `SELECT money, amount, status FROM store_purchases WHERE store = $1 AND transaction_id = $2 FOR UPDATE`,
-			store, txID).Scan(&money, &amount, &status); err != nil {
+		var quantity, before int
+		if err := tx.QueryRow(ctx, `SELECT money, amount, status, quantity, voided_quantity FROM store_purchases
+			WHERE store = $1 AND transaction_id = $2 FOR UPDATE`, store, txID).Scan(&money, &amount, &status, &quantity, &before); err != nil {
 			return fmt.Errorf("lock store purchase %s: %w", storeRef(store, txID), err)
 		}
-		if status == "revoked" {
+		units := voided
+		if units <= 0 || units > quantity {
+			units = quantity
+		}
+		if status == "revoked" || units <= before {
 			return nil
 		}
 		now := s.now()
 		ref := storeRef(store, txID)
-		take := min(amount, w.Balance(money))
+		// The share of the units voided now, from the running totals so the
+		// parts add up to the amount whatever the rounding.
+		due := amount*int64(units)/int64(quantity) - amount*int64(before)/int64(quantity)
+		take := min(due, w.Balance(money))
 		if err := post(ctx, tx, w, money, -take, "store_refund", ref, now); err != nil {
 			return err
 		}
-		short := amount - take
-		if _, err := tx.Exec(ctx, `UPDATE store_purchases SET status = 'revoked', revoked_amount = $3, shortfall = $4,
-			revoke_reason = $5, revoked_at = $6 WHERE store = $1 AND transaction_id = $2`, store, txID, take, short, reason, now); err != nil {
+		short := due - take
+		status = "credited"
+		if units == quantity {
+			status = "revoked"
+		}
+		if _, err := tx.Exec(ctx, `UPDATE store_purchases SET status = $3, voided_quantity = $4, revoked_amount = revoked_amount + $5,
+			shortfall = shortfall + $6, revoke_reason = $7, revoked_at = $8 WHERE store = $1 AND transaction_id = $2`,
+			store, txID, status, units, take, short, reason, now); err != nil {
 			return fmt.Errorf("revoke store purchase %s: %w", ref, err)
 		}
 		if short > 0 {
@@ -233,7 +259,7 @@ func (s *Service) ReinstateStore(ctx context.Context, store, txID, reason string
 		if err := post(ctx, tx, w, money, taken, "store_refund_reversed", ref, now); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `UPDATE store_purchases SET status = 'credited', revoked_amount = 0, shortfall = 0,
+		if _, err := tx.Exec(ctx, `UPDATE store_purchases SET status = 'credited', voided_quantity = 0, revoked_amount = 0, shortfall = 0,
 			revoke_reason = '', revoked_at = NULL, reinstated_at = $3 WHERE store = $1 AND transaction_id = $2`, store, txID, now); err != nil {
 			return fmt.Errorf("reinstate store purchase %s: %w", ref, err)
 		}

@@ -237,7 +237,11 @@ func (g *GooglePlay) list(w http.ResponseWriter, r *http.Request) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	out := []appmoney.VoidedPurchase{}
+	partial := r.URL.Query().Get("includeQuantityBasedPartialRefund") == "true"
 	for _, v := range g.voided {
+		if v.VoidedQuantity > 0 && !partial {
+			continue // Google lists quantity-based partial refunds only when asked
+		}
 		if t, _ := strconv.ParseInt(v.VoidedTimeMillis, 10, 64); t >= start {
 			out = append(out, v)
 		}
@@ -290,16 +294,34 @@ func (g *GooglePlay) Gets() int {
 
 // Refund voids a purchase (a refund from the Play Console or by Google) and
 // returns the Pub/Sub push of its voidedPurchaseNotification.
-func (g *GooglePlay) Refund(token string) []byte {
+func (g *GooglePlay) Refund(token string) []byte { return g.RefundUnits(token, 0) }
+
+// RefundUnits refunds units of a multi-quantity purchase (a quantity-based
+// partial refund; 0 = the whole purchase) and returns the push of its
+// voidedPurchaseNotification (refundType 2, or 1 for a full refund).
+func (g *GooglePlay) RefundUnits(token string, units int) []byte {
 	g.mu.Lock()
 	p := g.purchases[token]
-	p.PurchaseState = 1
+	refundType := 2
+	if units == 0 {
+		p.PurchaseState, refundType = 1, 1
+	}
+	// Each void is its own entry, at its own time.
+	g.seq++
+	at := time.Now().UnixMilli() + int64(g.seq)
 	g.voided = append(g.voided, appmoney.VoidedPurchase{Kind: "androidpublisher#voidedPurchase", PurchaseToken: token,
-		PurchaseTimeMillis: p.PurchaseTimeMillis, VoidedTimeMillis: strconv.FormatInt(time.Now().UnixMilli(), 10),
-		OrderID: p.OrderID, VoidedSource: 1, VoidedReason: 7, RefundType: 1})
+		PurchaseTimeMillis: p.PurchaseTimeMillis, VoidedTimeMillis: strconv.FormatInt(at, 10),
+		OrderID: p.OrderID, VoidedSource: 1, VoidedReason: 7, VoidedQuantity: units})
 	g.mu.Unlock()
 	return g.Push(map[string]any{"voidedPurchaseNotification": map[string]any{"purchaseToken": token, "orderId": p.OrderID,
-		"productType": 2, "refundType": 1}})
+		"productType": 2, "refundType": refundType}})
+}
+
+// SetQuantity makes a purchase one of n units (multi-quantity purchase).
+func (g *GooglePlay) SetQuantity(token string, n int) {
+	g.mu.Lock()
+	g.purchases[token].Quantity = n
+	g.mu.Unlock()
 }
 
 // Push wraps a developer notification's content (voidedPurchaseNotification,
