@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -250,4 +251,16 @@ func (e *env) postConcurrently(path string, uid int64, channel string, body any,
 		e.t.Fatalf("%d answers credited, want 1", fresh)
 	}
 	return answers
+}
+
+// purchaseState is a store purchase's row as "status revoked/shortfall voided".
+func (e *env) purchaseState(store, txID string) string {
+	e.t.Helper()
+	var status string
+	var revoked, short, voided int64
+	if err := e.pool.QueryRow(e.ctx, `SELECT status, revoked_amount, shortfall, voided_quantity FROM store_purchases
+		WHERE store = $1 AND transaction_id = $2`, store, txID).Scan(&status, &revoked, &short, &voided); err != nil {
+		e.t.Fatal(err)
+	}
+	return fmt.Sprintf("%s %d/%d %d", status, revoked, short, voided)
 }

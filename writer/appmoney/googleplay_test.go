@@ -136,14 +136,8 @@ func TestGoogleRefundNotification(t *testing.T) {
 	if got := e.balance(uid, "android"); got != 0 {
 		t.Fatalf("android money %d after the refund, want 0", got)
 	}
-	var status string
-	var revoked, short int64
-	if err := e.pool.QueryRow(e.ctx, `SELECT status, revoked_amount, shortfall FROM store_purchases WHERE store = 'google' AND transaction_id = $1`,
-		order).Scan(&status, &revoked, &short); err != nil {
-		t.Fatal(err)
-	}
-	if status != "revoked" || revoked != 2000 || short != 3000 {
-		t.Fatalf("purchase %s revoked %d shortfall %d, want revoked 2000 3000", status, revoked, short)
+	if got := e.purchaseState("google", order); got != "revoked 2000/3000 1" {
+		t.Fatalf("purchase %s, want revoked 2000/3000 1", got)
 	}
 	if n := e.int(`SELECT coalesce(sum(amount), 0) FROM money_flags WHERE uid = $1 AND ref = $2`, uid, "google:"+order); n != 3000 {
 		t.Fatalf("flagged %d, want 3000", n)

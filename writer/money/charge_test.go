@@ -97,7 +97,19 @@ func (p *pgEnv) cancel(uid int64, orderID string, body any) resp {
 // webhook posts a webhook body as the gateway would (no signature).
 func (p *pgEnv) webhook(t *testing.T, body []byte) (int, map[string]any) {
 	t.Helper()
-	res, err := http.Post(p.srv.URL+money.WebhookPath, "application/json", bytes.NewReader(body))
+	return postWebhook(t, p.srv.URL, "", body)
+}
+
+// postWebhook posts a webhook body to the writer at base, from client (an
+// X-Forwarded-For address for a writer behind realip; "" = none).
+func postWebhook(t *testing.T, base, client string, body []byte) (int, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, base+money.WebhookPath, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if client != "" {
+		req.Header.Set("X-Forwarded-For", client)
+	}
+	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package money_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -42,17 +41,7 @@ func TestWebhookRateLimit(t *testing.T) {
 	t.Cleanup(srv.Close)
 	post := func(client string, body []byte) (int, map[string]any) {
 		t.Helper()
-		req, _ := http.NewRequest(http.MethodPost, srv.URL+money.WebhookPath, bytes.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("X-Forwarded-For", client)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		var m map[string]any
-		_ = json.NewDecoder(res.Body).Decode(&m)
-		return res.StatusCode, m
+		return postWebhook(t, srv.URL, client, body)
 	}
 	other, _ := json.Marshal(map[string]any{"eventType": "DEPOSIT_CALLBACK", "createdAt": "2026-11-25T12:00:00.000000", "data": map[string]any{}})
 	for i := 0; i < 3; i++ {
