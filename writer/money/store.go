@@ -124,6 +124,18 @@ type StoreRevocation struct {
 	Shortfall int64 // already spent: recorded in money_flags
 }
 
+// storeOwner finds whose a store purchase is (known false: not credited here).
+func (s *Service) storeOwner(ctx context.Context, store, txID string) (uid int64, known bool, err error) {
+	err = s.pool.QueryRow(ctx, `SELECT uid FROM store_purchases WHERE store = $1 AND transaction_id = $2`, store, txID).Scan(&uid)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("find store purchase %s: %w", storeRef(store, txID), err)
+	}
+	return uid, true, nil
+}
+
 // RevokeStore takes back a purchase its store refunded or voided, once: the
 // unspent part of its money is debited, the spent rest (never a negative
 // balance) flags the account in money_flags. The caller has confirmed the
@@ -138,13 +150,9 @@ func (s *Service) RevokeStore(ctx context.Context, store, txID, reason string) (
 // before is taken back, so a copy of the same void takes nothing more; the
 // purchase is revoked once every unit is.
 func (s *Service) RevokeStoreUnits(ctx context.Context, store, txID, reason string, voided int) (StoreRevocation, error) {
-	var uid int64
-	err := s.pool.QueryRow(ctx, `SELECT uid FROM store_purchases WHERE store = $1 AND transaction_id = $2`, store, txID).Scan(&uid)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return StoreRevocation{}, nil
-	}
-	if err != nil {
-		return StoreRevocation{}, fmt.Errorf("find store purchase %s: %w", storeRef(store, txID), err)
+	uid, known, err := s.storeOwner(ctx, store, txID)
+	if err != nil || !known {
+		return StoreRevocation{}, err
 	}
 	var out StoreRevocation
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
@@ -230,13 +238,9 @@ type StoreReinstatement struct {
 // again, so a later refund revokes it anew. The caller has confirmed the
 // reversal with the store; a purchase not revoked changes nothing.
 func (s *Service) ReinstateStore(ctx context.Context, store, txID, reason string) (StoreReinstatement, error) {
-	var uid int64
-	err := s.pool.QueryRow(ctx, `SELECT uid FROM store_purchases WHERE store = $1 AND transaction_id = $2`, store, txID).Scan(&uid)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return StoreReinstatement{}, nil
-	}
-	if err != nil {
-		return StoreReinstatement{}, fmt.Errorf("find store purchase %s: %w", storeRef(store, txID), err)
+	uid, known, err := s.storeOwner(ctx, store, txID)
+	if err != nil || !known {
+		return StoreReinstatement{}, err
 	}
 	var out StoreReinstatement
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
