@@ -4,7 +4,7 @@
 // The service worker answers the viewer's marked page addresses from it
 // (app/sw/sw.ts); opening without a network reads the answers from it here.
 import { chunkURL, LADDER, pageURL, total, type Manifest } from "~/components/viewer/media";
-import type { Detail, DownloadAuth } from "~/utils/screens/api";
+import type { Detail, DownloadAuth } from "~/utils/storeApi";
 import { CACHE } from "~/sw/routes";
 import { dropSaved, isExpired, readSaved, writeSaved, type SavedVolume } from "./savedIndex";
 

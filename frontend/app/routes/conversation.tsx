@@ -5,7 +5,7 @@ import { AppUpdateGate } from "~/components/AppUpdate/AppUpdate";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { http } from "~/utils/api";
 import { pageTitle } from "~/utils/meta";
-import { API } from "~/utils/screens/api";
+import { API } from "~/utils/storeApi";
 import { useUser } from "~/utils/userStore";
 import * as s from "~/components/product/cs.css";
 import * as p from "~/components/product/product.css";

@@ -5,7 +5,7 @@ import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { useShell } from "~/shell/ShellProvider";
 import { http } from "~/utils/api";
 import { pageTitle } from "~/utils/meta";
-import { API, getEvents, type EventT } from "~/utils/screens/api";
+import { API, getEvents, type EventT } from "~/utils/storeApi";
 import { applyWallet, useUser, type WalletBalances } from "~/utils/userStore";
 import { bonusBanners, currentDevice } from "~/utils/device";
 import * as s from "~/components/product/cs.css";

@@ -6,9 +6,9 @@ import { Section } from "~/components/Section/Section";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { http } from "~/utils/api";
 import { pageTitle } from "~/utils/meta";
-import { API, type ListAnswer } from "~/utils/screens/api";
-import { won } from "~/utils/screens/format";
-import { guard } from "~/utils/screens/routes";
+import { API, type ListAnswer } from "~/utils/storeApi";
+import { won } from "~/utils/format";
+import { guard } from "~/utils/routeData";
 import * as s from "~/components/product/product.css";
 
 export const meta = () => [{ title: pageTitle("점핑패스") }];

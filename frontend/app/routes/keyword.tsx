@@ -3,8 +3,8 @@ import { Link, useLoaderData } from "react-router";
 import { ListScreen } from "~/components/product/ListScreen";
 import { http } from "~/utils/api";
 import { pageTitle } from "~/utils/meta";
-import { API, getList, type ListAnswer } from "~/utils/screens/api";
-import { guard, pageOf } from "~/utils/screens/routes";
+import { API, getList, type ListAnswer } from "~/utils/storeApi";
+import { guard, pageOf } from "~/utils/routeData";
 import * as s from "~/components/product/product.css";
 
 export const meta = () => [{ title: pageTitle("키워드") }];

@@ -4,8 +4,8 @@ import { ProductRows } from "~/components/product/ProductGrid";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { http } from "~/utils/api";
 import { pageTitle } from "~/utils/meta";
-import { API, type Paging, type Ranked } from "~/utils/screens/api";
-import { guard } from "~/utils/screens/routes";
+import { API, type Paging, type Ranked } from "~/utils/storeApi";
+import { guard } from "~/utils/routeData";
 import * as s from "~/components/product/product.css";
 
 export const meta = () => [{ title: pageTitle("랭킹") }];

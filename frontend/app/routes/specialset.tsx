@@ -2,8 +2,8 @@ import { useCallback } from "react";
 import { useLoaderData } from "react-router";
 import { ListScreen } from "~/components/product/ListScreen";
 import { pageTitle } from "~/utils/meta";
-import { getList } from "~/utils/screens/api";
-import { loadList } from "~/utils/screens/routes";
+import { getList } from "~/utils/storeApi";
+import { loadList } from "~/utils/routeData";
 
 export const meta = () => [{ title: pageTitle("특가 세트") }];
 

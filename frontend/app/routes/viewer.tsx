@@ -15,9 +15,9 @@ import { app } from "~/utils/bridge";
 import { currentDevice, hasAppViewer } from "~/utils/device";
 import { sectionPath } from "~/utils/layout";
 import { pageTitle } from "~/utils/meta";
-import { API, getDetail, type Detail } from "~/utils/screens/api";
-import { getLocal, LOCAL } from "~/utils/screens/prefs";
-import { guard } from "~/utils/screens/routes";
+import { API, getDetail, type Detail } from "~/utils/storeApi";
+import { getLocal, LOCAL } from "~/utils/prefs";
+import { guard } from "~/utils/routeData";
 import { userReady, viewOf } from "~/utils/userStore";
 
 export const meta = () => [{ title: pageTitle("뷰어") }];

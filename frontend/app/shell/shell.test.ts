@@ -124,7 +124,7 @@ describe("snack bar and cashback toast", () => {
     expect(q.current).not.toBeNull();
     vi.advanceTimersByTime(1);
     expect(q.current).toBeNull();
-    q.show("snack", "dibs", 1500);
+    q.show("snack", "zzim", 1500);
     vi.advanceTimersByTime(1500);
     expect(q.current).toBeNull();
   });

@@ -1,6 +1,6 @@
 // The shell's numbers (seed §2, §4, §9) in one place.
 export const FLOATING_MESSAGE_MS = 3000;
-export const DIBS_TOAST_MS = 1500;
+export const ZZIM_TOAST_MS = 1500;
 export const SNACK_SWITCH_MS = 350;
 export const LOADER = { zIndex: 993, size: 40, speedMs: 1300 } as const;
 export const LOADING_BAR = { delayMs: 100, stepPercent: 10, stepUntilAbove: 70, tickMs: 300, hideAfterMs: 500 } as const;

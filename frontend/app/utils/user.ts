@@ -151,7 +151,7 @@ export function loginState(loginFlag: boolean, webIdCookie: string | undefined, 
 }
 
 /**
- * memberCheck: who may start a member-only action (dibs, alarm, buy, rent,
+ * memberCheck: who may start a member-only action (zzim, alarm, buy, rent,
  * unlock, reviews, votes...). Seed §4, §6: only logged-in members act; a guest
  * (loginType D, in the app) is sent straight to the app's native login (on
  * the web, where a guest cannot be, to /nuxgin with the return url); a visitor

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { APIRequestContext, BrowserContext } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { member } from "./screens-helpers";
+import { member } from "./members";
 
 // The adult gate of a 19+ work's detail page (seed §4-§6): the teen version
 // (visitor, member without verification, adult with the 19 toggle off) sees

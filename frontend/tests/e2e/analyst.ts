@@ -2,7 +2,7 @@
 // given the analyst role by the catalog admin, logged in again so the context
 // carries the writer's signed analyst cookie the reports ask for.
 import { expect, type APIRequestContext } from "@playwright/test";
-import { PW, newEmail } from "./screens-helpers";
+import { PW, newEmail } from "./members";
 
 const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? "dev-admin-token";
 

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { becomeAnalyst, report } from "./analyst";
-import { PW, newEmail } from "./screens-helpers";
+import { PW, newEmail } from "./members";
 const KST_MS = 9 * 3600 * 1000;
 
 /** The current KST day and hour, as the screen's query wants them. */

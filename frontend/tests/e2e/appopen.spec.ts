@@ -3,7 +3,7 @@
 // take over, the app-only message is asked at about 2 s (its way to the App Store and
 // the 4 s window are unit-tested in app/shell/shell.test.ts).
 import { expect, test } from "./fixtures";
-import { paidWork, sectionPath } from "./screens-helpers";
+import { paidWork, sectionPath } from "./members";
 
 const IPHONE_SAFARI =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";

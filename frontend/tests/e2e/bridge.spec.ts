@@ -108,20 +108,20 @@ test.describe("Android app web view", () => {
     await expect(page).toHaveURL(/\/adultverification\?url=%2Fcs$/);
   });
 
-  test("a guest's dibs sends the app's login and changes nothing", async ({ page, context }) => {
+  test("a guest's zzim sends the app's login and changes nothing", async ({ page, context }) => {
     await appGuest(context);
     const path = await openWork(page);
     const zzim: string[] = [];
     page.on("request", (r) => r.url().includes("/zzim-add") && zzim.push(r.url()));
     await page.goto(path);
-    const dibs = page.getByRole("button", { name: "찜", exact: true });
-    await dibs.click();
+    const zzimButton = page.getByRole("button", { name: "찜", exact: true });
+    await zzimButton.click();
     await expect.poll(() => sentOf(page, "login")).toEqual([{ returnUrl: path, message: LOGIN_MESSAGE }]);
-    // No modal, no dibs call, no message, still not in dibs, same page.
+    // No modal, no zzim call, no message, still not in zzim, same page.
     await expect(page.getByTestId("confirm-popup")).toHaveCount(0);
     await expect(page.getByTestId("snack-bar")).toHaveCount(0);
-    await expect(dibs).toBeVisible();
-    await expect(dibs).toHaveAttribute("aria-pressed", "false");
+    await expect(zzimButton).toBeVisible();
+    await expect(zzimButton).toHaveAttribute("aria-pressed", "false");
     await expect(page).toHaveURL(new RegExp(`${path}$`));
     expect(zzim).toEqual([]);
   });
@@ -172,13 +172,13 @@ test.describe("iOS app web view", () => {
     ]);
   });
 
-  test("a guest's dibs sends the app's login in the iOS shape", async ({ page, context }) => {
+  test("a guest's zzim sends the app's login in the iOS shape", async ({ page, context }) => {
     await appGuest(context);
     const path = await openWork(page);
     await page.goto(path);
-    const dibs = page.getByRole("button", { name: "찜", exact: true });
-    await dibs.click();
+    const zzimButton = page.getByRole("button", { name: "찜", exact: true });
+    await zzimButton.click();
     await expect.poll(() => sentOf(page, "login")).toEqual([{ returnUrl: path, message: LOGIN_MESSAGE }]);
-    await expect(dibs).toHaveAttribute("aria-pressed", "false");
+    await expect(zzimButton).toHaveAttribute("aria-pressed", "false");
   });
 });

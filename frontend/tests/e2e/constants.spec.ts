@@ -3,7 +3,7 @@
 // library's version and the desktop popups' size. The timings themselves are
 // vitest's (fake timers): app/shell/constants.test.ts, ShellProvider.test.tsx.
 import { expect, test } from "./fixtures";
-import { paidWork } from "./screens-helpers";
+import { paidWork } from "./members";
 
 test("the main navigation header (header_one) is 100 px tall, and the section header as tall", async ({ page }) => {
   for (const path of ["/", "/keyword", "/cs", "/webtoon", "/webtoon/genre"]) {

@@ -3,8 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { member } from "./screens-helpers";
-import type { Detail, Vol } from "../../app/utils/screens/api";
+import { member } from "./members";
+import type { Detail, Vol } from "../../app/utils/storeApi";
 
 // Real content (issue 16): a JPEG episode goes in through the writer's admin
 // media API (parts, complete, a processing job), comes out of the edge as AVIF
@@ -138,7 +138,7 @@ test("a JPEG episode uploaded through the admin API is read in AVIF or WebP by a
 });
 
 // Time to the first visible strip on a mid-range phone: CPU 4x slower and
-// Slow 4G (the same profile as screens-perf: 1.6 Mbps down, 750 kbps up,
+// Slow 4G (the same profile as home-perf: 1.6 Mbps down, 750 kbps up,
 // 150 ms RTT), cold cache. Recorded in test-results/media/perf.json and the
 // frontend README; a measurement, not a timed test (target < 1.5 s).
 test("viewer: time to the first visible strip on a throttled phone", async ({ page }) => {

@@ -5,7 +5,7 @@
 // the bonuses hidden in the iOS app.
 import type { Page } from "@playwright/test";
 import { expect, openMenu, test } from "./fixtures";
-import { member, paidWork, sectionPath } from "./screens-helpers";
+import { member, paidWork, sectionPath } from "./members";
 
 const won = (n: number) => `${n.toLocaleString("en-US")}원`;
 const ANDROID = "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
@@ -112,12 +112,12 @@ test("a saved work stays saved: the work list and the author list load side by s
   await member(page);
   const url = `/${sectionPath(detail.prodInfo.section)}/detail/${detail.prodInfo.pid}`;
   await page.goto(url);
-  const dibs = page.getByRole("button", { name: "찜", exact: true });
-  await dibs.click();
-  await expect(dibs).toHaveAttribute("aria-pressed", "true");
+  const zzim = page.getByRole("button", { name: "찜", exact: true });
+  await zzim.click();
+  await expect(zzim).toHaveAttribute("aria-pressed", "true");
   const lists = page.waitForResponse((r) => r.url().endsWith("/zzim-list") && r.request().postDataJSON().zzim_type === "prod");
   await page.reload();
   const sent = (await lists).request().postDataJSON();
   expect(sent).toMatchObject({ zzim_type: "prod", channel: "AW", adultLevel: 0, section: "all" });
-  await expect(dibs).toHaveAttribute("aria-pressed", "true");
+  await expect(zzim).toHaveAttribute("aria-pressed", "true");
 });

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { expect, openMenu, test } from "./fixtures";
-import { member, paidWork } from "./screens-helpers";
+import { member, paidWork } from "./members";
 
 // Requests the cut network refuses show in the console as failed loads (the
 // worker's failed ones as ERR_FAILED).

@@ -4,7 +4,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { member } from "./screens-helpers";
+import { member } from "./members";
 
 // New-volume alarms by Web Push (issue 19), against the real store and the
 // fake push service of writer/push/pushtest (`storefront fakepush`), which

@@ -3,7 +3,7 @@
 // place kept, the chat's states.
 import type { Page } from "@playwright/test";
 import { expect, fulfillSigned, signup, test } from "./fixtures";
-import { paidWork } from "./screens-helpers";
+import { paidWork } from "./members";
 
 /** Two animation frames: what a resolved call sets has been drawn by then. */
 const frames = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

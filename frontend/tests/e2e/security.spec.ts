@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { member, paidWork, sectionPath } from "./screens-helpers";
+import { member, paidWork, sectionPath } from "./members";
 
 // Issue 9: markup a reader can put into the store (reviews, Q&A, search
 // terms, addresses) is shown as text on every screen that shows it and never

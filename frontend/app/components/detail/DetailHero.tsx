@@ -1,5 +1,5 @@
-import type { Detail } from "~/utils/screens/api";
-import { viewCount } from "~/utils/screens/format";
+import type { Detail } from "~/utils/storeApi";
+import { viewCount } from "~/utils/format";
 import { authorLine } from "~/utils/product";
 import * as s from "./detail.css";
 

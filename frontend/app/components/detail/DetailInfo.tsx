@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { ProductGrid } from "~/components/product/ProductGrid";
 import { Section } from "~/components/Section/Section";
-import type { Detail } from "~/utils/screens/api";
+import type { Detail } from "~/utils/storeApi";
 import * as s from "./detail.css";
 
 /** The work-information tab: summary, authors (each with its zzim), keywords, notices and related works. */

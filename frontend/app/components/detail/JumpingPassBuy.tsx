@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { useShell } from "~/shell/ShellProvider";
 import { isHttpError } from "~/utils/http";
-import { won } from "~/utils/screens/format";
+import { won } from "~/utils/format";
 import { applyWallet, useUser } from "~/utils/userStore";
 import { afterPurchase, buyJumpingPass, kstDateTime, loadPasses, type Passes } from "./jumpingPass";
 import { ensureMoney, offerCharge } from "./money";

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useShell } from "~/shell/ShellProvider";
 import { http } from "~/utils/api";
-import { API, getReviews, type Paging, type Review } from "~/utils/screens/api";
+import { API, getReviews, type Paging, type Review } from "~/utils/storeApi";
 import { useUser } from "~/utils/userStore";
 import { applyLike } from "./reviewRules";
 import * as s from "./detail.css";

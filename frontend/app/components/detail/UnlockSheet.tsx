@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
-import type { Vol } from "~/utils/screens/api";
-import { countdown, won } from "~/utils/screens/format";
+import type { Vol } from "~/utils/storeApi";
+import { countdown, won } from "~/utils/format";
 import type { UnlockOption } from "./unlock";
 import * as s from "./detail.css";
 

@@ -2,9 +2,9 @@
 // volume with what the member holds of it.
 import { useState } from "react";
 import { volumeThumb } from "~/components/viewer/media";
-import { getVolumes, type Detail, type SalesStatus, type Vol } from "~/utils/screens/api";
-import { won } from "~/utils/screens/format";
-import { setVolOrder, volOrder, type VolOrder } from "~/utils/screens/prefs";
+import { getVolumes, type Detail, type SalesStatus, type Vol } from "~/utils/storeApi";
+import { won } from "~/utils/format";
+import { setVolOrder, volOrder, type VolOrder } from "~/utils/prefs";
 import { entitlement } from "./unlock";
 import * as s from "./detail.css";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Http, RequestOptions } from "~/utils/http";
-import type { CouponInfo } from "~/utils/screens/api";
+import type { CouponInfo } from "~/utils/storeApi";
 import { afterPurchase, buyJumpingPass, JUMPING_PASS_BUY, kstDateTime, loadPasses, passesOf } from "./jumpingPass";
 
 const pcp = (jumpingCount: number, jumpingExpireDates: string[]): CouponInfo => ({

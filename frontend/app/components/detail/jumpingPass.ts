@@ -2,7 +2,7 @@
 // writer, spent on the detail page like any coupon. Pure shapes and the calls.
 import { http as defaultHttp } from "~/utils/api";
 import type { Http } from "~/utils/http";
-import { API, getCoupons, idemKey, type CouponInfo, type Wallet } from "~/utils/screens/api";
+import { API, getCoupons, idemKey, type CouponInfo, type Wallet } from "~/utils/storeApi";
 
 export const JUMPING_PASS_BUY = `${API}/coupons/jumping-pass`;
 

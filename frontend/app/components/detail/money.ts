@@ -3,8 +3,8 @@
 // short the reader is offered the charge page with the missing amount and a
 // way back. One flow, so every place that spends asks the same way.
 import type { Shell } from "~/shell/ShellProvider";
-import { getWallet, type Wallet } from "~/utils/screens/api";
-import { won } from "~/utils/screens/format";
+import { getWallet, type Wallet } from "~/utils/storeApi";
+import { won } from "~/utils/format";
 import { balanceShort } from "./unlock";
 
 /** What can be spent: the writer spends mileage first, then the channel's money (shownAmount). */

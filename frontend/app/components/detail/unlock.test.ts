@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CouponInfo, SalesStatus, Vol } from "~/utils/screens/api";
+import type { CouponInfo, SalesStatus, Vol } from "~/utils/storeApi";
 import { balanceShort, canRead, entitlement, unlockOptions } from "./unlock";
 
 const vol = (no: number, o: Partial<Vol> = {}): Vol => ({

@@ -1,6 +1,6 @@
 // Every way a reader can open one volume (seed §3, §4), as pure data so the
 // sheet and its tests agree.
-import type { CouponInfo, SalesStatus, Vol } from "~/utils/screens/api";
+import type { CouponInfo, SalesStatus, Vol } from "~/utils/storeApi";
 
 export type UnlockKind = "free" | "owned" | "rented" | "wff" | "read" | "pass" | "jumping" | "rent" | "buy" | "ticket";
 export type UnlockOption = { kind: UnlockKind; label: string; price?: number; note?: string; available: boolean };

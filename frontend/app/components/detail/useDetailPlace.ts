@@ -3,7 +3,7 @@
 // the reader scrolls or switches tabs.
 import { useLayoutEffect, useRef } from "react";
 import type { SetURLSearchParams } from "react-router";
-import { detailArrival, detailContext, saveDetailContext } from "~/utils/screens/prefs";
+import { detailArrival, detailContext, saveDetailContext } from "~/utils/prefs";
 
 /** useDetailPlace restores and keeps the reader's place on one work; the ref goes on the detail's root. */
 export function useDetailPlace(pid: string, tab: string, named: string | null, keys: readonly string[], sp: URLSearchParams, setSp: SetURLSearchParams) {

@@ -1,7 +1,7 @@
 // What the signed-in member has of one work (sales status, coupons), loaded
 // on arrival and after every unlock, and the wait-for-free countdown.
 import { useCallback, useEffect, useState } from "react";
-import { getCoupons, getStatus, type CouponInfo, type SalesStatus } from "~/utils/screens/api";
+import { getCoupons, getStatus, type CouponInfo, type SalesStatus } from "~/utils/storeApi";
 import { loadSideInfo } from "~/utils/userStore";
 
 type Member = { isLogin: boolean; uid: string; adultLevel: number };

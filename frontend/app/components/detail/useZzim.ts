@@ -2,8 +2,8 @@
 // toggled by the heart buttons with the seed's toasts (§7).
 import { useEffect, useState } from "react";
 import { useShell } from "~/shell/ShellProvider";
-import { DIBS_TOAST_MS } from "~/shell/timing";
-import { addDibs, DIBS_ADDED, DIBS_REMOVED, listDibs, removeDibs } from "~/utils/screens/dibs";
+import { ZZIM_TOAST_MS } from "~/shell/timing";
+import { addZzim, ZZIM_ADDED, ZZIM_REMOVED, listZzim, removeZzim } from "~/utils/zzim";
 import { currentDevice } from "~/utils/device";
 
 type Member = { isLogin: boolean; uid: string; adultLevel: number };
@@ -17,8 +17,8 @@ export function useZzim(pid: string, section: string, user: Member) {
   useEffect(() => {
     if (!user.isLogin || !uid) return;
     const who = { adultLevel: user.adultLevel, channel: currentDevice().channel };
-    listDibs(uid, "prod", who).then((m) => m && setZzimIdx(m.get(pid) ?? null));
-    listDibs(uid, "author", who).then((m) => m && setAuthorZzim(m));
+    listZzim(uid, "prod", who).then((m) => m && setZzimIdx(m.get(pid) ?? null));
+    listZzim(uid, "author", who).then((m) => m && setAuthorZzim(m));
   }, [user.isLogin, uid, pid, user.adultLevel]);
 
   // Member-only actions start with the shell's one check, shell.requireMember
@@ -26,15 +26,15 @@ export function useZzim(pid: string, section: string, user: Member) {
   const toggleWork = async () => {
     if (!shell.requireMember()) return;
     if (zzimIdx) {
-      if (await removeDibs(uid, "prod", zzimIdx)) {
+      if (await removeZzim(uid, "prod", zzimIdx)) {
         setZzimIdx(null);
-        shell.snack(DIBS_REMOVED, DIBS_TOAST_MS);
+        shell.snack(ZZIM_REMOVED, ZZIM_TOAST_MS);
       }
     } else {
-      const idx = await addDibs(uid, "prod", pid, section);
+      const idx = await addZzim(uid, "prod", pid, section);
       if (idx) {
         setZzimIdx(idx);
-        shell.snack(DIBS_ADDED, DIBS_TOAST_MS);
+        shell.snack(ZZIM_ADDED, ZZIM_TOAST_MS);
       }
     }
   };
@@ -43,19 +43,19 @@ export function useZzim(pid: string, section: string, user: Member) {
     const key = String(authorId);
     const idx = authorZzim.get(key);
     if (idx) {
-      if (await removeDibs(uid, "author", idx)) {
+      if (await removeZzim(uid, "author", idx)) {
         setAuthorZzim((m) => {
           const n = new Map(m);
           n.delete(key);
           return n;
         });
-        shell.snack(DIBS_REMOVED, DIBS_TOAST_MS);
+        shell.snack(ZZIM_REMOVED, ZZIM_TOAST_MS);
       }
     } else {
-      const n = await addDibs(uid, "author", key);
+      const n = await addZzim(uid, "author", key);
       if (n) {
         setAuthorZzim((m) => new Map(m).set(key, n));
-        shell.snack(DIBS_ADDED, DIBS_TOAST_MS);
+        shell.snack(ZZIM_ADDED, ZZIM_TOAST_MS);
       }
     }
   };

@@ -7,7 +7,7 @@ import { Section } from "~/components/Section/Section";
 import { http } from "~/utils/api";
 import { loadHome, type HomeAnswer } from "~/utils/home";
 import { pageTitle } from "~/utils/meta";
-import { AREA_TABS, guard } from "~/utils/screens/routes";
+import { AREA_TABS, guard } from "~/utils/routeData";
 import * as s from "~/routes/home.css";
 
 export type Area = keyof typeof AREAS;

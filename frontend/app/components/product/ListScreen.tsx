@@ -2,8 +2,8 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react
 import { Link, useLocation } from "react-router";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { usePromotionLib } from "~/shell/promotion";
-import type { ListAnswer } from "~/utils/screens/api";
-import { listPlace, saveListPlace } from "~/utils/screens/prefs";
+import type { ListAnswer } from "~/utils/storeApi";
+import { listPlace, saveListPlace } from "~/utils/prefs";
 import { ProductGrid, ProductRows } from "./ProductGrid";
 import { Tabs, type Tab } from "./Tabs";
 import * as s from "./product.css";

@@ -3,7 +3,7 @@ import { Link, useNavigate } from "react-router";
 import { useShell } from "~/shell/ShellProvider";
 import { http } from "~/utils/api";
 import { isHttpError } from "~/utils/http";
-import { API } from "~/utils/screens/api";
+import { API } from "~/utils/storeApi";
 import { userReady } from "~/utils/userStore";
 import { sectionPath } from "~/utils/layout";
 import * as s from "./product.css";

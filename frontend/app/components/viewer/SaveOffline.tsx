@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import { formatBytes, findSaved, expiryOf, removeSaved, SAVE_FAILED, SaveError, saveVolume, saveWidth, storageUse, type StorageUse } from "~/offline/savedVolumes";
 import type { SavedVolume } from "~/offline/savedIndex";
 import { useShell } from "~/shell/ShellProvider";
-import type { Detail, DownloadAuth } from "~/utils/screens/api";
+import type { Detail, DownloadAuth } from "~/utils/storeApi";
 import type { Manifest } from "./media";
 import * as s from "./viewer.css";
 

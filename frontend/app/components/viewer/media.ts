@@ -4,7 +4,7 @@
 
 import { SAVED_MARK } from "~/sw/routes";
 import { http } from "~/utils/api";
-import { API } from "~/utils/screens/api";
+import { API } from "~/utils/storeApi";
 
 export type ManifestPage = { w: number; h: number; widths: number[] };
 

@@ -3,7 +3,7 @@
 // see. The place inside a volume is in place.ts.
 
 import { previewNeedsLogin, type DeviceInfo } from "~/utils/device";
-import type { Vol } from "~/utils/screens/api";
+import type { Vol } from "~/utils/storeApi";
 
 export type Direction = "A" | "I" | "P" | "N";
 

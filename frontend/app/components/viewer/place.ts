@@ -8,7 +8,7 @@
 // on its way.
 
 import { http } from "~/utils/api";
-import { API } from "~/utils/screens/api";
+import { API } from "~/utils/storeApi";
 
 export type Place = { no: number; page: number; ratio: number; offset: number; at: number };
 

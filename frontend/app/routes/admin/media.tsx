@@ -8,7 +8,7 @@ import { fallbackWidth, getManifest, pageURL, srcSet, total, type Manifest } fro
 import { http } from "~/utils/api";
 import { isHttpError } from "~/utils/http";
 import { pageTitle } from "~/utils/meta";
-import { getVolumes } from "~/utils/screens/api";
+import { getVolumes } from "~/utils/storeApi";
 
 export const meta = () => [{ title: pageTitle("콘텐츠 업로드") }, { name: "robots", content: "noindex" }];
 

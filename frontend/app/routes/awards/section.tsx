@@ -3,8 +3,8 @@ import { AwardView, type Award } from "~/components/product/Awards";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { http } from "~/utils/api";
 import { pageTitle } from "~/utils/meta";
-import { API } from "~/utils/screens/api";
-import { guard } from "~/utils/screens/routes";
+import { API } from "~/utils/storeApi";
+import { guard } from "~/utils/routeData";
 import * as s from "~/components/product/product.css";
 
 export const meta = () => [{ title: pageTitle("어워즈") }];

@@ -3,8 +3,8 @@ import { EventBlock } from "~/components/product/ListScreen";
 import { Tabs } from "~/components/product/Tabs";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { pageTitle } from "~/utils/meta";
-import { getEvents } from "~/utils/screens/api";
-import { AREA_TABS, guard } from "~/utils/screens/routes";
+import { getEvents } from "~/utils/storeApi";
+import { AREA_TABS, guard } from "~/utils/routeData";
 import * as s from "~/components/product/product.css";
 
 export const meta = () => [{ title: pageTitle("꿀혜택") }];

@@ -2,8 +2,8 @@ import { useCallback } from "react";
 import { useLoaderData, useParams } from "react-router";
 import { ListScreen } from "~/components/product/ListScreen";
 import { pageTitle } from "~/utils/meta";
-import { getList } from "~/utils/screens/api";
-import { genreTabs, loadList, pageOf } from "~/utils/screens/routes";
+import { getList } from "~/utils/storeApi";
+import { genreTabs, loadList, pageOf } from "~/utils/routeData";
 
 export const meta = () => [{ title: pageTitle("만화 장르") }];
 

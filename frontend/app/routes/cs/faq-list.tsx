@@ -4,9 +4,9 @@ import { Tabs } from "~/components/product/Tabs";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { http } from "~/utils/api";
 import { pageTitle } from "~/utils/meta";
-import { API, type Paging } from "~/utils/screens/api";
-import { FAQ_CATEGORIES, faqCid } from "~/utils/screens/cs";
-import { guard, pageOf } from "~/utils/screens/routes";
+import { API, type Paging } from "~/utils/storeApi";
+import { FAQ_CATEGORIES, faqCid } from "~/utils/cs";
+import { guard, pageOf } from "~/utils/routeData";
 import * as s from "~/components/product/cs.css";
 
 export const meta = () => [{ title: pageTitle("자주 묻는 질문") }];

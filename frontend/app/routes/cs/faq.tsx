@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { pageTitle } from "~/utils/meta";
-import { FAQ_CATEGORIES } from "~/utils/screens/cs";
+import { FAQ_CATEGORIES } from "~/utils/cs";
 import * as s from "~/components/product/cs.css";
 
 export const meta = () => [{ title: pageTitle("자주 묻는 질문") }];

@@ -3,9 +3,9 @@ import { ProductGrid } from "~/components/product/ProductGrid";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { http } from "~/utils/api";
 import { pageTitle } from "~/utils/meta";
-import { API, type Paging } from "~/utils/screens/api";
+import { API, type Paging } from "~/utils/storeApi";
 import type { ProductItem } from "~/utils/product";
-import { guard, pageOf } from "~/utils/screens/routes";
+import { guard, pageOf } from "~/utils/routeData";
 import * as s from "~/components/product/cs.css";
 
 export const meta = () => [{ title: pageTitle("판매 종료 작품 안내") }];

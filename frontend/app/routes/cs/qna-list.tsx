@@ -4,8 +4,8 @@ import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { http } from "~/utils/api";
 import { isHttpError } from "~/utils/http";
 import { pageTitle } from "~/utils/meta";
-import { API } from "~/utils/screens/api";
-import { guard, pageOf } from "~/utils/screens/routes";
+import { API } from "~/utils/storeApi";
+import { guard, pageOf } from "~/utils/routeData";
 import { userReady } from "~/utils/userStore";
 import * as s from "~/components/product/cs.css";
 

@@ -4,8 +4,8 @@ import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { useShell } from "~/shell/ShellProvider";
 import { http } from "~/utils/api";
 import { pageTitle } from "~/utils/meta";
-import { API } from "~/utils/screens/api";
-import { FAQ_CATEGORIES } from "~/utils/screens/cs";
+import { API } from "~/utils/storeApi";
+import { FAQ_CATEGORIES } from "~/utils/cs";
 import { useUser } from "~/utils/userStore";
 import * as s from "~/components/product/cs.css";
 

@@ -2,8 +2,8 @@ import { useLoaderData } from "react-router";
 import { EventBlock } from "~/components/product/ListScreen";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { pageTitle } from "~/utils/meta";
-import { getEvent, getEvents, type EventT } from "~/utils/screens/api";
-import { guard } from "~/utils/screens/routes";
+import { getEvent, getEvents, type EventT } from "~/utils/storeApi";
+import { guard } from "~/utils/routeData";
 import * as s from "~/components/product/product.css";
 
 export const meta = () => [{ title: pageTitle("더블쿠폰") }];

@@ -2,7 +2,7 @@ import { useLoaderData } from "react-router";
 import { loadRecent, RecentList } from "~/components/product/Recent";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { pageTitle } from "~/utils/meta";
-import { guard } from "~/utils/screens/routes";
+import { guard } from "~/utils/routeData";
 import * as s from "~/components/product/product.css";
 
 export const meta = () => [{ title: pageTitle("최근 본 작품 편집") }];

@@ -2,7 +2,7 @@ import { Link, useLoaderData } from "react-router";
 import { loadRecent, RecentList } from "~/components/product/Recent";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { pageTitle } from "~/utils/meta";
-import { guard, pageOf } from "~/utils/screens/routes";
+import { guard, pageOf } from "~/utils/routeData";
 import { Pager } from "~/components/product/Pager";
 import * as s from "~/components/product/product.css";
 

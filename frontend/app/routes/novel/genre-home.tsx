@@ -4,8 +4,8 @@ import { ListControls, listQuery } from "~/components/product/ListControls";
 import { ListScreen } from "~/components/product/ListScreen";
 import { TOP_TABS } from "~/utils/layout";
 import { pageTitle } from "~/utils/meta";
-import { getList } from "~/utils/screens/api";
-import { AREA_TABS, loadList } from "~/utils/screens/routes";
+import { getList } from "~/utils/storeApi";
+import { AREA_TABS, loadList } from "~/utils/routeData";
 
 export const meta = () => [{ title: pageTitle("소설") }];
 

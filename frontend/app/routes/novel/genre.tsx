@@ -3,8 +3,8 @@ import { useLoaderData, useParams, useSearchParams } from "react-router";
 import { ListControls, listQuery } from "~/components/product/ListControls";
 import { ListScreen } from "~/components/product/ListScreen";
 import { pageTitle } from "~/utils/meta";
-import { getList } from "~/utils/screens/api";
-import { genreTabs, loadList, pageOf } from "~/utils/screens/routes";
+import { getList } from "~/utils/storeApi";
+import { genreTabs, loadList, pageOf } from "~/utils/routeData";
 
 export const meta = () => [{ title: pageTitle("소설 장르") }];
 

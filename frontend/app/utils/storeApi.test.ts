@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detailState } from "./api";
+import { detailState } from "./storeApi";
 
 describe("detailState: the detail header codes (seed §4)", () => {
   it("200 is ok", () => expect(detailState(200)).toBe("ok"));

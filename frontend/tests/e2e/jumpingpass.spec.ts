@@ -2,7 +2,7 @@
 // real store: login first, a confirmation, the charge path when the balance is
 // short, and the passes the member then holds.
 import { expect, test } from "./fixtures";
-import { member } from "./screens-helpers";
+import { member } from "./members";
 
 type Offer = { price: number; days: number };
 const KST_MS = 9 * 3600 * 1000;

@@ -1,11 +1,11 @@
-// Dibs (zzim) and alarms through the seed's user-info calls (§7). Failures are
-// swallowed: the seed says dibs failures stay silent.
+// Zzim and alarms through the seed's user-info calls (§7). Failures are
+// swallowed: the seed says zzim failures stay silent.
 import { http } from "~/utils/api";
 import type { Http } from "~/utils/http";
-import { USER_INFO } from "./api";
+import { USER_INFO } from "./storeApi";
 
-export const DIBS_ADDED = "찜 한 작품에 추가 되었습니다.";
-export const DIBS_REMOVED = "찜 한 작품에서 삭제 되었습니다.";
+export const ZZIM_ADDED = "찜 한 작품에 추가 되었습니다.";
+export const ZZIM_REMOVED = "찜 한 작품에서 삭제 되었습니다.";
 export const COPIED = "클립보드에 복사되었습니다.";
 
 /** The section names the zzim-add call takes for works. */
@@ -20,10 +20,10 @@ export function zzimSection(section: string): string {
   }
 }
 
-export type DibsType = "prod" | "author";
+export type ZzimType = "prod" | "author";
 
-/** addDibs answers the new entry's idx, or null on any failure. */
-export async function addDibs(uid: string, type: DibsType, target: string, section?: string, h: Http = http): Promise<number | null> {
+/** addZzim answers the new entry's idx, or null on any failure. */
+export async function addZzim(uid: string, type: ZzimType, target: string, section?: string, h: Http = http): Promise<number | null> {
   try {
     const a = await h<{ idx: number }>(`${USER_INFO}zzim-add`, {
       method: "POST",
@@ -35,7 +35,7 @@ export async function addDibs(uid: string, type: DibsType, target: string, secti
   }
 }
 
-export async function removeDibs(uid: string, type: DibsType, idx: number, h: Http = http): Promise<boolean> {
+export async function removeZzim(uid: string, type: ZzimType, idx: number, h: Http = http): Promise<boolean> {
   try {
     await h(`${USER_INFO}zzim-del`, { method: "POST", json: { uid, zzim_type: type, idxs: String(idx) } });
     return true;
@@ -44,8 +44,8 @@ export async function removeDibs(uid: string, type: DibsType, idx: number, h: Ht
   }
 }
 
-/** Who asks for a dibs list (seed §7 zzim-list payload); the writer decides by the session and the X-Channel header. */
-export type DibsAudience = { adultLevel: number; channel: string };
+/** Who asks for a zzim list (seed §7 zzim-list payload); the writer decides by the session and the X-Channel header. */
+export type ZzimAudience = { adultLevel: number; channel: string };
 
 // One request in flight per list: a newer call for the same list (type and
 // section) cancels the older one (seed §7), while the work list and the
@@ -53,11 +53,11 @@ export type DibsAudience = { adultLevel: number; channel: string };
 const inFlight = new Map<string, AbortController>();
 
 /**
- * listDibs answers target -> idx (empty on a failure, which stays silent);
+ * listZzim answers target -> idx (empty on a failure, which stays silent);
  * a newer call for the same list cancels the one in flight (seed §7), which
  * then answers null: nothing to show, the newer call will answer.
  */
-export async function listDibs(uid: string, type: DibsType, who: DibsAudience, h: Http = http, section = "all"): Promise<Map<string, number> | null> {
+export async function listZzim(uid: string, type: ZzimType, who: ZzimAudience, h: Http = http, section = "all"): Promise<Map<string, number> | null> {
   const key = `${type}/${section}`;
   inFlight.get(key)?.abort();
   const ctl = new AbortController();

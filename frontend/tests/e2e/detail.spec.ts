@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { assertNoConsoleErrors, expect, test, watchConsole } from "./fixtures";
-import { loginAs, member, paidWork, sectionPath } from "./screens-helpers";
+import { loginAs, member, paidWork, sectionPath } from "./members";
 
 test("purchase from the detail page through to reading the full volume", async ({ page, request }) => {
   const { detail, vol } = await paidWork(request, "webtoon");
@@ -140,7 +140,7 @@ test("wait-for-free: the coupon opens a volume, counts down, and after the wait 
   expect(st.volList.filter((v: { rentalInfo: { isAuth: boolean } }) => v.rentalInfo.isAuth).map((v: { no: number }) => v.no).sort((a: number, b: number) => a - b)).toEqual([paid[0], paid[1]]);
 });
 
-test("dibs, alarm and share say what happened", async ({ page, request, context }) => {
+test("zzim, alarm and share say what happened", async ({ page, request, context }) => {
   const { detail } = await paidWork(request, "comic");
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await member(page);
@@ -154,7 +154,7 @@ test("dibs, alarm and share say what happened", async ({ page, request, context 
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(`/comic/detail/${detail.prodInfo.pid}`);
   await page.getByRole("button", { name: "알림" }).click();
   await expect(page.getByRole("button", { name: "알림" })).toHaveAttribute("aria-pressed", "true");
-  // author dibs
+  // author zzim
   const author = page.getByRole("button", { name: /^작가 .* 찜$/ }).first();
   await author.click();
   await expect(author).toHaveAttribute("aria-pressed", "true");
@@ -188,7 +188,7 @@ test("the alarm a member turned on is on after a reload, and one click turns it 
   await expect(alarm).toHaveAttribute("aria-pressed", "false");
 });
 
-test("a visitor's dibs asks to log in", async ({ page, request }) => {
+test("a visitor's zzim asks to log in", async ({ page, request }) => {
   const { detail } = await paidWork(request, "comic");
   await page.goto(`/comic/detail/${detail.prodInfo.pid}`);
   await page.getByRole("button", { name: "찜", exact: true, pressed: false }).click();

@@ -1,5 +1,5 @@
 import { test, expect } from "./fixtures";
-import { member, paidWork } from "./screens-helpers";
+import { member, paidWork } from "./members";
 
 // Screenshots of the main screens at 360x800 in light and dark, for people to
 // look at (in <output dir>/screens/, test-results/ by default, git-ignored). The theme comes from the shell's

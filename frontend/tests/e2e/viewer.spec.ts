@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { member, paidWork } from "./screens-helpers";
+import { member, paidWork } from "./members";
 
 test("webtoon: the width setting narrows the strip and is remembered; auto-scroll moves the strip by itself and stops at 0", async ({ page, request }) => {
   const { detail, free } = await paidWork(request, "webtoon");

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { member } from "./screens-helpers";
+import { member } from "./members";
 
 /**
  * Every image of the screen loads: lazy ones below the fold too (they are

@@ -1,6 +1,6 @@
 // Helpers the list routes share: loading with the error page on failure, and
 // the tabs of each area.
-import { getGenres, getList, type ListAnswer } from "./api";
+import { getGenres, getList, type ListAnswer } from "./storeApi";
 import { routeError } from "~/utils/routeError";
 import type { Tab } from "~/components/product/Tabs";
 

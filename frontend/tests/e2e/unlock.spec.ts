@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import type { APIRequestContext, Browser, BrowserContext, Page } from "@playwright/test";
 import { assertNoConsoleErrors, expect, test, watchConsole } from "./fixtures";
-import { member, sectionPath } from "./screens-helpers";
+import { member, sectionPath } from "./members";
 
 const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? "dev-admin-token";
 const DAY = 86_400_000;
