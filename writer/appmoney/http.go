@@ -300,12 +300,6 @@ func (s *Service) postGoogleNotification(w http.ResponseWriter, r *http.Request)
 	if err != nil {
 		return err
 	}
-	if s.google == nil {
-		return errGoogleOff
-	}
-	if err := s.push.Check(r); err != nil {
-		return &httpapi.Error{Code: errNotification.Code, Msg: errNotification.Msg, Err: err}
-	}
 	var push PushMessage
 	var n DeveloperNotification
 	if err := json.Unmarshal(b, &push); err != nil || push.Message.MessageID == "" {
@@ -313,6 +307,14 @@ func (s *Service) postGoogleNotification(w http.ResponseWriter, r *http.Request)
 	}
 	if err := json.Unmarshal(push.Message.Data, &n); err != nil {
 		return httpapi.BadRequest("알림 형식이 올바르지 않습니다.")
+	}
+	// Malformed bodies are 400 whatever the settings (as every route); the
+	// content is believed only once the push is authenticated.
+	if s.google == nil {
+		return errGoogleOff
+	}
+	if err := s.push.Check(r); err != nil {
+		return &httpapi.Error{Code: errNotification.Code, Msg: errNotification.Msg, Err: err}
 	}
 	if n.PackageName != s.google.PackageName {
 		return errOtherApp
