@@ -137,12 +137,12 @@ export function Reviews({ pid, info }: { pid: string; info?: { count: number; po
     <div className={s.block} data-testid="reviews">
       {info && info.count > 0 && (
         <p className={s.h2}>
-          ★ {info.point.toFixed(1)} <span style={{ fontWeight: 500, fontSize: 13 }}>({info.count.toLocaleString("en-US")}명)</span>
+          ★ {info.point.toFixed(1)} <span className={s.reviewCount}>({info.count.toLocaleString("en-US")}명)</span>
         </p>
       )}
-      <form onSubmit={write} style={{ marginBottom: 12 }}>
+      <form onSubmit={write} className={s.reviewForm}>
         <textarea className={s.textarea} rows={3} value={text} onChange={(e) => setText(e.target.value)} maxLength={1000} placeholder="작품에 대한 감상을 남겨 주세요" aria-label="리뷰 쓰기" />
-        <div className={s.volHead} style={{ padding: "6px 0" }}>
+        <div className={s.reviewBar({ place: "form" })}>
           <select className={s.small} value={point} onChange={(e) => setPoint(Number(e.target.value))} aria-label="별점">
             {[5, 4, 3, 2, 1].map((n) => (
               <option key={n} value={n}>
@@ -150,7 +150,7 @@ export function Reviews({ pid, info }: { pid: string; info?: { count: number; po
               </option>
             ))}
           </select>
-          <label style={{ fontSize: 12, marginRight: "auto" }}>
+          <label className={s.reviewLabel({ size: "small" })}>
             <input type="checkbox" checked={spoiler} onChange={(e) => setSpoiler(e.target.checked)} /> 스포일러
           </label>
           <button type="submit" className={s.small}>
@@ -158,8 +158,8 @@ export function Reviews({ pid, info }: { pid: string; info?: { count: number; po
           </button>
         </div>
       </form>
-      <div className={s.volHead} style={{ padding: "0 0 6px" }}>
-        <label style={{ fontSize: 13, marginRight: "auto" }}>
+      <div className={s.reviewBar({ place: "filter" })}>
+        <label className={s.reviewLabel({ size: "medium" })}>
           <input type="checkbox" checked={buyer} onChange={(e) => setBuyer(e.target.checked)} /> 구매자 리뷰만
         </label>
         <select className={s.small} value={sort} onChange={(e) => setSort(e.target.value as "like" | "recent")} aria-label="리뷰 정렬">
@@ -176,7 +176,7 @@ export function Reviews({ pid, info }: { pid: string; info?: { count: number; po
               <strong>{r.userName}</strong>
               {r.isBuyerReview && <span className={s.chip}>구매자</span>}
               <span>{"★".repeat(r.point)}</span>
-              <span style={{ marginLeft: "auto" }}>{new Date(r.createdAt).toLocaleDateString("ko-KR")}</span>
+              <span className={s.reviewDate}>{new Date(r.createdAt).toLocaleDateString("ko-KR")}</span>
             </p>
             <p className={s.reviewBody}>{r.isBlock ? "차단한 리뷰입니다." : r.isSpoiler ? <details><summary>스포일러가 있는 리뷰입니다.</summary>{r.body}</details> : r.body}</p>
             <div className={s.reviewActions}>
@@ -202,7 +202,7 @@ export function Reviews({ pid, info }: { pid: string; info?: { count: number; po
         ))}
       </ul>
       {paging && paging.curPage < paging.pageCount && (
-        <button type="button" className={s.small} style={{ width: "100%", marginTop: 10 }} onClick={() => load(paging.curPage + 1)}>
+        <button type="button" className={`${s.small} ${s.more}`} onClick={() => load(paging.curPage + 1)}>
           리뷰 더 보기
         </button>
       )}

@@ -108,6 +108,16 @@ export const review = style({ padding: "12px 0", borderBottom: `1px solid ${vars
 export const reviewHead = style({ display: "flex", gap: 6, alignItems: "center", fontSize: 12, color: vars.color.textSubtle });
 export const reviewBody = style({ marginTop: 6, fontSize: 14, lineHeight: 1.55, whiteSpace: "pre-wrap", wordBreak: "break-word" });
 export const reviewActions = style({ display: "flex", gap: 6, marginTop: 8 });
+export const reviewCount = style({ fontWeight: 500, fontSize: 13 });
+export const reviewForm = style({ marginBottom: 12 });
+/** The row under the review form (place form) and the filter row above the list (place filter). */
+export const reviewBar = recipe({
+  base: { display: "flex", alignItems: "center", gap: 8 },
+  variants: { place: { form: { padding: "6px 0" }, filter: { padding: "0 0 6px" } } },
+});
+export const reviewLabel = recipe({ base: { marginRight: "auto" }, variants: { size: { small: { fontSize: 12 }, medium: { fontSize: 13 } } } });
+export const reviewDate = style({ marginLeft: "auto" });
+export const more = style({ width: "100%", marginTop: 10 });
 export const textarea = style({ width: "100%", padding: 10, borderRadius: 10, border: `1px solid ${vars.color.border}`, background: vars.color.bg, color: vars.color.text, font: "inherit", fontSize: 14 });
 export const gate = style({ padding: "48px 24px", textAlign: "center" });
 export const gateMark = style({ fontSize: 40 });
