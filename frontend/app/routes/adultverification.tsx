@@ -7,6 +7,7 @@ import { isHttpError } from "~/utils/http";
 import { pageTitle } from "~/utils/meta";
 import { goReturn, isAdultLevel, returnTarget } from "~/utils/user";
 import { useUser, verifyAdult } from "~/utils/userStore";
+import * as fl from "~/components/Form/fields.css";
 
 export const meta = () => [{ title: pageTitle("성인 인증") }];
 
@@ -60,7 +61,7 @@ export default function AdultVerification() {
         {verified && isAdultLevel(user.adultLevel) && (
           <div className={f.notice} role="status" data-testid="adult-result">
             성인 인증이 완료되었습니다.
-            <button type="button" className={f.primary} style={{ width: "100%", marginTop: 12 }} onClick={() => goReturn(target, navigate)}>
+            <button type="button" className={`${f.primary} ${fl.fullButton}`} onClick={() => goReturn(target, navigate)}>
               계속하기
             </button>
           </div>
@@ -80,8 +81,8 @@ export default function AdultVerification() {
               생년월일
               <input className={f.input} type="date" name="birthDate" value={birthDate} onChange={(e) => setBirthDate(e.target.value)} required />
             </label>
-            <fieldset className={f.label} style={{ border: 0, padding: 0, margin: 0 }}>
-              <legend style={{ marginBottom: 6 }}>성별</legend>
+            <fieldset className={`${f.label} ${fl.bareFieldset}`}>
+              <legend className={fl.legend}>성별</legend>
               <div className={f.radios}>
                 <label>
                   <input type="radio" name="gender" checked={gender === "M"} onChange={() => setGender("M")} /> 남성

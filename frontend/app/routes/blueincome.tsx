@@ -8,6 +8,8 @@ import { won } from "~/utils/format";
 import { useUser } from "~/utils/userStore";
 import * as s from "~/components/product/cs.css";
 import * as p from "~/components/product/product.css";
+import * as w from "~/components/product/wallet.css";
+import * as c from "~/components/product/csForm.css";
 
 export const meta = () => [{ title: pageTitle("블루머니 내역") }];
 
@@ -33,9 +35,9 @@ export default function Screen() {
       ) : (
         <>
           <div className={s.form}>
-            <p style={{ fontSize: 22, fontWeight: 800 }}>{wallet ? won(wallet.shownAmount ?? wallet.bluemoney) : "-"}</p>
-            <p style={{ fontSize: 13 }}>마일리지 {wallet ? won(wallet.blueMileage) : "-"}</p>
-            <Link to="/payment/recharge.asp" className={s.button} style={{ textAlign: "center" }}>
+            <p className={w.balance}>{wallet ? won(wallet.shownAmount ?? wallet.bluemoney) : "-"}</p>
+            <p className={w.mileage}>마일리지 {wallet ? won(wallet.blueMileage) : "-"}</p>
+            <Link to="/payment/recharge.asp" className={`${s.button} ${c.centered}`}>
               충전하기
             </Link>
           </div>
@@ -44,12 +46,12 @@ export default function Screen() {
             {rows?.map((r) => {
               const amt = r.delta ?? r.amount ?? 0;
               return (
-                <li key={r.id} className={s.item} style={{ display: "flex", justifyContent: "space-between", padding: "12px 0", fontSize: 14 }}>
+                <li key={r.id} className={`${s.item} ${w.ledgerRow}`}>
                   <span>
                     {r.memo || r.reason || r.kind}
                     <span className={s.date}>{new Date(r.createdAt).toLocaleDateString("ko-KR")}</span>
                   </span>
-                  <strong style={{ color: amt >= 0 ? "#1f6fff" : undefined }}>
+                  <strong className={w.ledgerAmount({ gain: amt >= 0 })}>
                     {amt >= 0 ? "+" : "-"}
                     {won(Math.abs(amt))}
                   </strong>

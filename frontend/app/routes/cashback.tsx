@@ -1,3 +1,4 @@
+import * as s from "~/components/product/pages.css";
 import { useCallback } from "react";
 import { useLoaderData } from "react-router";
 import { ListScreen } from "~/components/product/ListScreen";
@@ -19,7 +20,7 @@ export default function Screen() {
   const load = useCallback(async (page: number) => only(await getList("/comic/genre/all", { filter: "discount", sort: "popular", size: 48, page })), []);
   return (
     <ListScreen title="캐시백 · 할인 작품" initial={data} load={load}>
-      <p style={{ padding: "12px 16px 0", fontSize: 13 }}>구매하면 블루머니 일부를 돌려 드리는 작품과 할인 중인 작품입니다.</p>
+      <p className={s.intro}>구매하면 블루머니 일부를 돌려 드리는 작품과 할인 중인 작품입니다.</p>
     </ListScreen>
   );
 }

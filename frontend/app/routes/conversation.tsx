@@ -9,6 +9,8 @@ import { API } from "~/utils/storeApi";
 import { useUser } from "~/utils/userStore";
 import * as s from "~/components/product/cs.css";
 import * as p from "~/components/product/product.css";
+import * as ch from "~/components/product/chat.css";
+import * as c from "~/components/product/csForm.css";
 
 export const meta = () => [{ title: pageTitle("상담") }];
 
@@ -56,16 +58,6 @@ function Conversation() {
     // After a send the list is fetched again without leaving the ready state.
     await fetchList().catch(() => {});
   };
-  const bubble = (mine: boolean): React.CSSProperties => ({
-    alignSelf: mine ? "flex-end" : "flex-start",
-    maxWidth: "78%",
-    padding: "9px 12px",
-    borderRadius: 14,
-    fontSize: 14,
-    background: mine ? "#1f6fff" : "rgba(127,127,127,0.14)",
-    color: mine ? "#fff" : undefined,
-    whiteSpace: "pre-wrap",
-  });
   return (
     <section aria-label="상담" className={p.page}>
       <TitleBar title="상담" />
@@ -75,27 +67,26 @@ function Conversation() {
         </p>
       ) : (
         <>
-          <div style={{ display: "flex", flexDirection: "column", gap: 8, padding: 16 }} aria-live="polite" aria-busy={chat === "loading"} data-testid="chat" data-state={chat}>
-            <p style={bubble(false)} role={chat === "ready" ? undefined : "status"}>
+          <div className={ch.chat} aria-live="polite" aria-busy={chat === "loading"} data-testid="chat" data-state={chat}>
+            <p className={ch.bubble({ from: "service" })} role={chat === "ready" ? undefined : "status"}>
               {CHAT_TEXT[chat]}
             </p>
             {chat === "failed" && (
-              <button type="button" className={s.button} style={{ alignSelf: "flex-start", padding: "0 16px" }} onClick={() => void load()}>
+              <button type="button" className={`${s.button} ${ch.retry}`} onClick={() => void load()}>
                 다시 연결
               </button>
             )}
             {list.map((q) => (
-              <div key={q.id} style={{ display: "flex", flexDirection: "column", gap: 8 }}>
-                <p style={bubble(true)}>{q.body}</p>
-                {q.answer ? <p style={bubble(false)}>{q.answer}</p> : <p style={{ ...bubble(false), opacity: 0.6 }}>답변을 준비하고 있습니다.</p>}
+              <div key={q.id} className={ch.thread}>
+                <p className={ch.bubble({ from: "member" })}>{q.body}</p>
+                {q.answer ? <p className={ch.bubble({ from: "service" })}>{q.answer}</p> : <p className={ch.bubble({ from: "service", pending: true })}>답변을 준비하고 있습니다.</p>}
               </div>
             ))}
             <div ref={end} />
           </div>
           <form onSubmit={send} className={s.search}>
             <input
-              className={s.input}
-              style={{ flex: 1 }}
+              className={`${s.input} ${c.grow}`}
               value={text}
               onChange={(e) => setText(e.target.value)}
               placeholder="메시지를 입력하세요"
@@ -103,7 +94,7 @@ function Conversation() {
               maxLength={2000}
               disabled={chat !== "ready"}
             />
-            <button className={s.button} style={{ padding: "0 16px" }} type="submit" disabled={chat !== "ready"}>
+            <button className={`${s.button} ${c.buttonWide}`} type="submit" disabled={chat !== "ready"}>
               보내기
             </button>
           </form>

@@ -10,6 +10,7 @@ import { applyWallet, useUser, type WalletBalances } from "~/utils/userStore";
 import { bonusBanners, currentDevice } from "~/utils/device";
 import * as s from "~/components/product/cs.css";
 import * as p from "~/components/product/product.css";
+import * as c from "~/components/product/csForm.css";
 
 export const meta = () => [{ title: pageTitle("신규 가입 혜택") }];
 
@@ -51,7 +52,7 @@ export default function Screen() {
             {claimed ? "지급 완료" : "가입 보너스 받기"}
           </button>
         ) : (
-          <Link className={s.button} style={{ textAlign: "center" }} to={`/nuxgin?url=${encodeURIComponent("/join/event.asp")}`}>
+          <Link className={`${s.button} ${c.centered}`} to={`/nuxgin?url=${encodeURIComponent("/join/event.asp")}`}>
             가입하고 혜택 받기
           </Link>
         )}

@@ -10,6 +10,7 @@ import { API, type ListAnswer } from "~/utils/storeApi";
 import { won } from "~/utils/format";
 import { guard } from "~/utils/routeData";
 import * as s from "~/components/product/product.css";
+import * as ev from "~/components/product/events.css";
 
 export const meta = () => [{ title: pageTitle("점핑패스") }];
 
@@ -27,9 +28,9 @@ export default function Screen() {
   return (
     <section aria-label="점핑패스" className={s.page}>
       <TitleBar title={jp.title} />
-      <div className={s.eventText} style={{ background: "linear-gradient(135deg,#1f6fff,#7a3cff)", color: "#fff", margin: "12px 16px", borderRadius: 14, padding: 18 }}>
-        <p style={{ fontSize: 20, fontWeight: 800 }}>{jp.days}일 동안 정주행</p>
-        <p style={{ marginTop: 4, fontSize: 13, opacity: 0.9 }}>
+      <div className={`${s.eventText} ${ev.passHero}`}>
+        <p className={ev.passTitle}>{jp.days}일 동안 정주행</p>
+        <p className={ev.passSub}>
           {won(jp.price)}으로 점핑패스 작품의 다음 화를 미리 만나 보세요.
         </p>
       </div>

@@ -6,6 +6,7 @@ import { pageTitle } from "~/utils/meta";
 import { API, getList, type ListAnswer } from "~/utils/storeApi";
 import { guard, pageOf } from "~/utils/routeData";
 import * as s from "~/components/product/product.css";
+import * as pg from "~/components/product/pages.css";
 
 export const meta = () => [{ title: pageTitle("키워드") }];
 
@@ -26,7 +27,7 @@ export default function Screen() {
   const name = keywords.find((k) => k.id === sel)?.name ?? "";
   return (
     <ListScreen title={name ? `#${name}` : "키워드"} initial={list} load={load}>
-      <nav className={s.tabs} aria-label="키워드" style={{ flexWrap: "wrap", position: "static" }}>
+      <nav className={`${s.tabs} ${pg.tabsWrap}`} aria-label="키워드">
         {keywords.map((k) => (
           <Link key={k.id} to={`/keyword?id=${k.id}`} className={k.id === sel ? `${s.tab} ${s.tabActive}` : s.tab} aria-current={k.id === sel ? "page" : undefined}>
             #{k.name}

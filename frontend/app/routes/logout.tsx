@@ -1,3 +1,4 @@
+import * as s from "~/components/product/pages.css";
 import { useEffect } from "react";
 import { useNavigate } from "react-router";
 import { useShell } from "~/shell/ShellProvider";
@@ -37,7 +38,7 @@ export default function Logout() {
     };
   }, [navigate, shell]);
   return (
-    <p role="status" style={{ padding: 48, textAlign: "center" }}>
+    <p role="status" className={s.statusLine}>
       로그아웃 중입니다…
     </p>
   );

@@ -13,6 +13,7 @@ import { isSafeReturn } from "~/utils/user";
 import { applyWallet, loadSideInfo, useUser, type WalletBalances } from "~/utils/userStore";
 import * as s from "~/components/product/cs.css";
 import * as p from "~/components/product/product.css";
+import * as w from "~/components/product/wallet.css";
 
 export const meta = () => [{ title: pageTitle("블루머니 충전") }];
 
@@ -149,28 +150,27 @@ export default function Screen() {
         </div>
       )}
       <div className={s.form}>
-        <p style={{ fontSize: 14 }}>
+        <p className={w.chargeNote}>
           보유 {money.label} <strong data-testid="balance">{known ? won(money.amount) : "-"}</strong>
         </p>
         {bonus > 0 && (
-          <p style={{ fontSize: 14 }} data-testid="first-charge-bonus">
+          <p className={w.chargeNote} data-testid="first-charge-bonus">
             첫 충전 보너스 <strong>+{won(bonus)}</strong> (충전 금액의 {user.side.firstChargeBonusPct}%, 마일리지로 지급)
           </p>
         )}
         {done && (
-          <p role="status" style={{ fontWeight: 700 }}>
+          <p role="status" className={w.chargeStatus}>
             {won(done.amount)} 충전 완료{done.bonus ? ` (보너스 ${won(done.bonus)})` : ""}
           </p>
         )}
-        <div role="radiogroup" aria-label="충전 금액" style={{ display: "grid", gridTemplateColumns: "1fr 1fr 1fr", gap: 8 }}>
+        <div role="radiogroup" aria-label="충전 금액" className={w.amounts}>
           {AMOUNTS.map((a) => (
             <button
               key={a}
               type="button"
               role="radio"
               aria-checked={a === amount}
-              className={a === amount ? `${p.tab} ${p.tabActive}` : p.tab}
-              style={{ padding: "12px 0", borderRadius: 10 }}
+              className={a === amount ? `${p.tab} ${p.tabActive} ${w.amountOption}` : `${p.tab} ${w.amountOption}`}
               onClick={() => setAmount(a)}
             >
               {won(a)}
@@ -182,11 +182,11 @@ export default function Screen() {
         </button>
         {freeCoin && (
           // The free-coin station (offers, ads) is the app's own screen; the web has none.
-          <button type="button" className={p.tab} style={{ padding: "12px 0", borderRadius: 10 }} onClick={() => app.goFreeCoin()}>
+          <button type="button" className={`${p.tab} ${w.amountOption}`} onClick={() => app.goFreeCoin()}>
             무료 코인 받기
           </button>
         )}
-        <p style={{ fontSize: 12, color: "gray" }}>충전한 블루머니는 웹툰, 만화, 소설 구매와 대여에 쓸 수 있습니다. 미사용 금액은 결제일로부터 7일 안에 환불할 수 있습니다.</p>
+        <p className={w.fineprint}>충전한 블루머니는 웹툰, 만화, 소설 구매와 대여에 쓸 수 있습니다. 미사용 금액은 결제일로부터 7일 안에 환불할 수 있습니다.</p>
       </div>
     </section>
   );

@@ -7,6 +7,7 @@ import { pageTitle } from "~/utils/meta";
 import { API, type Paging, type Ranked } from "~/utils/storeApi";
 import { guard } from "~/utils/routeData";
 import * as s from "~/components/product/product.css";
+import * as pg from "~/components/product/pages.css";
 
 export const meta = () => [{ title: pageTitle("랭킹") }];
 
@@ -71,7 +72,7 @@ export default function Screen() {
       </div>
       <div className={s.controls} role="tablist" aria-label="기간">
         {TABS.map((c) => (
-          <button key={c.v} role="tab" aria-selected={q.tab === c.v} className={q.tab === c.v ? `${s.chip} ${s.chipAccent}` : s.chip} style={{ border: 0, cursor: "pointer", padding: "5px 10px" }} onClick={() => set("tab", c.v)}>
+          <button key={c.v} role="tab" aria-selected={q.tab === c.v} className={q.tab === c.v ? `${s.chip} ${s.chipAccent} ${pg.chipButton}` : `${s.chip} ${pg.chipButton}`} onClick={() => set("tab", c.v)}>
             {c.l}
           </button>
         ))}

@@ -1,3 +1,4 @@
+import * as s from "~/components/product/pages.css";
 import { useCallback } from "react";
 import { useLoaderData } from "react-router";
 import { ListScreen } from "~/components/product/ListScreen";
@@ -17,7 +18,7 @@ export default function Screen() {
   const load = useCallback((page: number) => getList("/comic/hq", { page }), []);
   return (
     <ListScreen title="특가 세트" initial={data} load={load}>
-      <p style={{ padding: "12px 16px 0", fontSize: 13 }}>여러 권을 묶어 할인된 가격에 만나는 세트입니다. 세트의 권은 언제나 1권부터 보여 드립니다.</p>
+      <p className={s.intro}>여러 권을 묶어 할인된 가격에 만나는 세트입니다. 세트의 권은 언제나 1권부터 보여 드립니다.</p>
     </ListScreen>
   );
 }

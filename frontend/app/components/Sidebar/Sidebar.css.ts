@@ -81,3 +81,4 @@ export const bonus = style({
   fontWeight: 600,
   textDecoration: "none",
 });
+export const title = style({ fontSize: 17 });

@@ -59,7 +59,7 @@ export function Sidebar({ onClose }: { onClose: () => void }) {
   return (
     <aside className={s.panel} role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="sidebar">
       <div className={s.top}>
-        <h2 id={titleId} style={{ fontSize: 17 }}>
+        <h2 id={titleId} className={s.title}>
           전체 메뉴
         </h2>
         <button ref={closeRef} type="button" className={s.close} aria-label="메뉴 닫기" onClick={onClose}>

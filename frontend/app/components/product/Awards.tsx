@@ -6,6 +6,7 @@ import { authorLine, detailHref, type ProductItem } from "~/utils/product";
 import { useUser } from "~/utils/userStore";
 import { Thumb } from "./ProductGrid";
 import * as s from "./product.css";
+import * as ev from "./events.css";
 
 export type Award = {
   eid: number;
@@ -39,8 +40,8 @@ export function AwardView({ award, only }: { award: Award; only?: string }) {
       {award.sections
         .filter((sec) => !only || sec.key === only)
         .map((sec) => (
-          <section key={sec.key} aria-label={sec.title} style={{ marginTop: 18 }}>
-            <h2 className={s.eventTitle} style={{ padding: "0 16px 6px" }}>
+          <section key={sec.key} aria-label={sec.title} className={ev.awardSection}>
+            <h2 className={`${s.eventTitle} ${ev.awardTitle}`}>
               <Link to={`/awards/${sec.key}`}>{sec.title}</Link>
             </h2>
             <ul className={s.rows}>
@@ -58,8 +59,7 @@ export function AwardView({ award, only }: { award: Award; only?: string }) {
                   {voting && (
                     <button
                       type="button"
-                      className={voted[sec.key] === n.item.pid ? `${s.chip} ${s.chipAccent}` : s.chip}
-                      style={{ border: 0, padding: "6px 12px", cursor: "pointer" }}
+                      className={voted[sec.key] === n.item.pid ? `${s.chip} ${s.chipAccent} ${ev.voteButton}` : `${s.chip} ${ev.voteButton}`}
                       disabled={!!voted[sec.key]}
                       onClick={() => vote(sec.key, n.item.pid)}
                     >

@@ -7,6 +7,7 @@ import { API } from "~/utils/storeApi";
 import { userReady } from "~/utils/userStore";
 import { sectionPath } from "~/utils/layout";
 import * as s from "./product.css";
+import * as pg from "./pages.css";
 
 export type RecentItem = { pid: string; vol: number; viewedAt: string; title: string; section: string; thumbUrl: string; isAdult: boolean; unit?: string };
 
@@ -56,7 +57,7 @@ export function RecentList({ data, edit }: { data: RecentAnswer; edit: boolean }
       <p className={s.empty}>
         로그인이 필요한 서비스입니다.
         <br />
-        <Link to={`/nuxgin?url=${encodeURIComponent("/mypages/recent")}`} style={{ textDecoration: "underline" }}>
+        <Link to={`/nuxgin?url=${encodeURIComponent("/mypages/recent")}`} className={pg.underline}>
           로그인하기
         </Link>
       </p>
@@ -65,12 +66,12 @@ export function RecentList({ data, edit }: { data: RecentAnswer; edit: boolean }
   return (
     <>
       {edit && (
-        <div className={s.controls} style={{ paddingTop: 10 }}>
+        <div className={`${s.controls} ${pg.controlsTop}`}>
           <span className={s.count}>{picked.size}개 선택</span>
           <button type="button" className={s.select} onClick={() => setPicked(new Set(items.map((i) => i.pid)))}>
             전체 선택
           </button>
-          <button type="button" className={`${s.select}`} style={{ color: "#e5383b" }} onClick={remove} disabled={picked.size === 0}>
+          <button type="button" className={`${s.select} ${pg.removePicked}`} onClick={remove} disabled={picked.size === 0}>
             삭제
           </button>
           <button type="button" className={s.select} onClick={() => navigate("/mypages/recent")}>
@@ -98,7 +99,7 @@ export function RecentList({ data, edit }: { data: RecentAnswer; edit: boolean }
           return (
             <li key={it.pid} data-testid="recent-item">
               {edit ? (
-                <label className={s.row} style={{ cursor: "pointer" }}>
+                <label className={`${s.row} ${pg.rowPick}`}>
                   <input type="checkbox" checked={picked.has(it.pid)} onChange={() => toggle(it.pid)} aria-label={`${it.title} 선택`} />
                   {body}
                 </label>

@@ -292,13 +292,13 @@ export function Viewer({ detail, no, place, manifest: given, savedAuth }: Viewer
   const endPanel = (
     <div className={s.end} data-testid="viewer-end">
       {manifest === null && (
-        <p style={{ fontSize: 14 }} data-testid="content-pending">
+        <p className={s.endNote} data-testid="content-pending">
           이 회차의 내용을 준비하고 있습니다. 잠시 후 다시 열어 주세요.
         </p>
       )}
       {!full && (
         <>
-          <p style={{ fontSize: 14 }} data-testid="preview-note">
+          <p className={s.endNote} data-testid="preview-note">
             {serviceOff ? "서비스가 중지되어 전체 보기를 할 수 없습니다." : user.isLogin ? "미리보기가 끝났습니다." : "로그인하면 이어서 볼 수 있습니다."}
           </p>
           {!serviceOff && (
@@ -328,7 +328,7 @@ export function Viewer({ detail, no, place, manifest: given, savedAuth }: Viewer
         <h1 className={s.title}>
           {p.title} · {vol.title}
         </h1>
-        {!full && ready && <span style={{ fontSize: 11, opacity: 0.8 }}>미리보기</span>}
+        {!full && ready && <span className={s.previewTag}>미리보기</span>}
         <button type="button" className={s.btn} onClick={() => setSettings((x) => !x)} aria-expanded={settings} aria-label="보기 설정">
           ⚙
         </button>
@@ -336,7 +336,7 @@ export function Viewer({ detail, no, place, manifest: given, savedAuth }: Viewer
 
       <main onClick={() => p.section !== "CM" && setChrome((c) => !c)}>
         {p.section === "WT" && (
-          <div className={s.strip} style={{ width: `${width}%`, paddingTop: 48 }} ref={stripRef}>
+          <div className={`${s.strip} ${s.stripTop}`} style={{ width: `${width}%` }} ref={stripRef}>
             {manifest &&
               Array.from({ length: shown }, (_, i) => (
                   <img
@@ -364,8 +364,7 @@ export function Viewer({ detail, no, place, manifest: given, savedAuth }: Viewer
                   (groups[cur] ?? []).map((n) => (
                     <img
                       key={n}
-                      className={s.pageImg}
-                      style={{ maxWidth: groups[cur].length === 2 ? "50%" : "100%" }}
+                      className={`${s.pageImg} ${s.pageFit({ spread: groups[cur].length === 2 })}`}
                       srcSet={srcSet(manifest, n, token)}
                       sizes={groups[cur].length === 2 ? "50vw" : "100vw"}
                       src={pageURL(manifest, n, fallbackWidth(manifest.pages[n - 1]), token)}
@@ -377,10 +376,10 @@ export function Viewer({ detail, no, place, manifest: given, savedAuth }: Viewer
                   ))}
                 <button type="button" className={s.tapLeft} aria-label="이전 쪽" onClick={() => turn(-1)} />
                 <button type="button" className={s.tapRight} aria-label="다음 쪽" onClick={() => turn(1)} />
-                <button type="button" style={{ position: "absolute", left: "30%", right: "30%", top: 0, bottom: 0, border: 0, background: "transparent" }} aria-label="메뉴" onClick={() => setChrome((c) => !c)} />
+                <button type="button" className={s.tapMenu} aria-label="메뉴" onClick={() => setChrome((c) => !c)} />
               </div>
             ) : (
-              <div style={{ paddingTop: 80 }}>{endPanel}</div>
+              <div className={s.endTop}>{endPanel}</div>
             )}
           </>
         )}
@@ -397,7 +396,7 @@ export function Viewer({ detail, no, place, manifest: given, savedAuth }: Viewer
 
       <div className={`${s.bar} ${s.bottom} ${chrome || settings ? "" : s.hiddenBottom}`}>
         {settings && (
-          <div style={{ display: "flex", flexWrap: "wrap", gap: 8, width: "100%", paddingBottom: 6 }} data-testid="viewer-settings">
+          <div className={s.settings} data-testid="viewer-settings">
             {p.section === "WT" && (
               <>
                 <label className={s.label}>
@@ -431,7 +430,7 @@ export function Viewer({ detail, no, place, manifest: given, savedAuth }: Viewer
         <button type="button" className={s.btn} disabled={prevNo === null} onClick={() => go("P")} data-testid="prev-vol">
           ‹ 이전화
         </button>
-        <span style={{ flex: 1, textAlign: "center", fontSize: 12 }}>
+        <span className={s.pageCount}>
           {p.section === "CM" ? `${Math.min(cur + 1, groups.length)} / ${groups.length}` : `${count}쪽${full ? "" : ` / ${vol.pages}`}`}
         </span>
         <button type="button" className={s.btn} disabled={nextNo === null} onClick={() => go("N")}>

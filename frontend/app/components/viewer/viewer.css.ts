@@ -1,4 +1,5 @@
 import { style, globalStyle } from "@vanilla-extract/css";
+import { recipe } from "@vanilla-extract/recipes";
 import { vars } from "~/styles/theme.css";
 
 export const root = style({ minHeight: "100vh", background: "#111", color: "#eee" });
@@ -49,3 +50,12 @@ export const label = style({ fontSize: 12, display: "flex", alignItems: "center"
 // "Save for offline" in the settings panel: its button and the storage it uses.
 export const offline = style({ display: "flex", flexWrap: "wrap", alignItems: "center", gap: 8, flex: "1 1 100%", fontSize: 12 });
 export const offlineNote = style({ margin: 0, flex: "1 1 100%", fontSize: 11, opacity: 0.85 });
+export const endNote = style({ fontSize: 14 });
+export const previewTag = style({ fontSize: 11, opacity: 0.8 });
+export const stripTop = style({ paddingTop: 48 });
+/** A comic page alone fills the width; two pages of a spread share it. */
+export const pageFit = recipe({ variants: { spread: { true: { maxWidth: "50%" }, false: { maxWidth: "100%" } } } });
+export const tapMenu = style({ position: "absolute", left: "30%", right: "30%", top: 0, bottom: 0, border: 0, background: "transparent" });
+export const endTop = style({ paddingTop: 80 });
+export const settings = style({ display: "flex", flexWrap: "wrap", gap: 8, width: "100%", paddingBottom: 6 });
+export const pageCount = style({ flex: 1, textAlign: "center", fontSize: 12 });

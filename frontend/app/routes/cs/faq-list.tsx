@@ -8,6 +8,7 @@ import { API, type Paging } from "~/utils/storeApi";
 import { FAQ_CATEGORIES, faqCid } from "~/utils/cs";
 import { guard, pageOf } from "~/utils/routeData";
 import * as s from "~/components/product/cs.css";
+import * as c from "~/components/product/csForm.css";
 
 export const meta = () => [{ title: pageTitle("자주 묻는 질문") }];
 
@@ -35,8 +36,8 @@ export default function Screen() {
       <TitleBar title="자주 묻는 질문" />
       <Tabs tabs={tabs} label="FAQ 분류" />
       <Form method="get" className={s.search} role="search">
-        <input className={s.input} style={{ flex: 1 }} name="keyword" defaultValue={keyword} placeholder="궁금한 내용을 검색하세요" aria-label="FAQ 검색" />
-        <button className={s.button} style={{ padding: "0 16px" }} type="submit">
+        <input className={`${s.input} ${c.grow}`} name="keyword" defaultValue={keyword} placeholder="궁금한 내용을 검색하세요" aria-label="FAQ 검색" />
+        <button className={`${s.button} ${c.buttonWide}`} type="submit">
           검색
         </button>
       </Form>

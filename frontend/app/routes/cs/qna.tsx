@@ -8,6 +8,7 @@ import { API } from "~/utils/storeApi";
 import { FAQ_CATEGORIES } from "~/utils/cs";
 import { useUser } from "~/utils/userStore";
 import * as s from "~/components/product/cs.css";
+import * as c from "~/components/product/csForm.css";
 
 export const meta = () => [{ title: pageTitle("1:1 문의하기") }];
 
@@ -47,7 +48,7 @@ export default function Screen() {
         <button className={s.button} type="submit" disabled={busy}>
           문의 보내기
         </button>
-        <Link to="/cs/qna/list" style={{ textAlign: "center", fontSize: 13 }}>
+        <Link to="/cs/qna/list" className={c.qnaListLink}>
           내 문의 내역 보기
         </Link>
       </form>

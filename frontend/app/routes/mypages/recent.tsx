@@ -5,6 +5,7 @@ import { pageTitle } from "~/utils/meta";
 import { guard, pageOf } from "~/utils/routeData";
 import { Pager } from "~/components/product/Pager";
 import * as s from "~/components/product/product.css";
+import * as pg from "~/components/product/pages.css";
 
 export const meta = () => [{ title: pageTitle("최근 본 작품") }];
 
@@ -18,7 +19,7 @@ export default function Screen() {
     <section aria-label="최근 본 작품" className={s.page}>
       <TitleBar title="최근 본 작품" />
       {data.login && data.list.length > 0 && (
-        <div className={s.controls} style={{ paddingTop: 10 }}>
+        <div className={`${s.controls} ${pg.controlsTop}`}>
           <span className={s.count}>총 {data.totalCount}작품</span>
           <Link to="/mypages/recent/edit" className={s.select}>
             편집

@@ -7,6 +7,7 @@ import { isHttpError } from "~/utils/http";
 import { pageTitle } from "~/utils/meta";
 import { goReturn, isAdultLevel, returnTarget, validEmail } from "~/utils/user";
 import { AUTH_API, applyMe, login, useUser, type MeAnswer } from "~/utils/userStore";
+import * as fl from "~/components/Form/fields.css";
 
 export const meta = () => [{ title: pageTitle("로그인") }];
 
@@ -114,9 +115,9 @@ export default function Login() {
           </button>
         </form>
         <div className={f.divider} aria-hidden="true">
-          <span style={{ flex: 1, borderTop: "1px solid currentColor", opacity: 0.3 }} />
+          <span className={fl.rule} />
           또는
-          <span style={{ flex: 1, borderTop: "1px solid currentColor", opacity: 0.3 }} />
+          <span className={fl.rule} />
         </div>
         <a className={`${f.social} ${f.kakao}`} href={social("kakao")}>
           카카오로 시작하기
