@@ -1,0 +1,249 @@
+package media
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"storefront/contract"
+	"storefront/media/process"
+)
+
+// made is a processed picture with the bytes of each variant (data[i] is
+// img.Variants[i]), before storing gives the variants their keys. A picture
+// reused from media_made has its keys and no bytes.
+type made struct {
+	img  contract.MediaImage
+	data [][]byte
+}
+
+func newMade(id string, p process.Picture) made {
+	m := made{img: contract.MediaImage{ID: id, Width: p.Width, Height: p.Height, Variants: make([]contract.MediaVariant, len(p.Variants))}, data: make([][]byte, len(p.Variants))}
+	for i, v := range p.Variants {
+		m.img.Variants[i] = contract.MediaVariant{Width: v.Width, Height: v.Height, Format: v.Format, Size: int64(len(v.Data))}
+		m.data[i] = v.Data
+	}
+	return m
+}
+
+// sourceMade is what one source picture (an original, or a page of a ZIP or
+// EPUB) became under one recipe: made now, or reused from media_made.
+type sourceMade struct {
+	source, recipe string
+	pics           []*made
+	reused         bool
+}
+
+// plan is a job's outcome before anything is stored: its pictures by
+// source, its text chunks, and what it saves: a volume's version (made once
+// the objects have their keys) or a public picture.
+type plan struct {
+	job     *job
+	sources []*sourceMade
+	texts   [][]byte
+	version func(textKeys []string) contract.VolumeMediaVersion
+	image   *made
+}
+
+// planner plans jobs; within one batch of jobs on the same files it looks
+// each source and original up once.
+type planner struct {
+	s         *Service
+	reused    map[string]*sourceMade // source "\x00" recipe
+	originals map[string][]byte
+	sections  map[string]string
+}
+
+func (s *Service) newPlanner() *planner {
+	return &planner{s: s, reused: map[string]*sourceMade{}, originals: map[string][]byte{}, sections: map[string]string{}}
+}
+
+func (pl *planner) original(ctx context.Context, key string) ([]byte, error) {
+	if b, ok := pl.originals[key]; ok {
+		return b, nil
+	}
+	b, err := pl.s.store.Get(ctx, key)
+	if err != nil {
+		return nil, fmt.Errorf("read original %s: %w", key, err)
+	}
+	pl.originals[key] = b
+	return b, nil
+}
+
+// source turns one source into its pictures: what media_made recorded for
+// this source and recipe, or, the first time, what processing makes of the
+// bytes load returns (only then are they read). Pictures are named by the
+// source (one picture) or by the source and the segment's index.
+func (pl *planner) source(ctx context.Context, source string, opt process.Options, load func() ([]byte, error)) (*sourceMade, error) {
+	recipe := opt.Recipe()
+	if sm := pl.reused[source+"\x00"+recipe]; sm != nil {
+		return sm, nil
+	}
+	var doc []byte
+	err := pl.s.pool.QueryRow(ctx, `SELECT pics FROM media_made WHERE source = $1 AND recipe = $2`, source, recipe).Scan(&doc)
+	if err == nil {
+		var imgs []contract.MediaImage
+		if err := json.Unmarshal(doc, &imgs); err != nil {
+			return nil, fmt.Errorf("decode pictures made of %s: %w", source, err)
+		}
+		sm := &sourceMade{source: source, recipe: recipe, reused: true}
+		for _, img := range imgs {
+			sm.pics = append(sm.pics, &made{img: img})
+		}
+		pl.reused[source+"\x00"+recipe] = sm
+		return sm, nil
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("find pictures made of %s: %w", source, err)
+	}
+	data, err := load()
+	if err != nil {
+		return nil, err
+	}
+	pics, err := process.Image(data, opt)
+	if err != nil {
+		return nil, err
+	}
+	pl.s.encoded.Add(1)
+	sm := &sourceMade{source: source, recipe: recipe}
+	for i, p := range pics {
+		id := source
+		if len(pics) > 1 {
+			id = subID(source, i)
+		}
+		m := newMade(id, p)
+		sm.pics = append(sm.pics, &m)
+	}
+	return sm, nil
+}
+
+// process makes (or reuses) the variants of a job, then stores them and
+// commits the documents in one transaction.
+func (s *Service) process(ctx context.Context, j *job) error {
+	p, err := s.newPlanner().plan(ctx, j)
+	if err != nil {
+		return err
+	}
+	return s.commit(ctx, []*plan{p})
+}
+
+func (pl *planner) plan(ctx context.Context, j *job) (*plan, error) {
+	if j.Target == TargetVolume {
+		return pl.planVolume(ctx, j)
+	}
+	sm, err := pl.source(ctx, j.Originals[0], process.CoverOptions, func() ([]byte, error) { return pl.original(ctx, j.Originals[0]) })
+	if err != nil {
+		return nil, err
+	}
+	return &plan{job: j, sources: []*sourceMade{sm}, image: sm.pics[0]}, nil
+}
+
+// subID names segment or page i made from an original.
+func subID(original string, i int) string {
+	sum := sha256.Sum256([]byte(original + "/" + strconv.Itoa(i)))
+	return hex.EncodeToString(sum[:])
+}
+
+// versionOf names a version by its originals and how they are processed, so
+// the same files make the same version (and URLs) again, and a change of
+// widths, qualities or formats makes a new one that replaces the old in the
+// usual way.
+func versionOf(originals []string, recipe string) string {
+	sum := sha256.Sum256([]byte(strings.Join(originals, ",") + "|" + recipe))
+	return hex.EncodeToString(sum[:8])
+}
+
+func (pl *planner) section(ctx context.Context, pid string) (string, error) {
+	if sec, ok := pl.sections[pid]; ok {
+		return sec, nil
+	}
+	var section string
+	if err := pl.s.pool.QueryRow(ctx, `SELECT section FROM works WHERE pid = $1`, pid).Scan(&section); err != nil {
+		return "", fmt.Errorf("load work %s: %w", pid, err)
+	}
+	pl.sections[pid] = section
+	return section, nil
+}
+
+func (pl *planner) planVolume(ctx context.Context, j *job) (*plan, error) {
+	section, err := pl.section(ctx, j.PID)
+	if err != nil {
+		return nil, err
+	}
+	opt := process.ContentOptions
+	if section == "WT" {
+		opt = process.StripOptions
+	}
+	recipe := opt.Recipe()
+	if len(j.Kinds) == 1 && j.Kinds[0] == process.KindEPUB {
+		recipe = "epub " + process.ContentOptions.Recipe()
+	}
+	ver := versionOf(j.Originals, recipe)
+	kind := contract.MediaKindImages
+	var texts [][]byte
+	var sources []*sourceMade
+	add := func(name string, opt process.Options, load func() ([]byte, error)) error {
+		sm, err := pl.source(ctx, name, opt, load)
+		if err == nil {
+			sources = append(sources, sm)
+		}
+		return err
+	}
+	switch {
+	case len(j.Kinds) == 1 && j.Kinds[0] == process.KindZIP:
+		data, err := pl.original(ctx, j.Originals[0])
+		if err != nil {
+			return nil, err
+		}
+		pages, err := process.ZipPages(data, opt.Limits)
+		if err != nil {
+			return nil, err
+		}
+		for i, p := range pages {
+			if err := add(subID(j.Originals[0], i), opt, func() ([]byte, error) { return p, nil }); err != nil {
+				return nil, err
+			}
+		}
+	case len(j.Kinds) == 1 && j.Kinds[0] == process.KindEPUB:
+		data, err := pl.original(ctx, j.Originals[0])
+		if err != nil {
+			return nil, err
+		}
+		base := contract.VolumeMediaBase(j.PID, j.No, ver)
+		book, err := process.EPUB(data, opt.Limits, func(i int) string { return base + "/" + strconv.Itoa(i+1) })
+		if err != nil {
+			return nil, err
+		}
+		kind, texts = contract.MediaKindText, book.Chunks
+		for i, p := range book.Images {
+			if err := add(subID(j.Originals[0], i), process.ContentOptions, func() ([]byte, error) { return p, nil }); err != nil {
+				return nil, err
+			}
+		}
+	default:
+		for _, k := range j.Originals {
+			if err := add(k, opt, func() ([]byte, error) { return pl.original(ctx, k) }); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return &plan{job: j, sources: sources, texts: texts, version: func(textKeys []string) contract.VolumeMediaVersion {
+		v := contract.VolumeMediaVersion{Ver: ver, Kind: kind}
+		for _, sm := range sources {
+			for _, m := range sm.pics {
+				v.Pages = append(v.Pages, m.img)
+			}
+		}
+		for i, k := range textKeys {
+			v.Texts = append(v.Texts, contract.MediaText{Key: k, Size: int64(len(texts[i]))})
+		}
+		return v
+	}}, nil
+}
