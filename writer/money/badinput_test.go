@@ -29,7 +29,7 @@ func (e *env) snapshot() string {
 
 func TestBadInputChangesNothing(t *testing.T) {
 	t.Parallel()
-	p := newPGEnv(t, 0)
+	p := newGatewayEnv(t, 0)
 	const uid, other = 41, 42
 	p.addWork(work{pid: "p1", vols: 5, price: 100, rent: 50, wff: true, recycle: 60, free: 1})
 	p.addWork(work{pid: "off", vols: 2, price: 100, serviceCode: 202})

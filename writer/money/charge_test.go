@@ -2,14 +2,11 @@ package money_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,7 +14,7 @@ import (
 	"storefront/writer/money/tosssandbox"
 )
 
-type pgEnv struct {
+type gatewayEnv struct {
 	*env
 	sb  *tosssandbox.Sandbox
 	pgs *httptest.Server
@@ -26,13 +23,13 @@ type pgEnv struct {
 
 const testSecret, testClient = "test_sk_unit", "test_ck_unit"
 
-func newPGEnv(t *testing.T, decline int64) *pgEnv {
-	return newPGEnvCfg(t, decline, money.Config{})
+func newGatewayEnv(t *testing.T, decline int64) *gatewayEnv {
+	return newGatewayEnvCfg(t, decline, money.Config{})
 }
 
-// newPGEnvCfg is newPGEnv with other settings (the gateway is set here).
+// newGatewayEnvCfg is newGatewayEnv with other settings (the gateway is set here).
 // The sandbox follows the writer's test clock.
-func newPGEnvCfg(t *testing.T, decline int64, cfg money.Config) *pgEnv {
+func newGatewayEnvCfg(t *testing.T, decline int64, cfg money.Config) *gatewayEnv {
 	var e *env
 	sb := tosssandbox.New(tosssandbox.Config{SecretKey: testSecret, ClientKey: testClient, DeclineAmount: decline,
 		Now: func() time.Time { return e.clock.Now() }})
@@ -46,11 +43,11 @@ func newPGEnvCfg(t *testing.T, decline int64, cfg money.Config) *pgEnv {
 	cfg.PaymentClientKey, cfg.PaymentCheckoutURL = testClient, pgs.URL
 	e = newEnv(t, cfg)
 	sb.SetWebhookURL(e.srv.URL + money.WebhookPath)
-	return &pgEnv{env: e, sb: sb, pgs: pgs, gw: gw}
+	return &gatewayEnv{env: e, sb: sb, pgs: pgs, gw: gw}
 }
 
 // pay plays the buyer in the widget: approve (or give up) on the sandbox's checkout page.
-func (p *pgEnv) pay(t *testing.T, checkoutURL string, approve bool) tosssandbox.Redirect {
+func (p *gatewayEnv) pay(t *testing.T, checkoutURL string, approve bool) tosssandbox.Redirect {
 	t.Helper()
 	r, err := tosssandbox.Pay(p.ctx, checkoutURL, approve)
 	if err != nil {
@@ -59,7 +56,7 @@ func (p *pgEnv) pay(t *testing.T, checkoutURL string, approve bool) tosssandbox.
 	return r
 }
 
-func (p *pgEnv) status(orderID string) string {
+func (p *gatewayEnv) status(orderID string) string {
 	var s string
 	if err := p.pool.QueryRow(p.ctx, `SELECT status FROM charges WHERE order_id = $1`, orderID).Scan(&s); err != nil {
 		p.t.Fatal(err)
@@ -67,20 +64,20 @@ func (p *pgEnv) status(orderID string) string {
 	return s
 }
 
-func (p *pgEnv) request(t *testing.T, uid int64, amount int64) (orderID, checkoutURL string) {
+func (p *gatewayEnv) request(t *testing.T, uid int64, amount int64) (orderID, checkoutURL string) {
 	t.Helper()
 	r := p.do(req{method: "POST", path: "/home/api/v1/charge/requests", uid: uid, key: newKey(),
 		body: map[string]any{"amount": amount, "successUrl": "https://store.example/charge/ok", "failUrl": "https://store.example/charge/no"}}).mustOK(t)
 	return r["orderId"].(string), r["checkoutUrl"].(string)
 }
 
-func (p *pgEnv) confirm(uid int64, orderID, paymentKey string, amount int64) resp {
+func (p *gatewayEnv) confirm(uid int64, orderID, paymentKey string, amount int64) resp {
 	return p.do(req{method: "POST", path: "/home/api/v1/charge/confirm", uid: uid, key: newKey(),
 		body: map[string]any{"orderId": orderID, "paymentKey": paymentKey, "amount": amount}})
 }
 
 // charge runs the whole flow: order, widget, confirm.
-func (p *pgEnv) charge(t *testing.T, uid int64, amount int64) (orderID, paymentKey string) {
+func (p *gatewayEnv) charge(t *testing.T, uid int64, amount int64) (orderID, paymentKey string) {
 	t.Helper()
 	order, url := p.request(t, uid, amount)
 	r := p.pay(t, url, true)
@@ -90,12 +87,12 @@ func (p *pgEnv) charge(t *testing.T, uid int64, amount int64) (orderID, paymentK
 	return order, r.PaymentKey
 }
 
-func (p *pgEnv) cancel(uid int64, orderID string, body any) resp {
+func (p *gatewayEnv) cancel(uid int64, orderID string, body any) resp {
 	return p.do(req{method: "POST", path: "/home/api/v1/charge/" + orderID + "/cancel", uid: uid, key: newKey(), body: body})
 }
 
 // webhook posts a webhook body as the gateway would (no signature).
-func (p *pgEnv) webhook(t *testing.T, body []byte) (int, map[string]any) {
+func (p *gatewayEnv) webhook(t *testing.T, body []byte) (int, map[string]any) {
 	t.Helper()
 	return postWebhook(t, p.srv.URL, "", body)
 }
@@ -121,7 +118,7 @@ func postWebhook(t *testing.T, base, client string, body []byte) (int, map[strin
 
 func TestChargeFlow(t *testing.T) {
 	t.Parallel()
-	p := newPGEnv(t, 0)
+	p := newGatewayEnv(t, 0)
 	const uid = 21
 	// The order is fixed by the writer; the answer opens the widget.
 	r := p.do(req{method: "POST", path: "/home/api/v1/charge/requests", uid: uid, key: newKey(),
@@ -211,7 +208,7 @@ func TestChargeFlow(t *testing.T) {
 
 func TestChargeFailures(t *testing.T) {
 	t.Parallel()
-	p := newPGEnv(t, 7000)
+	p := newGatewayEnv(t, 7000)
 	const uid = 22
 	// The card company declines at confirm: failed, with our Korean words; the
 	// gateway's ABORTED webhook agrees and changes nothing.
@@ -273,7 +270,7 @@ func TestChargeFailures(t *testing.T) {
 // confirm fails the order with our words, the EXPIRED webhook agrees.
 func TestChargeExpired(t *testing.T) {
 	t.Parallel()
-	p := newPGEnv(t, 0)
+	p := newGatewayEnv(t, 0)
 	const uid = 28
 	order, url := p.request(t, uid, 2000)
 	red := p.pay(t, url, true)
@@ -356,215 +353,12 @@ func TestSandboxServerWiring(t *testing.T) {
 	}
 }
 
-// A confirm that reached the gateway but never committed here (crash,
-// deadlock retry) is credited exactly once: by the next confirm (the
-// gateway answers ALREADY_PROCESSED_PAYMENT, the lookup says DONE) or by the
-// webhook.
-func TestConfirmAfterLostCommit(t *testing.T) {
-	t.Parallel()
-	p := newPGEnv(t, 0)
-	const uid = 24
-	order, url := p.request(t, uid, 4000)
-	red := p.pay(t, url, true)
-	p.sb.SetWebhookURL("") // the webhook is delayed
-	if _, err := p.gw.Confirm(p.ctx, "earlier-attempt", red.PaymentKey, order, 4000); err != nil {
-		t.Fatal(err)
-	}
-	r := p.confirm(uid, order, red.PaymentKey, 4000).mustOK(t)
-	if r["status"] != "done" || p.balance(uid, money.Blue) != 4000 {
-		t.Fatalf("confirm after a lost commit: %v, balance %d", r, p.balance(uid, money.Blue))
-	}
-	// The delayed DONE webhook arrives: nothing more is credited.
-	p.sb.SetWebhookURL(p.srv.URL + money.WebhookPath)
-	for i := range p.sb.Deliveries() {
-		if err := p.sb.Redeliver(i); err != nil {
-			t.Fatal(err)
-		}
-	}
-	p.sb.Wait()
-	if n := p.int(`SELECT count(*) FROM pg_webhooks`); n == 0 {
-		t.Fatal("webhook not received")
-	}
-	if p.balance(uid, money.Blue) != 4000 {
-		t.Fatalf("credited twice: %d", p.balance(uid, money.Blue))
-	}
-	p.checkLedger()
-}
-
-// loseAnswers passes requests on but loses the answer of the first n whose
-// path ends with suffix: the gateway acted, the writer never heard.
-type loseAnswers struct {
-	mu     sync.Mutex
-	suffix string
-	n      int
-}
-
-func (l *loseAnswers) RoundTrip(r *http.Request) (*http.Response, error) {
-	res, err := http.DefaultTransport.RoundTrip(r)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if err == nil && l.n > 0 && strings.HasSuffix(r.URL.Path, l.suffix) {
-		l.n--
-		res.Body.Close()
-		return nil, errors.New("connection reset by peer")
-	}
-	return res, err
-}
-
-// The network loses the gateway's answer to our confirm (and to a cancel):
-// the writer looks the payment up by order id (by key) and applies it once.
-func TestConfirmNetworkLoss(t *testing.T) {
-	t.Parallel()
-	lose := &loseAnswers{suffix: "/confirm", n: 1}
-	var p *pgEnv
-	p = newPGEnvCfg(t, 0, money.Config{Gateway: &lazyGateway{get: func() money.PaymentGateway {
-		return &money.HTTPGateway{BaseURL: p.pgs.URL, SecretKey: testSecret, Client: &http.Client{Transport: lose}}
-	}}})
-	const uid = 29
-	order, url := p.request(t, uid, 6000)
-	red := p.pay(t, url, true)
-	r := p.confirm(uid, order, red.PaymentKey, 6000).mustOK(t)
-	if r["status"] != "done" || p.balance(uid, money.Blue) != 6000 || lose.n != 0 {
-		t.Fatalf("confirm with a lost answer: %v, balance %d, lost %d", r, p.balance(uid, money.Blue), 1-lose.n)
-	}
-	lose.mu.Lock()
-	lose.suffix, lose.n = "/cancel", 1
-	lose.mu.Unlock()
-	r = p.cancel(uid, order, map[string]any{"cancelAmount": 1000}).mustOK(t)
-	if r["status"] != "partial_canceled" || p.balance(uid, money.Blue) != 5000 {
-		t.Fatalf("cancel with a lost answer: %v, balance %d", r, p.balance(uid, money.Blue))
-	}
-	p.sb.Wait()
-	if p.balance(uid, money.Blue) != 5000 {
-		t.Fatalf("webhooks moved the balance to %d", p.balance(uid, money.Blue))
-	}
-	p.checkLedger()
-}
-
-// lazyGateway builds its gateway on first use (the sandbox's URL is known
-// only after the env is made).
-type lazyGateway struct {
-	once sync.Once
-	get  func() money.PaymentGateway
-	gw   money.PaymentGateway
-}
-
-func (l *lazyGateway) g() money.PaymentGateway { l.once.Do(func() { l.gw = l.get() }); return l.gw }
-func (l *lazyGateway) Confirm(ctx context.Context, k, pk, o string, a int64) (money.Payment, error) {
-	return l.g().Confirm(ctx, k, pk, o, a)
-}
-func (l *lazyGateway) Payment(ctx context.Context, pk string) (money.Payment, error) {
-	return l.g().Payment(ctx, pk)
-}
-func (l *lazyGateway) PaymentByOrder(ctx context.Context, o string) (money.Payment, error) {
-	return l.g().PaymentByOrder(ctx, o)
-}
-func (l *lazyGateway) Cancel(ctx context.Context, k, pk string, c money.CancelRequest) (money.Payment, error) {
-	return l.g().Cancel(ctx, k, pk, c)
-}
-func (l *lazyGateway) Settlements(ctx context.Context, s, e time.Time, page, size int) ([]money.Settlement, error) {
-	return l.g().Settlements(ctx, s, e, page, size)
-}
-
-// A refund made at the gateway's console reaches us only as a webhook: the
-// lookup it triggers takes the money back, partially then fully; what was
-// spent meanwhile is recorded as the shortfall, never a negative balance.
-func TestConsoleRefundWebhook(t *testing.T) {
-	t.Parallel()
-	p := newPGEnv(t, 0)
-	const uid = 30
-	p.addWork(work{pid: "p1", vols: 3, price: 1000})
-	order, key := p.charge(t, uid, 5000) // +500 mileage
-	if _, err := p.gw.Cancel(p.ctx, "console-1", key, money.CancelRequest{CancelReason: "상담원 환불", CancelAmount: 2000}); err != nil {
-		t.Fatal(err)
-	}
-	p.sb.Wait()
-	if p.status(order) != "partial_canceled" || p.balance(uid, money.Blue) != 3000 || p.balance(uid, money.Mileage) != 300 {
-		t.Fatalf("after a console partial refund: %s blue %d mileage %d", p.status(order), p.balance(uid, money.Blue), p.balance(uid, money.Mileage))
-	}
-	p.do(req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: newKey(),
-		body: map[string]any{"pid": "p1", "vols": []int{1, 2}, "buyType": "B"}}).mustOK(t) // 300 mileage + 1700 blue
-	if _, err := p.gw.Cancel(p.ctx, "console-2", key, money.CancelRequest{CancelReason: "상담원 환불"}); err != nil {
-		t.Fatal(err)
-	}
-	p.sb.Wait()
-	if p.status(order) != "canceled" || p.balance(uid, money.Blue) != 0 || p.balance(uid, money.Mileage) != 0 {
-		t.Fatalf("after a console full refund: %s blue %d", p.status(order), p.balance(uid, money.Blue))
-	}
-	c := p.do(req{method: "GET", path: "/home/api/v1/charge/" + order, uid: uid}).mustOK(t)
-	if !strings.Contains(c["failReason"].(string), "shortfall 1700") {
-		t.Fatalf("shortfall not recorded: %v", c)
-	}
-	p.checkLedger()
-}
-
-// Refunds race purchases spending the same money: both take the wallet
-// lock, so every won is spent or refunded once and the balance never goes
-// below zero. 12 purchases and 6 refunds of 1000 each against 10000.
-func TestRefundRacesPurchases(t *testing.T) {
-	t.Parallel()
-	p := newPGEnvCfg(t, 0, money.Config{ChargePerMinute: 100})
-	const uid = 31
-	p.addWork(work{pid: "race", vols: 12, price: 1000})
-	// No first-charge bonus here, so every won of the purchases is blue money.
-	p.exec(`INSERT INTO wallets (uid, first_charge_at) VALUES ($1, now())`, uid)
-	order, key := p.charge(t, uid, 10000)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	bought, refunded, refused := 0, 0, 0
-	for i := 0; i < 18; i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			var r resp
-			if i < 12 {
-				r = p.do(req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: newKey(),
-					body: map[string]any{"pid": "race", "vols": []int{i + 1}, "buyType": "B"}})
-			} else {
-				r = p.cancel(uid, order, map[string]any{"cancelAmount": 1000})
-			}
-			code := r.code(t)
-			mu.Lock()
-			defer mu.Unlock()
-			switch {
-			case code == 200 && i < 12:
-				bought++
-			case code == 200:
-				refunded++
-			case code == http.StatusPaymentRequired && i < 12, code == http.StatusConflict && i >= 12:
-				refused++
-			default:
-				t.Errorf("call %d: %d %s", i, code, r.body)
-			}
-		}(i)
-	}
-	wg.Wait()
-	if bought+refunded != 10 || refused != 8 {
-		t.Fatalf("bought %d, refunded %d, refused %d: want 10 successes and 8 refusals", bought, refunded, refused)
-	}
-	if b := p.balance(uid, money.Blue); b != 0 {
-		t.Fatalf("blue %d, want 0", b)
-	}
-	pay, err := p.gw.Payment(p.ctx, key)
-	if err != nil || pay.BalanceAmount != int64(10000-1000*refunded) {
-		t.Fatalf("gateway balance %d, want %d (%v)", pay.BalanceAmount, 10000-1000*refunded, err)
-	}
-	if n := p.int(`SELECT canceled_amount FROM charges WHERE order_id = $1`, order); n != int64(1000*refunded) {
-		t.Fatalf("charge canceled %d, want %d", n, 1000*refunded)
-	}
-	if n := p.int(`SELECT count(*) FROM entitlements WHERE uid = $1`, uid); n != int64(bought) {
-		t.Fatalf("%d entitlements, want %d", n, bought)
-	}
-	p.sb.Wait()
-	p.checkLedger()
-}
-
 // Charging calls are limited per member (3 a minute here): the fourth is 429
 // and creates no order; the rate refills with the clock; other members and
 // bad input are not affected.
 func TestChargeRateLimit(t *testing.T) {
 	t.Parallel()
-	p := newPGEnvCfg(t, 0, money.Config{ChargePerMinute: 3})
+	p := newGatewayEnvCfg(t, 0, money.Config{ChargePerMinute: 3})
 	const uid, other = 25, 26
 	charge := func(who int64) resp {
 		return p.do(req{method: "POST", path: "/home/api/v1/charge/requests", uid: who, key: newKey(),
@@ -603,7 +397,7 @@ func TestChargeRateLimit(t *testing.T) {
 // web; the first-charge bonus is mileage whatever the channel.
 func TestChargeIntoChannelMoney(t *testing.T) {
 	t.Parallel()
-	p := newPGEnv(t, 0)
+	p := newGatewayEnv(t, 0)
 	const uid = 27
 	charge := func(channel string, amount int64) {
 		t.Helper()

@@ -12,7 +12,7 @@ import (
 // gateway's settlement list and the ledger, and nothing where they agree.
 func TestReconcile(t *testing.T) {
 	t.Parallel()
-	p := newPGEnv(t, 0)
+	p := newGatewayEnv(t, 0)
 	const uid, spender = 51, 52
 	p.addWork(work{pid: "p1", vols: 3, price: 1000})
 	// Agreeing: a charge, and a charge partly refunded through the writer.

@@ -18,7 +18,7 @@ import (
 // not affected, and the rate refills with the clock.
 func TestWebhookRateLimit(t *testing.T) {
 	t.Parallel()
-	p := newPGEnvCfg(t, 0, money.Config{WebhookPerMinute: 3})
+	p := newGatewayEnvCfg(t, 0, money.Config{WebhookPerMinute: 3})
 	const uid = 36
 	order, key := p.charge(t, uid, 5000)
 	// A refund at the gateway's console; its webhook is kept back and posted below.
