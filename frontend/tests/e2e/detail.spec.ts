@@ -68,7 +68,7 @@ test("a short balance leads to the charge page with the missing amount", async (
 });
 
 test.describe("charging", () => {
-  // The PG sandbox's checkout page is the third party's, not ours: its own
+  // The Toss sandbox's checkout page is the third party's, not ours: its own
   // missing favicon is its business.
   test.use({ allowConsole: [/\/sandbox\/checkout\/[\w-]+: Failed to load resource/] });
   test("a charge through the payment gateway comes back to /payment/recharge.asp, then to the work", async ({ page, request }) => {
@@ -77,7 +77,7 @@ test.describe("charging", () => {
     const work = `/webtoon/detail/${detail.prodInfo.pid}?tab=V`;
     await page.goto(`/payment/recharge.asp?need=${vol.buyInfo.price}&return=${encodeURIComponent(work)}`);
     await page.getByRole("button", { name: "1,000원 충전하기" }).click();
-    // the PG sandbox's checkout page
+    // the Toss sandbox's checkout page
     await page.getByRole("button", { name: "결제하기" }).click();
     await page.waitForURL(/\/payment\/recharge\.asp\?(.*&)?paymentKey=/);
     await expect(page.getByTestId("floating-message")).toHaveText("1,000원 충전되었습니다.");

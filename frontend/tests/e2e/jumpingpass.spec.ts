@@ -26,7 +26,7 @@ test("a visitor sees the price and term, and buying asks to log in first", async
 });
 
 test.describe("a member", () => {
-  // The PG sandbox's checkout page is the third party's: its missing favicon is its business.
+  // The Toss sandbox's checkout page is the third party's: its missing favicon is its business.
   test.use({ allowConsole: [/\/sandbox\/checkout\/[\w-]+: Failed to load resource/] });
 
   test("charges from the short-balance prompt, buys the pass, sees it; a second one with a short balance goes to the charge page", async ({ page, request }) => {
@@ -50,7 +50,7 @@ test.describe("a member", () => {
     await expect(page).toHaveURL(new RegExp(`/payment/recharge\\.asp\\?need=${offer.price - 3000}&return=%2Fjumpingpass$`));
     await expect(page.getByRole("radio", { checked: true })).toHaveText("10,000원");
     await page.getByRole("button", { name: "10,000원 충전하기" }).click();
-    await page.getByRole("button", { name: "결제하기" }).click(); // the PG sandbox's checkout page
+    await page.getByRole("button", { name: "결제하기" }).click(); // the Toss sandbox's checkout page
     await expect(page.getByTestId("floating-message")).toHaveText("10,000원 충전되었습니다.");
     await expect(page).toHaveURL(/\/jumpingpass$/);
 

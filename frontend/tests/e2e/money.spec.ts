@@ -11,14 +11,14 @@ const won = (n: number) => `${n.toLocaleString("en-US")}원`;
 const ANDROID = "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
 const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148";
 
-/** Charges amount through the PG sandbox from the charge page; stays on it. */
+/** Charges amount through the Toss sandbox from the charge page; stays on it. */
 async function charge(page: Page, amount: number) {
   await page.getByRole("button", { name: `${won(amount)} 충전하기` }).click();
-  await page.getByRole("button", { name: "결제하기" }).click(); // the PG sandbox's checkout page
+  await page.getByRole("button", { name: "결제하기" }).click(); // the Toss sandbox's checkout page
   await expect(page.getByTestId("floating-message")).toHaveText(`${won(amount)} 충전되었습니다.`);
 }
 
-// The PG sandbox's checkout page is the third party's: its missing favicon is its business.
+// The Toss sandbox's checkout page is the third party's: its missing favicon is its business.
 test.use({ allowConsole: [/\/sandbox\/checkout\/[\w-]+: Failed to load resource/] });
 
 test("the bonus promised is the bonus paid, and the new balance shows at once on the charge page, the sidebar and the unlock sheet", async ({ page, request }) => {
@@ -99,7 +99,7 @@ test("giving up in the payment widget comes back to the charge page, says so and
   await member(page);
   await page.goto("/payment/recharge.asp");
   await page.getByRole("button", { name: `${won(10000)} 충전하기` }).click();
-  await page.getByRole("button", { name: "취소" }).click(); // the PG sandbox's checkout page: the buyer gives up
+  await page.getByRole("button", { name: "취소" }).click(); // the Toss sandbox's checkout page: the buyer gives up
   await expect(page.getByTestId("floating-message")).toHaveText("결제가 취소되었습니다.");
   await expect(page).toHaveURL(/\/payment\/recharge\.asp\?.*code=PAY_PROCESS_CANCELED/);
   await expect(page.getByTestId("balance")).toHaveText("0원");

@@ -335,7 +335,7 @@ test("a pass is shown but not offered for the newest volumes a wait-for-free wor
 });
 
 test.describe("jumping pass", () => {
-  // The PG sandbox's checkout page is the third party's: its missing favicon is its business.
+  // The Toss sandbox's checkout page is the third party's: its missing favicon is its business.
   test.use({ allowConsole: [/\/sandbox\/checkout\/[\w-]+: Failed to load resource/] });
 
   test("a bought jumping pass opens the newest volume, which wait-for-free keeps out", async ({ page, request }) => {
@@ -361,7 +361,7 @@ test.describe("jumping pass", () => {
     await page.goto(`/payment/recharge.asp?need=${offer.price}&return=${encodeURIComponent(work)}`);
     const amount = [1000, 3000, 5000, 10000, 30000, 50000].find((a) => a >= offer.price) ?? 50000;
     await page.getByRole("button", { name: `${won(amount)} 충전하기` }).click();
-    await page.getByRole("button", { name: "결제하기" }).click(); // the PG sandbox's checkout page
+    await page.getByRole("button", { name: "결제하기" }).click(); // the Toss sandbox's checkout page
     await expect(page.getByTestId("floating-message")).toHaveText(`${won(amount)} 충전되었습니다.`);
     await expect(page).toHaveURL(new RegExp(`/detail/${pid}\\?tab=V$`));
     const bought = await page.request.post("/home/api/v1/coupons/jumping-pass", { data: {}, headers: { "Idempotency-Key": randomUUID().replace(/-/g, "") } });
