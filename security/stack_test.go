@@ -365,20 +365,8 @@ func (s *stack) count(sql string, args ...any) int {
 // changed" checks.
 func (s *stack) fingerprint() string {
 	s.t.Helper()
-	var b strings.Builder
-	for _, tb := range []string{"users", "zzims", "alarms", "reviews", "recent_views", "interest_genres", "qna", "award_votes",
-		"wallets", "ledger", "purchases", "entitlements", "charges", "works", "volumes"} {
-		var sum *string
-		if err := s.pool.QueryRow(context.Background(), `SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM `+tb+` t`).Scan(&sum); err != nil {
-			s.t.Fatalf("fingerprint %s: %v", tb, err)
-		}
-		b.WriteString(tb + "=")
-		if sum != nil {
-			b.WriteString(*sum)
-		}
-		b.WriteString(";")
-	}
-	return b.String()
+	return testenv.TableFingerprint(s.t, context.Background(), s.pool, "users", "zzims", "alarms", "reviews", "recent_views", "interest_genres", "qna", "award_votes",
+		"wallets", "ledger", "purchases", "entitlements", "charges", "works", "volumes")
 }
 
 // charge puts amount of blue money into c's wallet through the real charge

@@ -156,19 +156,9 @@ func (t *Tracker) Build(ctx *fasthttp.RequestCtx, c *ClientEvent, sessionID stri
 }
 
 // ValidClientID reports whether a page's event id is acceptable: long enough
-// to be random (a UUID), short enough for the dedup key.
-func ValidClientID(id string) bool {
-	if len(id) < 16 || len(id) > 64 {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
-}
+// to be random (a UUID), short enough for the dedup key. The rule is the
+// session id's (16 to 64 of [A-Za-z0-9_-]): both are ids a page makes up.
+func ValidClientID(id string) bool { return contract.ValidSessionID(id) }
 
 // Session returns the request's tracking session id, handing out a new one
 // (as a cookie on the answer) when it has none.

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 
@@ -176,19 +175,7 @@ func (e *env) balance(uid int64, m string) int64 {
 // snapshot fingerprints every table app money writes.
 func (e *env) snapshot() string {
 	e.t.Helper()
-	var b strings.Builder
-	for _, tb := range []string{"wallets", "ledger", "store_purchases", "store_notifications", "money_flags", "outbox"} {
-		var s *string
-		if err := e.pool.QueryRow(e.ctx, `SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM `+tb+` t`).Scan(&s); err != nil {
-			e.t.Fatal(err)
-		}
-		b.WriteString(tb + "=")
-		if s != nil {
-			b.WriteString(*s)
-		}
-		b.WriteString(";")
-	}
-	return b.String()
+	return testenv.TableFingerprint(e.t, e.ctx, e.pool, "wallets", "ledger", "store_purchases", "store_notifications", "money_flags", "outbox")
 }
 
 // checkLedger asserts that every balance equals the sum of its ledger rows.

@@ -11,20 +11,8 @@ import (
 // snapshot fingerprints every table money writes (and the outbox).
 func (e *env) snapshot() string {
 	e.t.Helper()
-	var b strings.Builder
-	for _, tb := range []string{"wallets", "ledger", "purchases", "entitlements", "money_idempotency", "charges",
-		"coupon_grants", "event_claims", "wff_state", "auto_payments", "pg_webhooks", "outbox"} {
-		var s *string
-		if err := e.pool.QueryRow(e.ctx, `SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM `+tb+` t`).Scan(&s); err != nil {
-			e.t.Fatal(err)
-		}
-		b.WriteString(tb + "=")
-		if s != nil {
-			b.WriteString(*s)
-		}
-		b.WriteString(";")
-	}
-	return b.String()
+	return testenv.TableFingerprint(e.t, e.ctx, e.pool, "wallets", "ledger", "purchases", "entitlements", "money_idempotency", "charges",
+		"coupon_grants", "event_claims", "wff_state", "auto_payments", "pg_webhooks", "outbox")
 }
 
 func TestBadInputChangesNothing(t *testing.T) {

@@ -39,19 +39,7 @@ func fingerprint(t *testing.T, pool *pgxpool.Pool) string {
 	if rows.Err() != nil || len(tables) < 20 {
 		t.Fatalf("tables %v: %v", tables, rows.Err())
 	}
-	var b strings.Builder
-	for _, tb := range tables {
-		var s *string
-		if err := pool.QueryRow(ctx, fmt.Sprintf(`SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM %q t`, tb)).Scan(&s); err != nil {
-			t.Fatalf("fingerprint %s: %v", tb, err)
-		}
-		b.WriteString(tb + "=")
-		if s != nil {
-			b.WriteString(*s)
-		}
-		b.WriteString(";")
-	}
-	return b.String()
+	return testenv.TableFingerprint(t, ctx, pool, tables...)
 }
 
 // diffTables names the tables whose fingerprints differ.
