@@ -169,6 +169,25 @@ func (s *Service) userLevel(r *http.Request) (int, error) {
 	return u.AdultLevel(s.now()), nil
 }
 
+// teenView reports whether a member's list hides adult works. The payload's
+// channel is checked for form and ignored: the session's level and the
+// X-Channel header alone decide, as at the edge, so an app reader writing
+// channel=AW never sees adult works.
+func (s *Service) teenView(r *http.Request, p httpapi.Params) (bool, error) {
+	if err := payloadChannel(p); err != nil {
+		return false, err
+	}
+	channel, err := httpapi.Channel(r)
+	if err != nil {
+		return false, err
+	}
+	level, err := s.userLevel(r)
+	if err != nil {
+		return false, err
+	}
+	return !contract.AdultContent(level, contract.AdultChannel(channel)), nil
+}
+
 // payloadChannel checks a seed payload's channel: one of the seed's codes or
 // absent. It is never used (httpapi.Channel: the header decides).
 func payloadChannel(p httpapi.Params) error {

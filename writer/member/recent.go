@@ -72,18 +72,10 @@ func (s *Service) recentList(w http.ResponseWriter, r *http.Request) error {
 	// Like the zzim list: a member in the teen version (toggle off, store
 	// app) keeps adult works viewed earlier, but they are not shown.
 	// The header alone decides, never a query's channel (as at the edge).
-	if err := payloadChannel(httpapi.Params{"channel": r.URL.Query().Get("channel")}); err != nil {
-		return err
-	}
-	channel, err := httpapi.Channel(r)
+	teen, err := s.teenView(r, httpapi.Params{"channel": r.URL.Query().Get("channel")})
 	if err != nil {
 		return err
 	}
-	level, err := s.userLevel(r)
-	if err != nil {
-		return err
-	}
-	teen := !contract.AdultContent(level, contract.AdultChannel(channel))
 	ctx := r.Context()
 	var total int
 	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM recent_views rv JOIN works w ON w.pid = rv.pid

@@ -225,18 +225,10 @@ func (s *Service) zzimList(w http.ResponseWriter, r *http.Request) error {
 	// form and ignored. What is shown is decided by the session's level and
 	// the X-Channel header alone, as at the edge (an app reader writing
 	// channel=AW must not see adult works).
-	if err := payloadChannel(p); err != nil {
-		return err
-	}
-	channel, err := httpapi.Channel(r)
+	teen, err := s.teenView(r, p)
 	if err != nil {
 		return err
 	}
-	level, err := s.userLevel(r)
-	if err != nil {
-		return err
-	}
-	teen := !contract.AdultContent(level, contract.AdultChannel(channel))
 	ctx := r.Context()
 	var rows pgx.Rows
 	if zt == "prod" {
