@@ -85,6 +85,9 @@ type Store struct {
 	// bytes of its path without building a key.
 	images   map[string]*contract.MediaImage
 	volMedia map[string]map[int]*contract.VolumeMedia
+	// imageUse counts, per picture id, the documents naming it
+	// (imageaudience.go): adult-only pictures are served by audience.
+	imageUse map[string]imageUse
 
 	// revision of the last applied KV entry, and when.
 	revision  uint64
@@ -107,6 +110,7 @@ func New(t *cache.Tags) *Store {
 		reviews:  make(map[string]*contract.ReviewList),
 		images:   make(map[string]*contract.MediaImage),
 		volMedia: make(map[string]map[int]*contract.VolumeMedia),
+		imageUse: make(map[string]imageUse),
 	}
 }
 
@@ -285,6 +289,12 @@ func (s *Store) apply(u Update, doc any) {
 		} else {
 			delete(s.products, pid)
 		}
+		if old != nil {
+			s.countImages(old, -1)
+		}
+		if nw != nil {
+			s.countImages(nw, 1)
+		}
 		s.tags.Bump(TagProduct(pid))
 		s.tags.Bump(TagAllProducts)
 		for _, p := range []*Prod{old, nw} {
@@ -298,6 +308,7 @@ func (s *Store) apply(u Update, doc any) {
 		}
 	case strings.HasPrefix(key, contract.KeyEvent):
 		if id, ok := idOf(key, contract.KeyEvent); ok {
+			s.replaceImages(s.events[id], doc, u.Delete)
 			setOrDelete(s.events, id, doc, u.Delete)
 		}
 		s.tags.Bump(TagEvents)
@@ -318,6 +329,7 @@ func (s *Store) apply(u Update, doc any) {
 		s.tags.Bump(TagNotices)
 	case strings.HasPrefix(key, contract.KeyBanner):
 		if id, ok := idOf(key, contract.KeyBanner); ok {
+			s.replaceImages(s.banners[id], doc, u.Delete)
 			setOrDelete(s.banners, id, doc, u.Delete)
 		}
 		s.tags.Bump(TagBanners)
@@ -334,6 +346,7 @@ func (s *Store) apply(u Update, doc any) {
 		setOrDelete(s.reviews, pid, doc, u.Delete)
 		s.tags.Bump(TagReviews(pid))
 	case key == contract.KeyQuickLinks:
+		s.replaceImages(s.quickLinks, doc, u.Delete)
 		s.quickLinks, _ = doc.(*contract.QuickLinks)
 		s.tags.Bump(TagQuickLinks)
 	case key == contract.KeyJumpPass:

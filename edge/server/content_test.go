@@ -161,9 +161,17 @@ func TestContentVersionsReleaseAndAudience(t *testing.T) {
 	}
 	adultURL := contract.VolumeMediaBase("ad1", 1, "00dd") + "/1"
 	exp := clk.Now().Add(time.Hour)
-	for _, hs := range [][]string{nil, {audCookie(1, exp)}, {audCookie(2, exp), "X-Channel: AA"}} {
+	// Every audience that may not see adult works (issue 30): a preview
+	// page of an adult work is not theirs either, in any width or format.
+	for _, hs := range [][]string{nil, {audCookie(0, exp)}, {audCookie(1, exp)}, {audCookie(3, exp)}, {audCookie(2, exp), "X-Channel: AA"}, {audCookie(2, exp), "X-Channel: IA"},
+		{audCookie(3, exp), "Accept: image/avif"}, {audCookie(1, exp), "Accept: image/webp"}} {
 		if st := status(adultURL, hs...); st != 404 {
 			t.Errorf("adult page for the teen version %v: %d, want 404", hs, st)
+		}
+		for _, variant := range []string{"/360.avif", "/720.webp", "/1080.jpg"} {
+			if st := status(adultURL+variant, hs...); st != 404 {
+				t.Errorf("adult page %s for the teen version %v: %d, want 404", variant, hs, st)
+			}
 		}
 	}
 	resp, _ := g.get(adultURL, audCookie(2, exp), "Accept: image/webp")

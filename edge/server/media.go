@@ -51,6 +51,10 @@ var (
 	// keeps them for its reader alone. A CDN enforcing the token itself may
 	// cache them (edge/README.md, "Content behind a CDN").
 	ccPrivate = []byte("private, max-age=3600")
+	// A picture only adult works show: every request is checked against
+	// its reader's audience (the browser revalidates, and gets a 304 only
+	// after the check), and no shared cache keeps it (issue 30).
+	ccAdultImage = []byte("private, no-cache")
 	// A preview page may become paid when the content team shortens the
 	// preview: shared caches keep it a day, not forever.
 	ccPreview = []byte("public, max-age=86400")
@@ -79,7 +83,11 @@ const (
 )
 
 // serveMedia answers /media/<id> (negotiated) and /media/<id>/<w>.<ext>:
-// covers, wide covers, banners and event images, public and immutable.
+// covers, wide covers, banners and event images, public and immutable,
+// except a picture only adult works show (catalog.AdultOnlyImage): that one
+// only to an audience that may see adult works (the signed audience cookie
+// and the channel, as every answer's variant), private, and varying by both;
+// to any other audience it does not exist, in any width or format.
 func (s *Server) serveMedia(ctx *fasthttp.RequestCtx) {
 	if !ctx.IsGet() && !ctx.IsHead() {
 		s.writeError(ctx, fasthttp.StatusMethodNotAllowed, msgMethodNotAllowed)
@@ -89,8 +97,14 @@ func (s *Server) serveMedia(ctx *fasthttp.RequestCtx) {
 	rest := ctx.Path()[len(mediaPrefix):]
 	id, variant, _ := bytes.Cut(rest, slash)
 	img := s.store.Image(id)
-	if img == nil {
+	adult := img != nil && s.store.AdultOnlyImage(id)
+	if img == nil || adult && s.teen(ctx, s.cfg.Now()) {
 		s.writeError(ctx, fasthttp.StatusNotFound, msgNoMedia)
+		if adult {
+			// The refusal is this audience's: an adult asking the same URL
+			// must not get it from a cache.
+			ctx.Response.Header.SetCanonical(hdrVary, varyAdult)
+		}
 		return
 	}
 	v, negotiated := s.pickVariant(ctx, img, variant)
@@ -98,11 +112,16 @@ func (s *Server) serveMedia(ctx *fasthttp.RequestCtx) {
 		s.writeError(ctx, fasthttp.StatusNotFound, msgNoMedia)
 		return
 	}
-	vary := []byte(nil)
-	if negotiated {
+	cc, vary := ccImmutable, []byte(nil)
+	switch {
+	case adult && negotiated:
+		cc, vary = ccAdultImage, varyAcceptAdult
+	case adult:
+		cc, vary = ccAdultImage, varyAdult
+	case negotiated:
 		vary = varyAccept
 	}
-	s.sendObject(ctx, v.Key, contract.MediaContentType(v.Format), ccImmutable, vary)
+	s.sendObject(ctx, v.Key, contract.MediaContentType(v.Format), cc, vary)
 }
 
 var slash = []byte("/")
