@@ -326,6 +326,16 @@ type AuthInfo struct {
 	LoginPrefix string `json:"loginPrefix"`
 }
 
+// AdultContentSQL is AdultLevel(now) == 2 (contract.AdultContent on a web
+// channel) as a condition on the users row alias, with now the SQL
+// expression of the instant: for statements that decide many members at
+// once (the push fan-out). Keep it in step with AdultLevel and Age
+// (TestAdultContentSQL compares them).
+func AdultContentSQL(alias, now string) string {
+	return "(" + alias + ".auth_real AND " + alias + ".auth_adult AND " + alias + ".toggle19 AND " + alias + ".birth_date IS NOT NULL AND " +
+		"date_part('year', age((" + now + " AT TIME ZONE 'Asia/Seoul')::date, " + alias + ".birth_date)) >= 19)"
+}
+
 // AdultInfo is the seed's adult info (§3) plus the derived level.
 type AdultInfo struct {
 	Age        int  `json:"age"`

@@ -19,7 +19,7 @@ const releaseLookback = "1 day"
 // withVolumes), in the transaction that wrote them: the push worker reads
 // the schedule on its timer instead of the catalog tables (see migration
 // 0041). A hidden work, a removed volume and an announced one (push_releases)
-// leave it; a moved release_at or a renamed work moves the row.
+// leave it; a moved release_at or a renamed (or re-rated) work moves the row.
 func scheduleReleases(ctx context.Context, tx pgx.Tx, withVolumes bool) error {
 	vols := "volumes"
 	if withVolumes {
@@ -27,11 +27,11 @@ func scheduleReleases(ctx context.Context, tx pgx.Tx, withVolumes bool) error {
 	}
 	if _, err := tx.Exec(ctx, `
 		DELETE FROM push_schedule WHERE pid IN (SELECT pid FROM tmp_works);
-		INSERT INTO push_schedule (pid, no, release_at, title)
-		SELECT v.pid, v.no, v.release_at, w.title FROM `+vols+` v JOIN tmp_works w ON w.pid = v.pid AND NOT w.hidden
+		INSERT INTO push_schedule (pid, no, release_at, title, adult)
+		SELECT v.pid, v.no, v.release_at, w.title, w.age >= 19 FROM `+vols+` v JOIN tmp_works w ON w.pid = v.pid AND NOT w.hidden
 		WHERE v.release_at > now() - interval '`+releaseLookback+`'
 		  AND NOT EXISTS (SELECT 1 FROM push_releases r WHERE r.pid = v.pid AND r.no = v.no)
-		ON CONFLICT (pid, no) DO UPDATE SET release_at = EXCLUDED.release_at, title = EXCLUDED.title;`); err != nil {
+		ON CONFLICT (pid, no) DO UPDATE SET release_at = EXCLUDED.release_at, title = EXCLUDED.title, adult = EXCLUDED.adult;`); err != nil {
 		return fmt.Errorf("schedule releases: %w", err)
 	}
 	return nil

@@ -1,6 +1,7 @@
 package member
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -280,7 +281,8 @@ func (s *Service) alarmSet(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
-	if _, err := loadWork(ctx, s.pool, pid); err != nil {
+	wk, err := loadWork(ctx, s.pool, pid)
+	if err != nil {
 		return err
 	}
 	raw := p["isAlarm"]
@@ -294,6 +296,16 @@ func (s *Service) alarmSet(w http.ResponseWriter, r *http.Request) error {
 			return httpapi.BadRequest("알림 설정(isAlarm)은 Y 또는 N이어야 합니다.")
 		}
 		on = v
+	}
+	// An alarm rings with the work's title on the lock screen: a member who
+	// may not see an adult work cannot turn one on (issue 30); turning it off
+	// stays open to them (their level may have dropped since).
+	if contract.AdultAge(wk.age) && (on || raw == "") {
+		if err := s.adultAlarm(ctx, r, p, uid, pid, raw == ""); err != nil {
+			return err
+		}
+	}
+	if raw != "" {
 		_, err = s.pool.Exec(ctx, `INSERT INTO alarms (uid, pid, is_on, updated_at) VALUES ($1, $2, $3, $4)
 			ON CONFLICT (uid, pid) DO UPDATE SET is_on = EXCLUDED.is_on, updated_at = EXCLUDED.updated_at`, uid, pid, on, s.now())
 	} else {
@@ -307,6 +319,51 @@ func (s *Service) alarmSet(w http.ResponseWriter, r *http.Request) error {
 		httpapi.Header200
 		IsAlarm bool `json:"isAlarm"`
 	}{ok(), on})
+}
+
+// Refusals of an adult work's alarm (HTTP 403), worded like the purchase's
+// (writer/money/audience.go) by the gate the reader would meet.
+var msgAdultAlarm = map[string]string{
+	contract.GateNotInApp: "청소년 이용 불가 작품입니다. 이 앱에서는 성인 작품의 알림을 받을 수 없습니다.",
+	contract.GateTeen:     "청소년 이용 불가 작품입니다. 만 19세 미만은 성인 작품의 알림을 받을 수 없습니다.",
+	contract.GateToggle:   "청소년 이용 불가 작품입니다. 성인 작품 보기(19)를 켜면 알림을 받을 수 있습니다.",
+	contract.GateVerify:   "청소년 이용 불가 작품입니다. 19세 이상 성인 인증 후 알림을 받을 수 있습니다.",
+}
+
+// adultAlarm refuses to turn on the alarm of an adult work for a member who
+// may not see it (the session's level now and X-Channel, as the edge decides
+// every answer). A toggle that would turn an alarm off passes.
+func (s *Service) adultAlarm(ctx context.Context, r *http.Request, p httpapi.Params, uid int64, pid string, toggle bool) error {
+	if err := payloadChannel(p); err != nil {
+		return err
+	}
+	channel, err := httpapi.Channel(r)
+	if err != nil {
+		return err
+	}
+	level, err := s.userLevel(r)
+	if err != nil {
+		return err
+	}
+	gate := contract.AdultGate(contract.AdultChannel(channel), true, level)
+	if gate == contract.GateNone {
+		return nil
+	}
+	if toggle {
+		var isOn bool
+		err := s.pool.QueryRow(ctx, `SELECT is_on FROM alarms WHERE uid = $1 AND pid = $2`, uid, pid).Scan(&isOn)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("read alarm: %w", err)
+		}
+		if isOn {
+			return nil // the toggle turns it off
+		}
+	}
+	msg, ok := msgAdultAlarm[gate]
+	if !ok {
+		msg = msgAdultAlarm[contract.GateVerify]
+	}
+	return httpapi.Errorf(http.StatusForbidden, "%s", msg)
 }
 
 // webVersion answers the web version code in the header (seed: header.version).

@@ -2,10 +2,12 @@ package push
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"storefront/writer/httpapi"
@@ -88,8 +90,12 @@ type subscription struct {
 	} `json:"keys"`
 }
 
-// subscribe stores the device's subscription for the session's member
-// (moving it from another member who used the same browser before).
+// msgEndpointTaken refuses an endpoint another member registered.
+const msgEndpointTaken = "이 알림 구독 주소는 다른 회원이 등록했습니다. 알림을 다시 켜 주세요."
+
+// subscribe stores the device's subscription for the session's member. An
+// endpoint belongs to the member who registered it: another member posting it
+// is refused with 409 and nothing changes.
 func (s *Service) subscribe(w http.ResponseWriter, r *http.Request, uid int64) error {
 	channel, err := httpapi.Channel(r)
 	if err != nil {
@@ -126,9 +132,16 @@ func (s *Service) subscribe(w http.ResponseWriter, r *http.Request, uid int64) e
 	var id int64
 	if err := tx.QueryRow(ctx, `INSERT INTO push_subscriptions (uid, endpoint, p256dh, auth, channel, user_agent, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
-		ON CONFLICT (endpoint) DO UPDATE SET uid = EXCLUDED.uid, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth,
+		ON CONFLICT (endpoint) DO UPDATE SET p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth,
 			channel = EXCLUDED.channel, user_agent = EXCLUDED.user_agent, updated_at = EXCLUDED.updated_at
-		RETURNING id`, uid, body.Endpoint, body.Keys.P256dh, body.Keys.Auth, channel, ua, now).Scan(&id); err != nil {
+			WHERE push_subscriptions.uid = EXCLUDED.uid
+		RETURNING id`, uid, body.Endpoint, body.Keys.P256dh, body.Keys.Auth, channel, ua, now).Scan(&id); errors.Is(err, pgx.ErrNoRows) {
+		// The endpoint is another member's (issue 30): it never moves, or
+		// anyone who learnt it could take over their device and delete it.
+		// A browser shared by two members gets a fresh endpoint instead
+		// (the frontend re-subscribes on this answer).
+		return httpapi.Errorf(http.StatusConflict, msgEndpointTaken)
+	} else if err != nil {
 		return fmt.Errorf("subscribe: %w", err)
 	}
 	if _, err := tx.Exec(ctx, `DELETE FROM push_subscriptions WHERE uid = $1 AND id NOT IN

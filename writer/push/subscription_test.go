@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"storefront/devstack/testenv"
 	"storefront/writer/internal/writertest"
 	"storefront/writer/push"
 	"storefront/writer/push/pushtest"
@@ -45,7 +46,8 @@ func newSub(t *testing.T, f *pushtest.Service) pushtest.Subscription {
 // TestSubscriptionAPI: the key is public; subscribing needs a session, a
 // web channel, an endpoint on an allowed push service and valid keys, and
 // answers bad input with a Korean envelope changing nothing; the same
-// browser under another member moves to them; turning one alarm off keeps
+// endpoint posted by another member is refused (409, nothing changed: no
+// takeover); turning one alarm off keeps
 // the device while another alarm is on.
 func TestSubscriptionAPI(t *testing.T) {
 	e, f := startWriter(t)
@@ -94,15 +96,36 @@ func TestSubscriptionAPI(t *testing.T) {
 	if n := e.Count(`SELECT count(*) FROM push_subscriptions WHERE endpoint = $1 AND channel = 'AW' AND user_agent = 'Chrome-ish'`, s.Endpoint); n != 1 {
 		t.Fatal("subscription not stored with channel and user agent")
 	}
-	// The same browser, now logged in as b.
+	// Another member posting a's endpoint (a takeover, or the same browser
+	// now logged in as b) is refused and nothing changes (issue 30); b
+	// gets a fresh endpoint of the browser and subscribes with it.
 	b := signup(t, e, "push-b@example.com")
+	before := testenv.TableFingerprint(t, t.Context(), e.Pool, "push_subscriptions")
+	for _, body := range []any{s, full, with(func(c *pushtest.Subscription) { c.Keys = newSub(t, f).Keys })} {
+		st, resp := b.Do("POST", subs, body)
+		if st != 409 || writertest.Code(t, resp) != 409 || !strings.Contains(writertest.Message(t, resp), "다른 회원") {
+			t.Fatalf("b posting a's endpoint: %d %s, want 409", st, resp)
+		}
+	}
+	if after := testenv.TableFingerprint(t, t.Context(), e.Pool, "push_subscriptions"); after != before {
+		t.Fatal("a refused takeover changed push_subscriptions")
+	}
+	// b cannot remove a's device either.
+	if st, body := b.Do("DELETE", subs, map[string]any{"endpoint": s.Endpoint}); st != 200 || strings.Contains(string(body), `"removed":true`) {
+		t.Fatalf("b removed a's device: %d %s", st, body)
+	}
+	// a may post its own again (keys renewed): stays a's.
+	if st, body := a.Do("POST", subs, s); st != 200 {
+		t.Fatalf("a subscribing again: %d %s", st, body)
+	}
+	s = newSub(t, f)
 	if st, body := b.Do("POST", subs, s); st != 200 {
 		t.Fatalf("subscribe b: %d %s", st, body)
 	}
 	var uidB int64
 	_ = e.Pool.QueryRow(t.Context(), `SELECT uid FROM users WHERE email = 'push-b@example.com'`).Scan(&uidB)
-	if n := e.Count(`SELECT count(*) FROM push_subscriptions WHERE uid = $1`, uidB); n != 1 || e.Count(`SELECT count(*) FROM push_subscriptions`) != 1 {
-		t.Fatal("the browser did not move to the member now using it")
+	if n := e.Count(`SELECT count(*) FROM push_subscriptions WHERE uid = $1`, uidB); n != 1 || e.Count(`SELECT count(*) FROM push_subscriptions`) != 2 {
+		t.Fatal("b's own endpoint not stored next to a's")
 	}
 	// a cannot remove b's device.
 	if st, body := a.Do("DELETE", subs, map[string]any{"endpoint": s.Endpoint}); st != 200 || strings.Contains(string(body), `"removed":true`) {
@@ -119,7 +142,7 @@ func TestSubscriptionAPI(t *testing.T) {
 	if st, body := b.Do("DELETE", subs, map[string]any{"endpoint": s.Endpoint}); st != 200 || !strings.Contains(string(body), `"removed":true`) {
 		t.Fatalf("unsubscribe: %d %s", st, body)
 	}
-	if e.Count(`SELECT count(*) FROM push_subscriptions`) != 0 {
+	if e.Count(`SELECT count(*) FROM push_subscriptions WHERE uid = $1`, uidB) != 0 {
 		t.Fatal("subscription left")
 	}
 }

@@ -18,6 +18,8 @@ import (
 	"github.com/SherClockHolmes/webpush-go"
 	"github.com/jackc/pgx/v5"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"storefront/writer/auth"
 )
 
 // Payload is the notification's JSON, read by the service worker's push
@@ -52,7 +54,7 @@ func (s *Service) Worker(reg prometheus.Registerer) *Worker {
 			Proxy: http.ProxyFromEnvironment, MaxIdleConnsPerHost: s.cfg.Concurrency, IdleConnTimeout: 90 * time.Second,
 			TLSHandshakeTimeout: 10 * time.Second, ForceAttemptHTTP2: true}},
 		sent: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "writer_push_notifications_total",
-			Help: "Web Push notifications by outcome (sent, retry, gone, failed)."}, []string{"result"})}
+			Help: "Web Push notifications by outcome (sent, retry, gone, failed, withheld: an adult work's for a member who may no longer see it)."}, []string{"result"})}
 	if reg != nil {
 		_ = reg.Register(w.sent)
 	}
@@ -122,7 +124,8 @@ func (w *Worker) Once(ctx context.Context) (int, error) {
 }
 
 // fanOut turns each scheduled release that is due into one delivery per web
-// subscription of each member whose alarm of the work is on; a release older
+// subscription of each member whose alarm of the work is on (of an adult
+// work: only members who may see adult works now); a release older
 // than the window leaves the schedule silently. The schedule (push_schedule,
 // kept by the catalog's writes) is read instead of the catalog tables, so
 // the timer never reaches them. The schedule rows go, the push_releases rows
@@ -151,16 +154,18 @@ func (w *Worker) fanOutBatch(ctx context.Context) (int, error) {
 					SELECT pid, no FROM push_schedule WHERE release_at <= $1
 					ORDER BY release_at LIMIT $3 FOR UPDATE SKIP LOCKED) d
 				WHERE s.pid = d.pid AND s.no = d.no
-				RETURNING s.pid, s.no, s.release_at, s.title),
+				RETURNING s.pid, s.no, s.release_at, s.title, s.adult),
 			rel AS (
-				INSERT INTO push_releases (pid, no, release_at, fanned_at, recipients, title)
-				SELECT pid, no, release_at, $1, 0, title FROM due WHERE release_at > $2
-				ON CONFLICT DO NOTHING RETURNING pid, no),
+				INSERT INTO push_releases (pid, no, release_at, fanned_at, recipients, title, adult)
+				SELECT pid, no, release_at, $1, 0, title, adult FROM due WHERE release_at > $2
+				ON CONFLICT DO NOTHING RETURNING pid, no, adult),
 			ins AS (
 				INSERT INTO push_deliveries (pid, no, sub_id, next_at)
 				SELECT rel.pid, rel.no, s.id, $1 FROM rel
 				JOIN alarms a ON a.pid = rel.pid AND a.is_on
 				JOIN push_subscriptions s ON s.uid = a.uid AND s.channel NOT IN ('AA', 'AO', 'AC', 'IA')
+				JOIN users u ON u.uid = a.uid
+				WHERE NOT rel.adult OR `+auth.AdultContentSQL("u", "$1::timestamptz")+`
 				ON CONFLICT DO NOTHING RETURNING pid, no)
 			SELECT pid, no, count(*) FROM ins GROUP BY pid, no
 			UNION ALL SELECT '', 0, count(*) FROM due`, now, now.Add(-w.s.cfg.Window), fanOutBatch)
@@ -206,6 +211,9 @@ type job struct {
 	attempts               int
 	endpoint, p256dh, auth string
 	title                  string
+	// allowed: the release is not an adult work's, or the member may see
+	// adult works now.
+	allowed bool
 }
 
 // outcome of one send.
@@ -227,15 +235,17 @@ func (w *Worker) deliver(ctx context.Context) (sent, claimed int, err error) {
 		UPDATE push_deliveries d SET next_at = $3, attempts = d.attempts + 1
 		FROM c JOIN push_subscriptions s ON s.id = c.sub_id
 		  LEFT JOIN push_releases r ON r.pid = c.pid AND r.no = c.no
+		  LEFT JOIN users u ON u.uid = s.uid
 		WHERE d.pid = c.pid AND d.no = c.no AND d.sub_id = c.sub_id
-		RETURNING d.pid, d.no, d.sub_id, d.attempts, s.endpoint, s.p256dh, s.auth, coalesce(r.title, '')`,
+		RETURNING d.pid, d.no, d.sub_id, d.attempts, s.endpoint, s.p256dh, s.auth, coalesce(r.title, ''),
+			NOT coalesce(r.adult, false) OR coalesce(`+auth.AdultContentSQL("u", "$1::timestamptz")+`, false)`,
 		now, w.s.cfg.Batch, now.Add(w.s.cfg.Lease))
 	if err != nil {
 		return 0, 0, fmt.Errorf("push: claim: %w", err)
 	}
 	jobs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (job, error) {
 		var j job
-		return j, r.Scan(&j.pid, &j.no, &j.sub, &j.attempts, &j.endpoint, &j.p256dh, &j.auth, &j.title)
+		return j, r.Scan(&j.pid, &j.no, &j.sub, &j.attempts, &j.endpoint, &j.p256dh, &j.auth, &j.title, &j.allowed)
 	})
 	if err != nil || len(jobs) == 0 {
 		if err != nil {
@@ -252,6 +262,12 @@ func (w *Worker) deliver(ctx context.Context) (sent, claimed int, err error) {
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
+			if !jobs[i].allowed {
+				// The member's level dropped since the fan-out (issue 30):
+				// an adult work's title does not reach their lock screen.
+				outs[i] = outcome{result: "withheld", err: "audience: the member may no longer see adult works"}
+				return
+			}
 			outs[i] = w.send(bg, &jobs[i])
 		}()
 	}
@@ -272,6 +288,8 @@ func (w *Worker) deliver(ctx context.Context) (sent, claimed int, err error) {
 			// The browser dropped the subscription: forget the device
 			// (its deliveries go with it).
 			b.Queue(`DELETE FROM push_subscriptions WHERE id = $1 AND endpoint = $2`, j.sub, j.endpoint)
+		case "withheld":
+			b.Queue(`UPDATE push_deliveries SET failed_at = $4, error = $5 WHERE pid = $1 AND no = $2 AND sub_id = $3`, j.pid, j.no, j.sub, now, o.err)
 		case "retry":
 			b.Queue(`UPDATE push_deliveries SET next_at = $4, error = $5 WHERE pid = $1 AND no = $2 AND sub_id = $3`,
 				j.pid, j.no, j.sub, now.Add(o.after), o.err)
