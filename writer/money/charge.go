@@ -23,6 +23,9 @@ type ChargeRequest struct {
 	Channel    string `json:"channel,omitempty"` // from X-Channel
 	SuccessURL string `json:"successUrl,omitempty"`
 	FailURL    string `json:"failUrl,omitempty"`
+	// Host is the host the request was made to (the store's address as
+	// the reader reached it): a return URL may name it (returnurl.go).
+	Host string `json:"-"`
 }
 
 // Charge is a charge order. A new one also carries what the client opens
@@ -53,12 +56,15 @@ func newOrderID() string {
 	return "ch_" + hex.EncodeToString(b[:])
 }
 
-func (r *ChargeRequest) validate(maxAmount int64) error {
+func (r *ChargeRequest) validate(maxAmount int64, origins map[string]bool) error {
 	if r.Amount < 1000 || r.Amount > maxAmount || r.Amount%100 != 0 {
 		return httpapi.BadRequest("충전 금액은 1000원부터 %d원까지 100원 단위로 정할 수 있습니다.", maxAmount)
 	}
 	if len(r.SuccessURL) > 2000 || len(r.FailURL) > 2000 {
 		return httpapi.BadRequest("결제 후 이동할 주소(URL)가 너무 깁니다.")
+	}
+	if !ownReturnURL(r.SuccessURL, r.Host, origins) || !ownReturnURL(r.FailURL, r.Host, origins) {
+		return httpapi.BadRequest("%s", msgReturnURL)
 	}
 	return nil
 }
@@ -68,7 +74,7 @@ func (r *ChargeRequest) validate(maxAmount int64) error {
 // answer, and the amount the widget comes back with is checked against this
 // order at confirm.
 func (s *Service) RequestCharge(ctx context.Context, uid int64, key string, req ChargeRequest) (Answer, error) {
-	if err := req.validate(s.cfg.MaxCharge); err != nil {
+	if err := req.validate(s.cfg.MaxCharge, s.returnOrigins); err != nil {
 		return Answer{}, err
 	}
 	if s.cfg.Gateway == nil {

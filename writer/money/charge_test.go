@@ -41,6 +41,7 @@ func newGatewayEnvCfg(t *testing.T, decline int64, cfg money.Config) *gatewayEnv
 		cfg.Gateway = gw
 	}
 	cfg.PaymentClientKey, cfg.PaymentCheckoutURL = testClient, pgs.URL
+	cfg.ReturnOrigins = append(cfg.ReturnOrigins, "https://store.example")
 	e = newEnv(t, cfg)
 	sb.SetWebhookURL(e.srv.URL + money.WebhookPath)
 	return &gatewayEnv{env: e, sb: sb, pgs: pgs, gw: gw}

@@ -276,6 +276,7 @@ func (s *Service) postCharge(w http.ResponseWriter, r *http.Request, uid int64) 
 		return err
 	}
 	req.Channel = ch
+	req.Host = r.Host
 	a, err := s.RequestCharge(r.Context(), uid, r.Header.Get(IdempotencyHeader), req)
 	if err != nil {
 		return err

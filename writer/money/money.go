@@ -72,6 +72,10 @@ type Config struct {
 	// stand-in for the widget (set only when the writer runs the sandbox;
 	// with the real gateway the client loads the widget itself).
 	PaymentCheckoutURL string
+	// ReturnOrigins are the store's own origins ("https://store.example")
+	// a charge's successUrl/failUrl may name besides a path and the host the
+	// request came to (env PAYMENT_RETURN_ORIGINS).
+	ReturnOrigins []string
 	// Catalog gives prices and volumes (nil = the core's works/volumes tables).
 	Catalog Catalog
 	// Outbox receives business events inside the money transaction (nil = writer/outbox).
@@ -152,13 +156,15 @@ type Service struct {
 	now      func() time.Time
 	charges  *httpapi.Limiter
 	webhooks *httpapi.Limiter
+	// returnOrigins is Config.ReturnOrigins as a set.
+	returnOrigins map[string]bool
 }
 
 // New makes a Service on pool. The schema comes from writer/migrations (0100-0199).
 func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) *Service {
 	cfg = cfg.withDefaults()
 	return &Service{pool: pool, cfg: cfg, log: log, now: cfg.Now, charges: httpapi.NewLimiter(cfg.ChargePerMinute),
-		webhooks: httpapi.NewLimiter(cfg.WebhookPerMinute)}
+		webhooks: httpapi.NewLimiter(cfg.WebhookPerMinute), returnOrigins: returnOrigins(cfg.ReturnOrigins)}
 }
 
 // Errors callers may test with errors.Is / errors.As: the writer's one

@@ -106,6 +106,9 @@ type Config struct {
 	// checkout page stands in for the payment widget (empty with the real
 	// gateway: the client loads the widget itself).
 	PaymentCheckoutURL string
+	// PaymentReturnOrigins are the store's own origins a charge's return
+	// URLs may name besides a path and the request's host (comma-separated).
+	PaymentReturnOrigins string
 	// PaymentSandbox starts the local Toss sandbox (writer/money/tosssandbox) on a
 	// free port when PaymentURL is empty, so charging works in development.
 	PaymentSandbox bool
@@ -168,6 +171,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.PaymentSecretKey, "payment-secret-key", tosssandbox.DefaultSecretKey, "payment gateway merchant key (env PAYMENT_SECRET_KEY)")
 	fs.StringVar(&c.PaymentClientKey, "payment-client-key", tosssandbox.DefaultClientKey, "payment gateway client key for the payment widget (env PAYMENT_CLIENT_KEY)")
 	fs.StringVar(&c.PaymentCheckoutURL, "payment-checkout-url", "", "base URL of a separately run payment sandbox whose checkout page stands in for the payment widget (env PAYMENT_CHECKOUT_URL)")
+	fs.StringVar(&c.PaymentReturnOrigins, "payment-return-origins", "", "comma-separated origins of the store (https://store.example) a charge's successUrl/failUrl may name besides a path and the host the request came to (env PAYMENT_RETURN_ORIGINS)")
 	fs.BoolVar(&c.PaymentSandbox, "payment-sandbox", true, "start the local Toss sandbox when no payment-url is given (env PAYMENT_SANDBOX)")
 	fs.StringVar(&c.ContentStoreURL, "content-store-url", "", "object store of uploaded content: a folder or s3://bucket?endpoint=... (env CONTENT_STORE_URL)")
 	fs.DurationVar(&c.MediaGrace, "media-grace", 24*time.Hour, "how long a replaced volume version stays readable before its files are removed (env WRITER_MEDIA_GRACE)")
@@ -425,7 +429,7 @@ func (s *Server) routes(ctx context.Context, mux httpapi.Mux, reg prometheus.Reg
 	// in-process (there is no NOTIFY per row; see writer/outbox).
 	mcfg := money.Config{Now: s.cfg.Now, ContentSecret: s.cfg.ContentSecret, Changed: s.relay.Wake,
 		ChargePerMinute: s.cfg.ChargePerMinute, WebhookPerMinute: s.cfg.WebhookPerMinute, ProfileChanged: s.enqueueProfile, PaymentClientKey: s.cfg.PaymentClientKey,
-		PaymentCheckoutURL: s.cfg.PaymentCheckoutURL}
+		PaymentCheckoutURL: s.cfg.PaymentCheckoutURL, ReturnOrigins: strings.Split(s.cfg.PaymentReturnOrigins, ",")}
 	if s.cfg.PaymentURL == "" && s.cfg.PaymentSandbox {
 		sb, err := tosssandbox.Start("127.0.0.1:0", tosssandbox.Config{SecretKey: s.cfg.PaymentSecretKey,
 			ClientKey: s.cfg.PaymentClientKey, Log: s.log.With("part", "tosssandbox")})

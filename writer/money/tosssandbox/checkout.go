@@ -36,7 +36,35 @@ func (s *Sandbox) session(w http.ResponseWriter, r *http.Request) (widget, bool)
 		fail(w, http.StatusUnauthorized, "UNAUTHORIZED_KEY", "인증되지 않은 시크릿 키 혹은 클라이언트 키 입니다.")
 		return wd, false
 	}
+	// The widget redirects the buyer, the payment key in the query, only
+	// to a web address: the writer hands out only the store's own
+	// (money/returnurl.go); a session forged with javascript:, data:,
+	// "//host" or userinfo is refused here too.
+	if !webAddress(wd.SuccessURL) || !webAddress(wd.FailURL) {
+		fail(w, http.StatusBadRequest, "INVALID_REQUEST", "잘못된 요청입니다.")
+		return wd, false
+	}
 	return wd, true
+}
+
+// webAddress reports whether a return address is empty, a path, or an
+// http(s) URL without userinfo, with nothing a browser reads differently
+// (backslashes, control characters).
+func webAddress(raw string) bool {
+	if raw == "" {
+		return true
+	}
+	if strings.ContainsAny(raw, "\\\x00\t\r\n ") {
+		return false
+	}
+	if strings.HasPrefix(raw, "/") {
+		return !strings.HasPrefix(raw, "//")
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.User != nil || u.Host == "" || u.Opaque != "" {
+		return false
+	}
+	return strings.EqualFold(u.Scheme, "http") || strings.EqualFold(u.Scheme, "https")
 }
 
 var pageTmpl = template.Must(template.New("checkout").Parse(`<!doctype html>
