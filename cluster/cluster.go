@@ -171,12 +171,20 @@ func Start(ctx context.Context, o Options) (_ *Cluster, err error) {
 		c.Analytics = append(c.Analytics, p)
 	}
 	for i := range Edges {
-		p, err := node("edge", i, o.Bins.Edge, "-nats", c.NATSURL, "-nats-replicas", "3",
-			"-writer", urls(c.Writers), "-analytics", urls(c.Analytics), "-static", o.Static,
-			"-content-store", content, "-trusted-proxies", "127.0.0.1/32")
+		// /metrics of an edge is on its operators' listener, never on the
+		// readers' origin the balancer sends readers to.
+		opsPort, err := devstack.FreePort()
 		if err != nil {
 			return nil, err
 		}
+		ops := fmt.Sprintf("127.0.0.1:%d", opsPort)
+		p, err := node("edge", i, o.Bins.Edge, "-nats", c.NATSURL, "-nats-replicas", "3",
+			"-writer", urls(c.Writers), "-analytics", urls(c.Analytics), "-static", o.Static,
+			"-content-store", content, "-trusted-proxies", "127.0.0.1/32", "-ops-addr", ops)
+		if err != nil {
+			return nil, err
+		}
+		p.OpsAddr = ops
 		c.Edges = append(c.Edges, p)
 	}
 	c.stops = append(c.stops, func() { stopAll(c.Writers) }, func() { stopAll(c.Analytics) }, func() { stopAll(c.Edges) })

@@ -18,8 +18,11 @@ import (
 // can be killed with a real signal (kill -9 is SIGKILL to it) and started
 // again on the same port with the same command line.
 type Proc struct {
-	Name    string
-	Addr    string // 127.0.0.1:port the node listens on
+	Name string
+	Addr string // 127.0.0.1:port the node listens on
+	// OpsAddr is an edge's operators' listener (/metrics); "" for others,
+	// whose /metrics is on Addr (they are not the readers' origin).
+	OpsAddr string
 	Command []string
 	LogPath string
 	// Ready reports whether the started node serves; nil: its /readyz answers 200.

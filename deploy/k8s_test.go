@@ -341,6 +341,9 @@ func TestOverlaysRenderAndValidate(t *testing.T) {
 						continue
 					}
 					for _, ep := range m.Spec.Endpoints {
+						if s.Name == "edge" && ep.Port == "http" {
+							t.Errorf("ServiceMonitor %s scrapes the edge's readers' port: /metrics is on its ops port only", m.Name)
+						}
 						if !slices.Contains(svcPorts[s.Name], ep.Port) || ep.Path != "/metrics" {
 							t.Errorf("ServiceMonitor %s: endpoint %s%s is not the /metrics of a port of Service %s", m.Name, ep.Port, ep.Path, s.Name)
 						}

@@ -49,6 +49,7 @@ works=${LT_WORKS:-$([ "$profile" = smoke ] && echo 300 || echo 3000)}
 edge_port=${LT_EDGE_PORT:-27080}
 writer_port=${LT_WRITER_PORT:-27081}
 analytics_port=${LT_ANALYTICS_PORT:-27082}
+edge_ops_port=${LT_EDGE_OPS_PORT:-27083}
 nats_port=${LT_NATS_PORT:-27222}
 pg_port=${LT_PG_PORT:-27432}
 ch_port=${LT_CH_PORT:-27900}
@@ -84,6 +85,8 @@ if [ -n "${LT_BASE_URL:-}" ]; then
   ch_http=${CLICKHOUSE_HTTP_URL:-}
   ch_db=${LT_CLICKHOUSE_DB:-default}
   writer_url=${LT_WRITER_URL:-}
+  # The edge's /metrics is on its operators' listener, not on the readers' origin.
+  edge_ops_url=${LT_EDGE_OPS_URL:-}
   log "target $base_url (no stack started)"
 else
   t0=$(date +%s)
@@ -118,7 +121,7 @@ else
   DATABASE_URL=$db_url CLICKHOUSE_URL=$(with_db "$CLICKHOUSE_URL" loadtest) NATS_URL= \
     LOGIN_PER_MINUTE=${LT_LOGIN_PER_MINUTE:-1000000} LOG_LEVEL=${LT_LOG_LEVEL:-warn} \
     bin/storefront up -data "$data/stack" -nats-port "$nats_port" -edge-addr "127.0.0.1:$edge_port" \
-    -writer-addr "127.0.0.1:$writer_port" -analytics-addr "127.0.0.1:$analytics_port" \
+    -edge-ops-addr "127.0.0.1:$edge_ops_port" -writer-addr "127.0.0.1:$writer_port" -analytics-addr "127.0.0.1:$analytics_port" \
     -works "$works" -ready-file "$data/ready" >"$data/stack.log" 2>&1 &
   pids+=($!)
   # A fresh data folder: the demo's pictures and pages are processed first.
@@ -129,6 +132,7 @@ else
   done
   [ -f "$data/ready" ] || { log "the store did not become ready"; tail -40 "$data/stack.log" >&2; exit 1; }
   base_url=http://127.0.0.1:$edge_port
+  edge_ops_url=http://127.0.0.1:$edge_ops_port
   writer_url=http://127.0.0.1:$writer_port
   log "store ready in $(($(date +%s) - t0))s"
 fi
@@ -154,9 +158,11 @@ catalog_scans() {
                          'award_candidates','faq','notices','banners','keywords','site_docs')" | tail -1
 }
 
-# edge_forwarded: calls the edge forwarded to writers since it started.
+# edge_forwarded: calls the edge forwarded to writers since it started, from
+# its operators' listener (LT_EDGE_OPS_URL against a remote target; 0 without).
 edge_forwarded() {
-  curl -fsS "$base_url/metrics" | awk '/^edge_forwarded_total/ { s += $2 } END { printf "%d\n", s }'
+  [ -n "$edge_ops_url" ] || { echo 0; return; }
+  curl -fsS "$edge_ops_url/metrics" | awk '/^edge_forwarded_total/ { s += $2 } END { printf "%d\n", s }'
 }
 
 # outbox_drained: waits until the writer's relay has published everything.

@@ -88,7 +88,7 @@ if [ -z "${TEST_SKIP_E2E:-}" ] && [ -f frontend/package.json ]; then
   # service (storefront fakepush, 127.0.0.1), not a browser's real one.
   DATABASE_URL=${DATABASE_URL%/*}/e2e CLICKHOUSE_URL=${CLICKHOUSE_URL%/*}/e2e PUSH_ENDPOINT_HOSTS=127.0.0.1 \
     bin/storefront up -dev-clock -data "$data/e2e" -nats-port "${TEST_NATS_PORT:-24333}" -edge-addr "127.0.0.1:$e2e_port" \
-    -writer-addr 127.0.0.1:0 -analytics-addr 127.0.0.1:0 -works "${TEST_WORKS:-400}" -ready-file "$data/e2e.ready" \
+    -edge-ops-addr 127.0.0.1:0 -writer-addr 127.0.0.1:0 -analytics-addr 127.0.0.1:0 -works "${TEST_WORKS:-400}" -ready-file "$data/e2e.ready" \
     >"$data/stack.log" 2>&1 &
   pids+=($!)
   # A fresh data folder: the demo's pictures and pages are processed first

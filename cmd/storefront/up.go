@@ -29,6 +29,7 @@ import (
 type upFlags struct {
 	deps          depFlags
 	edgeAddr      string
+	edgeOpsAddr   string
 	writerAddr    string
 	analyticsAddr string
 	works         int
@@ -43,6 +44,7 @@ type upFlags struct {
 func (f *upFlags) register(fs *flag.FlagSet) {
 	f.deps.register(fs)
 	fs.StringVar(&f.edgeAddr, "edge-addr", ":8080", "address of the edge, the store's one origin (env EDGE_ADDR)")
+	fs.StringVar(&f.edgeOpsAddr, "edge-ops-addr", "127.0.0.1:8083", "the edge's operators' address: its /metrics, which the readers' origin does not serve (env EDGE_OPS_ADDR)")
 	fs.StringVar(&f.writerAddr, "writer-addr", "127.0.0.1:8081", "address of the writer (env WRITER_ADDR)")
 	fs.StringVar(&f.analyticsAddr, "analytics-addr", "127.0.0.1:8082", "address of analytics (env ANALYTICS_ADDR)")
 	fs.IntVar(&f.works, "works", 3000, "number of works in the demo catalog (env DEMO_WORKS)")
@@ -88,6 +90,7 @@ func up(args []string) error {
 		"WRITER_ADDR":       f.writerAddr,
 		"ANALYTICS_ADDR":    f.analyticsAddr,
 		"EDGE_ADDR":         f.edgeAddr,
+		"EDGE_OPS_ADDR":     f.edgeOpsAddr,
 		"STATIC_DIR":        static,
 	}
 	// Two jobs at once on two cores: the demo's first run encodes its pool

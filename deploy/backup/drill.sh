@@ -99,7 +99,7 @@ start_stack() {
   rm -f "$d/ready"
   DATABASE_URL=$pg_url CLICKHOUSE_URL=${CLICKHOUSE_URL%/*}/drill NATS_URL=$NATS_URL \
     LOGIN_PER_MINUTE=1000000 LOG_LEVEL=warn \
-    bin/storefront up -data "$d/stack" -edge-addr "127.0.0.1:$edge_port" -writer-addr "127.0.0.1:$writer_port" \
+    bin/storefront up -data "$d/stack" -edge-addr "127.0.0.1:$edge_port" -edge-ops-addr 127.0.0.1:0 -writer-addr "127.0.0.1:$writer_port" \
     -analytics-addr "127.0.0.1:$analytics_port" -works "${DRILL_WORKS:-40}" -ready-file "$d/ready" >>"$d/stack.log" 2>&1 &
   stack_pid=$!
   wait_file "$d/ready" "$stack_pid" "the store" "$d/stack.log"

@@ -13,8 +13,9 @@ func Specs(binDir, frontend string) []Spec {
 	return []Spec{
 		{
 			Name: "edge", Description: "storefront edge: the read tier and front door, with the built SPA",
-			Binary: filepath.Join(binDir, "edge"), Ports: []string{"8080/tcp"},
-			Env:      []string{"EDGE_ADDR=:8080", "STATIC_DIR=" + FrontendDir},
+			// 8083: the operators' listener (/metrics), never the readers' origin.
+			Binary: filepath.Join(binDir, "edge"), Ports: []string{"8080/tcp", "8083/tcp"},
+			Env:      []string{"EDGE_ADDR=:8080", "EDGE_OPS_ADDR=:8083", "STATIC_DIR=" + FrontendDir},
 			Frontend: frontend,
 		},
 		{

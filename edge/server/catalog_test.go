@@ -192,7 +192,7 @@ func TestTodayUpFollowsTheReleaseDay(t *testing.T) {
 
 func metric(t *testing.T, g *edge, name string) float64 {
 	t.Helper()
-	_, b := g.get("/metrics")
+	_, b := g.opsGet("/metrics")
 	m := regexp.MustCompile(`(?m)^` + name + ` (\S+)$`).FindSubmatch(b)
 	if m == nil {
 		t.Fatalf("metric %s missing", name)

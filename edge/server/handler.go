@@ -73,9 +73,14 @@ func (s *Server) dispatch(ctx *fasthttp.RequestCtx) routeClass {
 		}
 		s.forward(ctx)
 		return classForwarded
-	case string(path) == "/healthz" || string(path) == "/readyz" || string(path) == "/metrics":
+	case string(path) == "/healthz" || string(path) == "/readyz":
+		// The balancers' checks; /metrics only on the operators' listener
+		// (Config.OpsAddr): it falls through to the SPA's 404 here.
 		s.ops(ctx)
 		return classOps
+	case string(path) == "/metrics":
+		s.writeError(ctx, fasthttp.StatusNotFound, msgNotFound)
+		return classRefused
 	case bytes.HasPrefix(path, mediaPrefix):
 		s.serveMedia(ctx)
 		return classContent
@@ -233,6 +238,9 @@ func cleanPath(p []byte) bool {
 
 // msgMethodNotAllowed refuses a method the path does not take (405).
 const msgMethodNotAllowed = "허용되지 않는 요청 방식입니다."
+
+// msgNotFound answers a path the readers' origin does not serve.
+const msgNotFound = "요청한 주소를 찾을 수 없습니다."
 
 // fail answers err: a contract.ClientError (the one client-error shape of
 // every transport) with its own status and message, anything else as a 500

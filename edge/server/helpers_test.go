@@ -103,7 +103,7 @@ func startEdgeB(t testing.TB, e *env, opts ...edgeOpt) *edge {
 	t.Helper()
 	static := t.TempDir()
 	writeFile(t, filepath.Join(static, "index.html"), "<!doctype html><title>sf</title>")
-	cfg := server.Config{Addr: "127.0.0.1:0", NATSURL: e.nats.URL, StaticDir: static, WriterURL: "http://127.0.0.1:1"}
+	cfg := server.Config{Addr: "127.0.0.1:0", OpsAddr: "127.0.0.1:0", NATSURL: e.nats.URL, StaticDir: static, WriterURL: "http://127.0.0.1:1"}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -138,6 +138,21 @@ func (g *edge) waitReady() {
 		time.Sleep(20 * time.Millisecond)
 	}
 	g.t.Fatal("edge not ready in 20s")
+}
+
+// opsGet fetches path from the operators' listener (Config.OpsAddr).
+func (g *edge) opsGet(path string) (*http.Response, []byte) {
+	g.t.Helper()
+	resp, err := http.Get("http://" + g.srv.OpsAddr() + path)
+	if err != nil {
+		g.t.Fatalf("GET ops %s: %v", path, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		g.t.Fatal(err)
+	}
+	return resp, b
 }
 
 // get fetches path with optional headers ("Name: value").

@@ -81,7 +81,7 @@ func TestLatencyHistogramsPerRouteClass(t *testing.T) {
 // scrapeLatency reads edge_request_duration_seconds by class from /metrics.
 func scrapeLatency(t *testing.T, g *edge) map[string]*dto.Histogram {
 	t.Helper()
-	_, b := g.get("/metrics")
+	_, b := g.opsGet("/metrics")
 	p := expfmt.NewTextParser(model.UTF8Validation)
 	fams, err := p.TextToMetricFamilies(bytes.NewReader(b))
 	if err != nil {

@@ -47,7 +47,11 @@ import (
 
 // Config is every setting of the edge. Zero values get defaults in New.
 type Config struct {
-	Addr      string // EDGE_ADDR
+	Addr string // EDGE_ADDR
+	// OpsAddr (EDGE_OPS_ADDR) is the operators' listener: /metrics, and
+	// /healthz and /readyz again. /metrics is never served on Addr, the
+	// readers' origin (issue 30); empty = no operators' listener.
+	OpsAddr   string
 	NATSURL   string // NATS_URL
 	WriterURL string // WRITER_URL, comma-separated writer nodes
 	// AnalyticsURL: ANALYTICS_URL, comma-separated analytics nodes serving the
@@ -109,6 +113,7 @@ type Config struct {
 // RegisterFlags registers the edge's flags with environment fallbacks.
 func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Addr, "addr", ":8080", "listen address (env EDGE_ADDR)")
+	fs.StringVar(&c.OpsAddr, "ops-addr", "127.0.0.1:8083", "operators' listen address: /metrics (never on -addr, the readers' origin), /healthz, /readyz; empty = none (env EDGE_OPS_ADDR)")
 	fs.StringVar(&c.NATSURL, "nats", contract.DefaultNATSURL, "NATS URL (env NATS_URL)")
 	fs.StringVar(&c.WriterURL, "writer", "http://127.0.0.1:8081", "writer node URLs, comma-separated (env WRITER_URL)")
 	fs.StringVar(&c.AnalyticsURL, "analytics", "http://127.0.0.1:8082", "analytics node URLs serving the reports API, comma-separated (env ANALYTICS_URL)")
@@ -207,6 +212,7 @@ type Server struct {
 	cfg   Config
 	log   *slog.Logger
 	ln    net.Listener
+	opsLn net.Listener // nil without Config.OpsAddr
 	nc    *nats.Conn
 	js    jetstream.JetStream
 	kv    jetstream.KeyValue
@@ -350,6 +356,14 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	if cfg.ProxyProtocol {
 		s.ln = proxyProtocol(s.ln, trusted)
 	}
+	if cfg.OpsAddr != "" {
+		if s.opsLn, err = net.Listen("tcp", cfg.OpsAddr); err != nil {
+			s.ln.Close()
+			s.tracker.Bundler.Close()
+			s.nc.Close()
+			return nil, fmt.Errorf("listen %s (ops): %w", cfg.OpsAddr, err)
+		}
+	}
 	s.publicURL = cfg.PublicURL
 	if s.publicURL == "" {
 		s.publicURL = "http://" + s.ln.Addr().String()
@@ -374,6 +388,14 @@ func proxyProtocol(ln net.Listener, trusted realip.Trusted) net.Listener {
 // Addr is the bound address.
 func (s *Server) Addr() string { return s.ln.Addr().String() }
 
+// OpsAddr is the operators' listener's address, or "" without one.
+func (s *Server) OpsAddr() string {
+	if s.opsLn == nil {
+		return ""
+	}
+	return s.opsLn.Addr().String()
+}
+
 // Run watches the catalog and serves until ctx is done, then shuts down.
 func (s *Server) Run(ctx context.Context) error {
 	defer s.close()
@@ -395,9 +417,15 @@ func (s *Server) Run(ctx context.Context) error {
 		ErrorHandler:          s.transportError,
 		Logger:                slogAdapter{s.log},
 	}
-	serveErr := make(chan error, 1)
+	serveErr := make(chan error, 2)
 	go func() { serveErr <- srv.Serve(s.ln) }()
-	s.log.Info("edge listening", "addr", s.Addr())
+	var opsSrv *fasthttp.Server
+	if s.opsLn != nil {
+		opsSrv = &fasthttp.Server{Handler: s.ops, Name: "edge-ops", NoDefaultServerHeader: true, ReadTimeout: s.cfg.Timeouts.Read,
+			WriteTimeout: s.cfg.Timeouts.Write, IdleTimeout: s.cfg.Timeouts.Idle, Logger: slogAdapter{s.log}}
+		go func() { serveErr <- opsSrv.Serve(s.opsLn) }()
+	}
+	s.log.Info("edge listening", "addr", s.Addr(), "ops", s.OpsAddr())
 	select {
 	case err := <-serveErr:
 		return fmt.Errorf("serve %s: %w", s.Addr(), err)
@@ -408,6 +436,11 @@ func (s *Server) Run(ctx context.Context) error {
 	defer scancel()
 	if err := srv.ShutdownWithContext(sctx); err != nil {
 		return fmt.Errorf("shutdown %s: %w", s.Addr(), err)
+	}
+	if opsSrv != nil {
+		if err := opsSrv.ShutdownWithContext(sctx); err != nil {
+			return fmt.Errorf("shutdown %s: %w", s.OpsAddr(), err)
+		}
 	}
 	cancel()
 	if err := <-watchDone; err != nil && !errors.Is(err, context.Canceled) {

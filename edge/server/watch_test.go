@@ -117,7 +117,7 @@ func TestStalenessShowsAWatchWhoseConsumerDied(t *testing.T) {
 	if s := g.srv.Staleness(); s != 0 {
 		t.Fatalf("staleness %s after catching up", s)
 	}
-	_, body := g.get("/metrics")
+	_, body := g.opsGet("/metrics")
 	if !strings.Contains(string(body), "edge_catalog_watch_restarts_total 1") {
 		t.Fatalf("watch restart not counted:\n%s", grepLines(string(body), "edge_catalog_watch"))
 	}
