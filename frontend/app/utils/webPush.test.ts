@@ -1,16 +1,21 @@
 import { describe, expect, it, vi } from "vitest";
-import type { Http, RequestOptions } from "./http";
+import { HttpError, type Http, type RequestOptions } from "./http";
 import { alarmPush, askPermission, keyBytes, PUSH_DENIED, PUSH_KEY_PATH, PUSH_SUBSCRIPTIONS_PATH, pushMessage, type PushEnv } from "./webPush";
 
 const KEY = "BIKiuuMoDc8VNBu5Ydrpu0K4snJ25lKi-eE5y1KQTSrycf_Hw0B9eP6kK76CsgowaXGWhZ1xHpjcXuo6AJL_TF8";
 const SUB = { endpoint: "https://fcm.googleapis.com/fcm/send/x", expirationTime: null, keys: { p256dh: "p", auth: "a" } };
 
-function env(opts: { permission?: NotificationPermission; existing?: boolean; removed?: boolean; app?: boolean; sw?: boolean } = {}) {
+function env(opts: { permission?: NotificationPermission; existing?: boolean; removed?: boolean; app?: boolean; sw?: boolean; taken?: number } = {}) {
   const calls: [string, RequestOptions | undefined][] = [];
+  let taken = opts.taken ?? 0;
   const h = (async (path: string, o?: RequestOptions) => {
     calls.push([path, o]);
     if (path === PUSH_KEY_PATH) return { publicKey: KEY };
     if (o?.method === "DELETE") return { removed: opts.removed ?? true };
+    if (o?.method === "POST" && taken > 0) {
+      taken--;
+      throw new HttpError("api", 409, 409, "이 알림 구독 주소는 다른 회원이 등록했습니다.");
+    }
     return {};
   }) as Http;
   const sub = { endpoint: SUB.endpoint, toJSON: () => SUB, unsubscribe: vi.fn(async () => true) };
@@ -48,6 +53,17 @@ describe("alarm by Web Push", () => {
     expect(await alarmPush("P1", true, askPermission(t.e), t.e)).toBe("subscribed");
     expect(t.pushManager.subscribe).not.toHaveBeenCalled();
     expect(t.calls.map((c) => c[0])).toEqual([PUSH_SUBSCRIPTIONS_PATH]);
+  });
+  it("an endpoint another member registered (a shared browser): a fresh subscription, posted again", async () => {
+    const t = env({ existing: true, taken: 1 });
+    expect(await alarmPush("P1", true, askPermission(t.e), t.e)).toBe("subscribed");
+    expect(t.sub.unsubscribe).toHaveBeenCalledTimes(1);
+    expect(t.pushManager.subscribe).toHaveBeenCalledTimes(1);
+    expect(t.calls.map((c) => c[0])).toEqual([PUSH_SUBSCRIPTIONS_PATH, PUSH_KEY_PATH, PUSH_SUBSCRIPTIONS_PATH]);
+  });
+  it("refused twice: the alarm's device side failed", async () => {
+    const t = env({ existing: true, taken: 2 });
+    expect(await alarmPush("P1", true, askPermission(t.e), t.e)).toBe("failed");
   });
   it("subscribes nothing when the reader refuses", async () => {
     const t = env({ permission: "denied" });

@@ -6,7 +6,7 @@
 import { http } from "~/utils/api";
 import { postToApp } from "~/utils/bridge";
 import { currentDevice, type DeviceInfo } from "~/utils/device";
-import type { Http } from "~/utils/http";
+import { HttpError, type Http } from "~/utils/http";
 
 export const PUSH_KEY_PATH = "/home/api/v1/push/key";
 export const PUSH_SUBSCRIPTIONS_PATH = "/home/api/v1/push/subscriptions";
@@ -89,12 +89,21 @@ export async function alarmPush(pid: string, on: boolean, permission: Promise<No
     if ((await permission) !== "granted") return "denied";
     const reg = await env.registration();
     if (!reg) return "unsupported";
-    let sub = await reg.pushManager.getSubscription();
-    if (!sub) {
+    const fresh = async () => {
       const { publicKey } = await env.h<{ publicKey: string }>(PUSH_KEY_PATH);
-      sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
+      return reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
+    };
+    let sub = (await reg.pushManager.getSubscription()) ?? (await fresh());
+    try {
+      await env.h(PUSH_SUBSCRIPTIONS_PATH, { method: "POST", json: sub.toJSON() });
+    } catch (e) {
+      // 409: this browser's endpoint was registered by another member (the
+      // browser is shared); it never moves to us, so make a new one.
+      if (!(e instanceof HttpError) || e.status !== 409) throw e;
+      await sub.unsubscribe();
+      sub = await fresh();
+      await env.h(PUSH_SUBSCRIPTIONS_PATH, { method: "POST", json: sub.toJSON() });
     }
-    await env.h(PUSH_SUBSCRIPTIONS_PATH, { method: "POST", json: sub.toJSON() });
     return "subscribed";
   } catch {
     return "failed";
