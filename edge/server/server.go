@@ -113,7 +113,10 @@ type Config struct {
 // RegisterFlags registers the edge's flags with environment fallbacks.
 func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Addr, "addr", ":8080", "listen address (env EDGE_ADDR)")
-	fs.StringVar(&c.OpsAddr, "ops-addr", "127.0.0.1:8083", "operators' listen address: /metrics (never on -addr, the readers' origin), /healthz, /readyz; empty = none (env EDGE_OPS_ADDR)")
+	// No default port: several edges on one machine (the drills, the
+	// cluster) would collide on it; the launcher, the images, Kubernetes
+	// and systemd each name one.
+	fs.StringVar(&c.OpsAddr, "ops-addr", "", "operators' listen address: /metrics (never on -addr, the readers' origin), /healthz, /readyz; empty = none (env EDGE_OPS_ADDR)")
 	fs.StringVar(&c.NATSURL, "nats", contract.DefaultNATSURL, "NATS URL (env NATS_URL)")
 	fs.StringVar(&c.WriterURL, "writer", "http://127.0.0.1:8081", "writer node URLs, comma-separated (env WRITER_URL)")
 	fs.StringVar(&c.AnalyticsURL, "analytics", "http://127.0.0.1:8082", "analytics node URLs serving the reports API, comma-separated (env ANALYTICS_URL)")
