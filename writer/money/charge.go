@@ -25,7 +25,8 @@ type ChargeRequest struct {
 	FailURL    string `json:"failUrl,omitempty"`
 	// Host is the host the request was made to (the store's address as
 	// the reader reached it): a return URL may name it (returnurl.go).
-	Host string `json:"-"`
+	Host          string `json:"-"`
+	ForwardedHost string `json:"-"`
 }
 
 // Charge is a charge order. A new one also carries what the client opens
@@ -63,7 +64,7 @@ func (r *ChargeRequest) validate(maxAmount int64, origins map[string]bool) error
 	if len(r.SuccessURL) > 2000 || len(r.FailURL) > 2000 {
 		return httpapi.BadRequest("결제 후 이동할 주소(URL)가 너무 깁니다.")
 	}
-	if !ownReturnURL(r.SuccessURL, r.Host, origins) || !ownReturnURL(r.FailURL, r.Host, origins) {
+	if !ownReturnURL(r.SuccessURL, origins, r.Host, r.ForwardedHost) || !ownReturnURL(r.FailURL, origins, r.Host, r.ForwardedHost) {
 		return httpapi.BadRequest("%s", msgReturnURL)
 	}
 	return nil

@@ -212,6 +212,7 @@ type req struct {
 	channel      string
 	body         any // string or JSON value
 	ctype        string
+	headers      map[string]string
 }
 
 func (e *env) do(r req) resp {
@@ -249,6 +250,9 @@ func (e *env) do(r req) resp {
 	}
 	if r.channel != "" {
 		hr.Header.Set("X-Channel", r.channel)
+	}
+	for k, v := range r.headers {
+		hr.Header.Set(k, v)
 	}
 	res, err := http.DefaultClient.Do(hr)
 	if err != nil {

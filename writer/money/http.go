@@ -276,7 +276,9 @@ func (s *Service) postCharge(w http.ResponseWriter, r *http.Request, uid int64) 
 		return err
 	}
 	req.Channel = ch
-	req.Host = r.Host
+	// The store's address as the reader reached it: the edge names it in
+	// X-Forwarded-Host (the CSRF guard reads the same two).
+	req.Host, req.ForwardedHost = r.Host, r.Header.Get("X-Forwarded-Host")
 	a, err := s.RequestCharge(r.Context(), uid, r.Header.Get(IdempotencyHeader), req)
 	if err != nil {
 		return err

@@ -10,16 +10,16 @@ import (
 // one: an address we hand out must be the store's own (issue 30). Allowed: a
 // path on the store's origin ("/payment/recharge.asp?..."), or an http(s)
 // address whose origin is one of Config.ReturnOrigins or whose host is the one
-// the request came to (the store's address as the reader reached it through
-// the edge). Refused: any other scheme (javascript:, data:), another host,
+// the request came to (Host, or X-Forwarded-Host from the edge: the store's
+// address as the reader reached it). Refused: any other scheme (javascript:, data:), another host,
 // userinfo, a protocol-relative "//host", backslashes and control characters
 // (browsers read "/\host" as "//host").
 
 const msgReturnURL = "결제 후 이동할 주소(URL)는 이 상점의 주소여야 합니다."
 
 // ownReturnURL reports whether raw may be a return address for a request made
-// to host; "" (none given) may.
-func ownReturnURL(raw, host string, origins map[string]bool) bool {
+// to one of hosts (empty ones ignored); "" (none given) may.
+func ownReturnURL(raw string, origins map[string]bool, hosts ...string) bool {
 	if raw == "" {
 		return true
 	}
@@ -40,7 +40,15 @@ func ownReturnURL(raw, host string, origins map[string]bool) bool {
 		return false
 	}
 	h := strings.ToLower(u.Host)
-	return origins[scheme+"://"+h] || (host != "" && h == strings.ToLower(host))
+	if origins[scheme+"://"+h] {
+		return true
+	}
+	for _, host := range hosts {
+		if host != "" && h == strings.ToLower(host) {
+			return true
+		}
+	}
+	return false
 }
 
 // returnOrigins normalizes the configured origins ("https://store.example",

@@ -47,6 +47,12 @@ func TestChargeReturnURLs(t *testing.T) {
 			t.Errorf("own address %q: %d %s", good, r.status, r.body)
 		}
 	}
+	// Behind the edge: the store's address is the forwarded host.
+	r0 := p.do(req{method: "POST", path: "/home/api/v1/charge/requests", uid: uid, key: newKey(), headers: map[string]string{"X-Forwarded-Host": "shop.example:8443"},
+		body: map[string]any{"amount": 10000, "successUrl": "https://shop.example:8443/payment/recharge.asp", "failUrl": "https://shop.example:8443/payment/recharge.asp?result=fail"}})
+	if r0.status != 200 {
+		t.Errorf("the forwarded host's address: %d %s", r0.status, r0.body)
+	}
 	// The checkout redirects to the stored address with the payment key.
 	r := p.do(req{method: "POST", path: "/home/api/v1/charge/requests", uid: uid, key: newKey(),
 		body: map[string]any{"amount": 10000, "successUrl": "https://store.example/ok?x=1", "failUrl": "https://store.example/no"}}).mustOK(t)
