@@ -27,6 +27,13 @@ func (m mapObjects) Get(_ context.Context, key string) ([]byte, error) {
 // the first webtoon (paid, past the preview from page 3) and a cover: 150 KB
 // objects, the size of a strip segment.
 func benchMediaServer(b *testing.B) (s *Server, page, cover string) {
+	s, page, cover, _ = benchMediaServerAdult(b)
+	return s, page, cover
+}
+
+// benchMediaServerAdult is benchMediaServer with a cover only an adult work
+// shows (served by audience, issue 30) as well.
+func benchMediaServerAdult(b *testing.B) (s *Server, page, cover, adultCover string) {
 	s = benchServer(b, 3000)
 	objs := mapObjects{}
 	mk := func(name string) contract.MediaImage {
@@ -51,15 +58,18 @@ func benchMediaServer(b *testing.B) (s *Server, page, cover string) {
 		ver.Pages = append(ver.Pages, mk(fmt.Sprintf("page %d", i+1)))
 	}
 	vm, _ := json.Marshal(contract.VolumeMedia{PID: pid, No: 3, Current: ver, Version: 1})
-	cv := mk("cover")
+	cv, av := mk("cover"), mk("adult cover")
 	ci, _ := json.Marshal(cv)
+	ai, _ := json.Marshal(av)
+	ap, _ := json.Marshal(contract.Product{PID: "xbench", Section: contract.SectionWebtoon, Title: "성인 웹툰", Age: 19, ThumbURL: contract.MediaURL(av.ID)})
 	if errs := s.store.Apply(benchNow, catalog.Update{Key: contract.VolumeMediaKey(pid, 3), Value: vm},
-		catalog.Update{Key: contract.MediaImageKey(cv.ID), Value: ci}); len(errs) > 0 {
+		catalog.Update{Key: contract.MediaImageKey(cv.ID), Value: ci}, catalog.Update{Key: contract.MediaImageKey(av.ID), Value: ai},
+		catalog.Update{Key: contract.ProductKey("xbench"), Value: ap}); len(errs) > 0 {
 		b.Fatal(errs[0])
 	}
 	s.objectSrc = objs
 	tok := contract.SignContent(s.contentSecret, pid, 3, benchNow.Add(time.Hour))
-	return s, contract.VolumeMediaBase(pid, 3, ver.Ver) + "/4?w=720&t=" + tok, contract.MediaURL(cv.ID)
+	return s, contract.VolumeMediaBase(pid, 3, ver.Ver) + "/4?w=720&t=" + tok, contract.MediaURL(cv.ID), contract.MediaURL(av.ID)
 }
 
 func benchMediaHit(b *testing.B, s *Server, uri string, headers ...string) {
@@ -85,10 +95,17 @@ func benchMediaHit(b *testing.B, s *Server, uri string, headers ...string) {
 // BenchmarkMediaHit: a cached page past the preview (content token checked,
 // Accept negotiated, ?w= picked) and a cover, through the whole handler.
 func BenchmarkMediaHit(b *testing.B) {
-	s, page, cover := benchMediaServer(b)
+	s, page, cover, adultCover := benchMediaServerAdult(b)
+	exp := time.Now()
+	if benchNow.After(exp) {
+		exp = benchNow
+	}
+	adult := contract.AudienceCookie + "=" + contract.SignAudience(s.audSecret, contract.Audience{AdultLevel: 2, Expires: exp.Add(48 * time.Hour)})
 	accept := "image/avif,image/webp,image/apng,image/*,*/*;q=0.8"
 	b.Run("page-token-avif", func(b *testing.B) { benchMediaHit(b, s, page, "Accept", accept) })
 	b.Run("page-range", func(b *testing.B) { benchMediaHit(b, s, page, "Accept", accept, "Range", "bytes=0-65535") })
 	b.Run("cover-webp", func(b *testing.B) { benchMediaHit(b, s, cover+"?w=360", "Accept", "image/webp,*/*") })
 	b.Run("cover-explicit", func(b *testing.B) { benchMediaHit(b, s, cover+"/720.jpg") })
+	// A cover only adult works show, for an adult: the audience cookie checked.
+	b.Run("adult-cover-webp", func(b *testing.B) { benchMediaHit(b, s, adultCover+"?w=360", "Accept", "image/webp,*/*", "Cookie", adult) })
 }
