@@ -91,6 +91,12 @@ func (o *memObjects) putAt(key string, data []byte) {
 
 // putManifest stores a version's manifest where the writer does.
 func (o *memObjects) putManifest(m contract.ContentManifest) {
+	if m.Formats == nil {
+		m.Formats = []string{} // as the writer writes it
+	}
+	if m.Pages == nil {
+		m.Pages = []contract.ManifestPage{}
+	}
 	b, err := json.Marshal(m)
 	if err != nil {
 		panic(err)
@@ -282,6 +288,8 @@ func TestMediaAnswersMatchOpenAPI(t *testing.T) {
 		{base + "/3/360.webp", ""},
 		{base + "/9", ""},
 		{contract.VolumeMediaBase("n1", 1, "00cd") + "/1.html", ""},
+		{base + "/manifest.json", ""},
+		{contract.VolumeMediaBase("n1", 1, "00cd") + "/manifest.json", ""},
 		{"/home/api/v1/products/w1/volumes/1/media", ""},
 		{"/home/api/v1/products/n1/volumes/1/media", ""},
 		{"/home/api/v1/products/w1/volumes/2/media", ""},
