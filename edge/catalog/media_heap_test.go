@@ -19,12 +19,13 @@ import (
 //
 //   - kv-B/vol, heap-B/vol: today's shape, a content version in the volume
 //     (contract.Volume.ContentVer) of the work's document;
+//
 //   - old-kv-B/vol, old-heap-B/vol: the shape before (MediaSchema 1), a
 //     media.vol.<pid>.<no> document per volume listing every page's
 //     variants (3 widths x 3 formats, the demo's page counts), decoded
 //     and kept as the edge kept them.
 //
-//	go test -run XXX -bench BenchmarkVolumeMediaBytes -benchtime 1x ./edge/catalog/
+//     go test -run XXX -bench BenchmarkVolumeMediaBytes -benchtime 1x ./edge/catalog/
 func BenchmarkVolumeMediaBytes(b *testing.B) {
 	now := time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)
 	cat := demo.Generate(demo.Options{Seed: 1, Works: 3000, Now: now})
