@@ -203,7 +203,10 @@ func (pl *planner) planVolume(ctx context.Context, j *job) (*plan, error) {
 	}
 	ver := versionOf(j.Originals, recipe)
 	var book *process.Book
-	if epub {
+	// A book without pictures is one version for every volume given it:
+	// once that version is made, no other volume's job needs the book read
+	// (the demo gives a few books to tens of thousands of volumes).
+	if epub && !pl.made(ctx, ver) {
 		data, err := pl.original(ctx, j.Originals[0])
 		if err != nil {
 			return nil, err
@@ -224,12 +227,12 @@ func (pl *planner) planVolume(ctx context.Context, j *job) (*plan, error) {
 	if vm := pl.versions[ver]; vm != nil {
 		return &plan{job: j, vol: vm}, nil
 	}
-	vm := &versionMade{ver: ver, kind: contract.MediaKindImages}
-	pl.versions[ver] = vm
-	if err := pl.s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM media_versions WHERE ver = $1)`, ver).Scan(&vm.exists); err != nil {
-		delete(pl.versions, ver)
+	var exists bool
+	if err := pl.s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM media_versions WHERE ver = $1)`, ver).Scan(&exists); err != nil {
 		return nil, fmt.Errorf("find version %s: %w", ver, err)
 	}
+	vm := &versionMade{ver: ver, kind: contract.MediaKindImages, exists: exists}
+	pl.versions[ver] = vm
 	if vm.exists {
 		return &plan{job: j, vol: vm}, nil
 	}
@@ -238,6 +241,17 @@ func (pl *planner) planVolume(ctx context.Context, j *job) (*plan, error) {
 		return nil, err
 	}
 	return &plan{job: j, vol: vm}, nil
+}
+
+// made reports whether version ver is made already (a failed look-up
+// counts as not: the caller then makes sure the slow way).
+func (pl *planner) made(ctx context.Context, ver string) bool {
+	if vm := pl.versions[ver]; vm != nil {
+		return true
+	}
+	var ok bool
+	err := pl.s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM media_versions WHERE ver = $1)`, ver).Scan(&ok)
+	return err == nil && ok
 }
 
 func (pl *planner) encodeVersion(ctx context.Context, j *job, vm *versionMade, opt process.Options, book *process.Book) error {
