@@ -75,10 +75,14 @@ func (s *Service) commit(ctx context.Context, plans []*plan) error {
 		// the same files add no rows.
 		var owners, keys, results []string
 		var ids []int64
+		origs := map[string]bool{}
 		for _, p := range ours {
 			for _, k := range p.job.Originals {
-				owners = append(owners, origOwner)
-				keys = append(keys, k)
+				if !origs[k] {
+					origs[k] = true
+					owners = append(owners, origOwner)
+					keys = append(keys, k)
+				}
 			}
 			ids = append(ids, p.job.ID)
 			results = append(results, urls[p])
