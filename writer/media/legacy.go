@@ -25,7 +25,9 @@ import (
 //     the old document and objects, which stay;
 //  2. after the grace period (Config.Grace), sweepLegacy drops the old
 //     document (the relay deletes its media.vol.* key), its media_refs rows
-//     and the objects nothing else references.
+//     and the objects nothing else references, and republishes the works
+//     once more (a writer of the previous release that published a work
+//     during the rollout left out its volumes' contentVer).
 
 // legacyBatch is how many volumes one conversion or clean-up transaction takes.
 const legacyBatch = 500
@@ -173,7 +175,7 @@ func (s *Service) sweepLegacy(ctx context.Context) (int, error) {
 			if err != nil {
 				return fmt.Errorf("find converted volumes: %w", err)
 			}
-			var owners, keys []string
+			var owners, keys, pids []string
 			for rows.Next() {
 				var pid, ver string
 				var no int
@@ -183,6 +185,7 @@ func (s *Service) sweepLegacy(ctx context.Context) (int, error) {
 				}
 				owners = append(owners, volOwner(pid, no, ver))
 				keys = append(keys, contract.VolumeMediaKey(pid, no))
+				pids = append(pids, pid)
 			}
 			rows.Close()
 			if err := rows.Err(); err != nil {
@@ -206,7 +209,13 @@ func (s *Service) sweepLegacy(ctx context.Context) (int, error) {
 				return fmt.Errorf("forget removed pictures: %w", err)
 			}
 			s.log.Info("removed legacy media documents", "volumes", n, "objects", len(orphans))
-			return outbox.Doc(ctx, tx, keys...)
+			if err := outbox.Doc(ctx, tx, keys...); err != nil {
+				return err
+			}
+			// Once more, now that every writer is of this release: a work
+			// a writer of the previous one published during the rollout
+			// lacked its volumes' contentVer.
+			return catalog.TouchProducts(ctx, tx, uniq(pids)...)
 		})
 		total += n
 		if err != nil || n < legacyBatch {
