@@ -150,6 +150,12 @@ type Volume struct {
 	ContentBase string `json:"contentBase"`
 	// PreviewPages are readable without an entitlement (the preview).
 	PreviewPages int `json:"previewPages"`
+	// ContentVer is the current version of the volume's processed content
+	// (contract/media.go), "" until it has one; every object key and URL of
+	// its pages derives from it. ContentRetired are replaced versions still
+	// readable by those who opened them.
+	ContentVer     string           `json:"contentVer,omitempty"`
+	ContentRetired []RetiredContent `json:"contentRetired,omitempty"`
 }
 
 // ProductNotice is a notice shown on a work's detail page.

@@ -6,21 +6,27 @@ import (
 	"time"
 )
 
-// Media: the files the content team uploads (covers, wide covers, banners, event
-// images, and a volume's pages, strips or text), after the writer's processing
-// job has validated, resized and encoded them. Processing writes the encoded
-// files into the object store under content-addressed keys and publishes what it
-// made as documents in the catalog bucket, so an edge learns of them through the
-// same KV watch as the rest of the catalog and never asks PostgreSQL.
+// Media: the files the content team uploads (covers, wide covers, banners,
+// event images, and a volume's pages, strips or text), after the writer's
+// processing job has validated, resized and encoded them.
 //
-// KV keys (catalog bucket):
+// Public pictures are KV documents (catalog bucket), their variants stored
+// under content-addressed keys (ObjectKey: the hex SHA-256 of the bytes):
 //
 //	media.img.<id>          MediaImage   a public image (cover, wide, banner, event)
-//	media.vol.<pid>.<no>    VolumeMedia  a volume's content, current and retiring versions
 //
-// Object keys in the store are the lowercase hex SHA-256 of the object's bytes
-// (ObjectKey), so an identical file is stored once and every URL that names an
-// object never changes meaning.
+// A volume's content is derived, not enumerated (issue 35): the volume in
+// its work's document carries its content version (Volume.ContentVer, and
+// replaced versions still within their grace period), and every object of a
+// version has a key derived from the version and the page, width and format
+// (ContentObjectKey, ContentChunkKey). What the viewer needs beyond that
+// (page count, sizes, widths, formats) is one immutable object per version,
+// the ContentManifest (ContentManifestKey). A version is named by the
+// originals and the recipe that made it, so volumes given the same files
+// share one encoded set (the demo catalog gives a few episodes to thousands
+// of volumes). No KV document and no database row exists per page, width or
+// format. The per-volume documents of before (media.vol.<pid>.<no>,
+// VolumeMedia) are only read by the writer's one-time conversion.
 //
 // URLs the edge serves:
 //
@@ -29,11 +35,17 @@ import (
 //	/content/<pid>/<no>/<ver>/<n>               page n of version ver; by Accept and ?w=
 //	/content/<pid>/<no>/<ver>/<n>/<w>.<ext>     page n, one explicit variant
 //	/content/<pid>/<no>/<ver>/<n>.html          text chunk n of a novel (sanitized)
+//	/content/<pid>/<no>/<ver>/manifest.json     the version's ContentManifest (immutable)
 //
 // Pages up to the Volume's PreviewPages are public; every other page, in every
 // width and format, needs ?t=<content token> (SignContent), which binds pid, no
 // and an expiry, so a CDN in front of the edges can check the same signature on
 // the path prefix /content/<pid>/<no>/ without asking anyone.
+//
+// MediaSchema is the version of this shape: 2 since volumes carry their
+// content version and media.vol.* documents are gone.
+const MediaSchema = 2
+
 const (
 	MediaPrefix = "/media/"
 
@@ -105,7 +117,79 @@ const (
 	MediaKindText   = "text"   // EB chunks
 )
 
-// VolumeMediaVersion is one processed upload of a volume's content.
+// ContentManifest is what the viewer needs to lay out one version of a
+// volume's content before any byte arrives, stored once per version as the
+// object ContentManifestKey(Ver) and never changed.
+type ContentManifest struct {
+	Ver  string `json:"ver"`
+	Kind string `json:"kind"`
+	// Formats every page has, in the edge's order of preference.
+	Formats []string       `json:"formats"`
+	Pages   []ManifestPage `json:"pages"`
+	// Chunks is how many text chunks a novel's version has.
+	Chunks int `json:"chunks"`
+}
+
+// ManifestPage is one page (a comic page or a strip segment): its size at
+// its widest, and the widths it comes in (ascending).
+type ManifestPage struct {
+	W      int   `json:"w"`
+	H      int   `json:"h"`
+	Widths []int `json:"widths"`
+}
+
+// Count is how many pages (images) or chunks (text) the version has.
+func (m *ContentManifest) Count() int {
+	if m.Kind == MediaKindText {
+		return m.Chunks
+	}
+	return len(m.Pages)
+}
+
+// RetiredContent is a replaced version of a volume's content: readers who
+// opened it keep reading until Until, then its objects are removed.
+type RetiredContent struct {
+	Ver   string    `json:"ver"`
+	Until time.Time `json:"until"`
+}
+
+// contentObjectPrefix is the folder of every derived content object.
+const contentObjectPrefix = "content/"
+
+// ContentObjectKey is the object key of page n (from 1) of version ver in
+// one width and format.
+func ContentObjectKey(ver string, n, width int, format string) string {
+	return contentObjectPrefix + ver + "/" + strconv.Itoa(n) + "/" + strconv.Itoa(width) + "." + MediaExt(format)
+}
+
+// ContentChunkKey is the object key of text chunk n (from 1) of version ver.
+func ContentChunkKey(ver string, n int) string {
+	return contentObjectPrefix + ver + "/" + strconv.Itoa(n) + ".html"
+}
+
+// ContentManifestKey is the object key of version ver's ContentManifest.
+func ContentManifestKey(ver string) string {
+	return contentObjectPrefix + ver + "/manifest.json"
+}
+
+// ContentKeys lists every object key of a version, the manifest last.
+func ContentKeys(m *ContentManifest) []string {
+	var keys []string
+	for i, p := range m.Pages {
+		for _, w := range p.Widths {
+			for _, f := range m.Formats {
+				keys = append(keys, ContentObjectKey(m.Ver, i+1, w, f))
+			}
+		}
+	}
+	for i := range m.Chunks {
+		keys = append(keys, ContentChunkKey(m.Ver, i+1))
+	}
+	return append(keys, ContentManifestKey(m.Ver))
+}
+
+// VolumeMediaVersion is one processed upload of a volume's content, as the
+// documents of MediaSchema 1 held it (read by the writer's conversion only).
 type VolumeMediaVersion struct {
 	// Ver names the version in URLs: short hex of the originals' hashes.
 	Ver   string       `json:"ver"`
@@ -117,8 +201,9 @@ type VolumeMediaVersion struct {
 	RetireAt *time.Time `json:"retireAt,omitempty"`
 }
 
-// VolumeMedia is the KV document of a volume's content: the current version
-// and the replaced ones still within their grace period.
+// VolumeMedia was the KV document of a volume's content under MediaSchema 1
+// (media.vol.<pid>.<no>): the current version and the replaced ones still
+// within their grace period. Only the writer's conversion reads it now.
 type VolumeMedia struct {
 	PID     string               `json:"pid"`
 	No      int                  `json:"no"`

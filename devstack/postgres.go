@@ -88,6 +88,10 @@ func StartPostgres(ctx context.Context, dir string, port int, log *slog.Logger, 
 	}
 	args := []string{filepath.Join(bin, "postgres"), "-D", dir, "-p", strconv.Itoa(port), "-k", dir,
 		"-c", "listen_addresses=127.0.0.1", "-c", "max_connections=300", "-c", "shared_buffers=256MB",
+		// A first run of the demo writes about a gigabyte of WAL; with the
+		// default max_wal_size (1 GB) a third of it stayed in the data
+		// folder (issue 35). Checkpoints every 96 MB keep it small.
+		"-c", "max_wal_size=96MB", "-c", "min_wal_size=32MB",
 		"-c", "log_min_messages=warning"}
 	for _, e := range extra {
 		args = append(args, "-c", e)

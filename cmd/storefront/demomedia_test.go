@@ -141,27 +141,47 @@ func TestDemoCatalogGoesThroughTheMediaPipelineOnce(t *testing.T) {
 		t.Fatalf("%d works", len(pids))
 	}
 	volumes := 0
+	manifests := map[string]*contract.ContentManifest{}
 	for _, pid := range pids {
 		var p contract.Product
 		get(contract.ProductKey(pid), &p)
 		picture(pid+" cover", p.ThumbURL)
 		picture(pid+" wide cover", p.ThumbWideURL)
 		for _, v := range p.Volumes {
-			var vm contract.VolumeMedia
-			get(contract.VolumeMediaKey(pid, v.No), &vm)
-			if vm.Count() != v.Pages || v.Pages != demo.PoolPages(p.Section) {
-				t.Fatalf("%s/%d: %d pages processed, the catalog says %d", pid, v.No, vm.Count(), v.Pages)
-			}
-			for _, pg := range vm.Current.Pages {
-				for _, x := range pg.Variants {
-					exists(fmt.Sprintf("%s/%d", pid, v.No), x.Key)
+			m := manifests[v.ContentVer]
+			if m == nil && v.ContentVer != "" {
+				raw, err := st.Get(ctx, contract.ContentManifestKey(v.ContentVer))
+				m = &contract.ContentManifest{}
+				if err != nil || json.Unmarshal(raw, m) != nil {
+					t.Fatalf("%s/%d: manifest of %q: %v", pid, v.No, v.ContentVer, err)
+				}
+				manifests[v.ContentVer] = m
+				for _, k := range contract.ContentKeys(m) {
+					exists(fmt.Sprintf("%s/%d", pid, v.No), k)
 				}
 			}
-			for _, x := range vm.Current.Texts {
-				exists(fmt.Sprintf("%s/%d", pid, v.No), x.Key)
+			if m == nil || m.Count() != v.Pages || v.Pages != demo.PoolPages(p.Section) {
+				t.Fatalf("%s/%d: version %q processed, the catalog says %d pages", pid, v.No, v.ContentVer, v.Pages)
 			}
 			volumes++
 		}
+	}
+	// Volumes given the same pooled episode share its version: one per
+	// section and episode, however many volumes.
+	if len(manifests) > 3*demo.PoolEpisodes {
+		t.Fatalf("%d versions for %d volumes, want at most %d", len(manifests), volumes, 3*demo.PoolEpisodes)
+	}
+	keys, err := kv.ListKeys(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range keys.Keys() {
+		if strings.HasPrefix(k, contract.VolumeMediaKeyPrefix) {
+			t.Fatalf("KV key %s: volumes have no media document", k)
+		}
+	}
+	if n := count(t, db, `SELECT count(*) FROM media_refs WHERE owner LIKE 'vol:%' OR owner LIKE 'orig:%'`); n != 0 {
+		t.Fatalf("%d media_refs rows per volume or job", n)
 	}
 	for _, q := range []string{`SELECT 'banner ' || id, image_url FROM banners`, `SELECT 'event ' || eid, banner_url FROM events`} {
 		rows, err := db.Query(ctx, q)

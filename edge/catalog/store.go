@@ -80,11 +80,10 @@ type Store struct {
 	jumping    *contract.JumpingPass
 	site       *contract.SiteConfig
 
-	// Media documents (contract/media.go): public images by id, and a
-	// volume's content by pid then number, so a request finds them from the
-	// bytes of its path without building a key.
-	images   map[string]*contract.MediaImage
-	volMedia map[string]map[int]*contract.VolumeMedia
+	// Public images (contract/media.go) by id, so a request finds them from
+	// the bytes of its path without building a key. A volume's content has
+	// no document: its version is a field of the volume.
+	images map[string]*contract.MediaImage
 	// imageUse counts, per picture id, the documents naming it
 	// (imageaudience.go): adult-only pictures are served by audience.
 	imageUse map[string]imageUse
@@ -109,7 +108,6 @@ func New(t *cache.Tags) *Store {
 		rankings: make(map[string]*contract.Ranking),
 		reviews:  make(map[string]*contract.ReviewList),
 		images:   make(map[string]*contract.MediaImage),
-		volMedia: make(map[string]map[int]*contract.VolumeMedia),
 		imageUse: make(map[string]imageUse),
 	}
 }
@@ -233,8 +231,6 @@ func decode(key string, v []byte) (any, error) {
 		return decodeAs[contract.SiteConfig](v)
 	case strings.HasPrefix(key, contract.MediaImageKeyPrefix):
 		return decodeAs[contract.MediaImage](v)
-	case strings.HasPrefix(key, contract.VolumeMediaKeyPrefix):
-		return decodeAs[contract.VolumeMedia](v)
 	default:
 		// Keys of later read models this edge does not know yet are ignored,
 		// so writers can add models before edges serve them.
@@ -357,8 +353,6 @@ func (s *Store) apply(u Update, doc any) {
 		s.tags.Bump(TagSite)
 	case strings.HasPrefix(key, contract.MediaImageKeyPrefix):
 		setOrDelete(s.images, key[len(contract.MediaImageKeyPrefix):], doc, u.Delete)
-	case strings.HasPrefix(key, contract.VolumeMediaKeyPrefix):
-		s.applyVolumeMedia(key[len(contract.VolumeMediaKeyPrefix):], doc, u.Delete)
 	}
 }
 

@@ -1,7 +1,7 @@
 package render
 
 import (
-	"slices"
+	"time"
 
 	"storefront/contract"
 	"storefront/edge/catalog"
@@ -34,13 +34,13 @@ type ManifestPage struct {
 	Widths []int `json:"widths"`
 }
 
-// formatOrder is the viewer's preference, as the edge's negotiation.
-var formatOrder = []string{contract.FormatAVIF, contract.FormatWebP, contract.FormatJPEG}
-
 // VolumeMediaOf renders the manifest of volume no of pid: 404 while the
 // volume has no processed content (or is not released), 403 for an adult work
-// in the teen version, like its volume list.
-func VolumeMediaOf(v *catalog.View, pid string, no int) (int, any) {
+// in the teen version, like its volume list. manifest gives a version's
+// manifest (contract.ContentManifest, an object of the content store) when
+// the edge has it at hand, without waiting: a version it does not have yet
+// is a 503 that is not kept (the caller fetches manifests before rendering).
+func VolumeMediaOf(v *catalog.View, pid string, no int, manifest func(ver string) *contract.ContentManifest) (int, any) {
 	p := v.Lookup(pid)
 	if p == nil {
 		return 404, contract.Envelope{Header: Header{Code: 404, Message: "작품을 찾을 수 없습니다."}}
@@ -55,34 +55,27 @@ func VolumeMediaOf(v *catalog.View, pid string, no int) (int, any) {
 			break
 		}
 	}
-	m := v.VolumeMedia(p, no)
-	if vol == nil || m == nil {
+	if vol == nil || vol.ContentVer == "" {
 		return 404, contract.Envelope{Header: Header{Code: 404, Message: "회차 내용을 찾을 수 없습니다."}}
 	}
-	cur := &m.Current
-	out := VolumeManifest{Header: OK, PID: p.PID, No: no, Ver: cur.Ver, Base: contract.VolumeMediaBase(p.PID, no, cur.Ver),
-		Kind: cur.Kind, PreviewPages: vol.PreviewPages, Formats: []string{}, Pages: []ManifestPage{}, Chunks: len(cur.Texts)}
-	for _, f := range formatOrder {
-		every := len(cur.Pages) > 0
-		for i := range cur.Pages {
-			if !slices.ContainsFunc(cur.Pages[i].Variants, func(x contract.MediaVariant) bool { return x.Format == f }) {
-				every = false
-				break
-			}
-		}
-		if every {
-			out.Formats = append(out.Formats, f)
-		}
+	var cur *contract.ContentManifest
+	if manifest != nil {
+		cur = manifest(vol.ContentVer)
 	}
-	for _, pg := range cur.Pages {
-		mp := ManifestPage{W: pg.Width, H: pg.Height, Widths: []int{}}
-		for _, x := range pg.Variants {
-			if !slices.Contains(mp.Widths, x.Width) {
-				mp.Widths = append(mp.Widths, x.Width)
-			}
+	if cur == nil {
+		v.Until(v.Now.Add(time.Nanosecond))
+		return 503, contract.Envelope{Header: Header{Code: 503, Message: "일시적인 오류입니다. 잠시 후 다시 시도해 주세요."}}
+	}
+	out := VolumeManifest{Header: OK, PID: p.PID, No: no, Ver: cur.Ver, Base: contract.VolumeMediaBase(p.PID, no, cur.Ver),
+		Kind: cur.Kind, PreviewPages: vol.PreviewPages, Formats: cur.Formats, Pages: make([]ManifestPage, len(cur.Pages)), Chunks: cur.Chunks}
+	if out.Formats == nil {
+		out.Formats = []string{}
+	}
+	for i, pg := range cur.Pages {
+		out.Pages[i] = ManifestPage{W: pg.W, H: pg.H, Widths: pg.Widths}
+		if out.Pages[i].Widths == nil {
+			out.Pages[i].Widths = []int{}
 		}
-		slices.Sort(mp.Widths)
-		out.Pages = append(out.Pages, mp)
 	}
 	return 200, out
 }

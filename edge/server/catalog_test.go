@@ -25,13 +25,13 @@ func TestScheduledReleaseFlipsByTheEdgeClock(t *testing.T) {
 	e := newEnv(t)
 	clk := &clock{t: t0}
 	release := t0.Add(time.Hour)
+	o := &memObjects{}
 	e.putProduct(product("rel", contract.SectionWebtoon, "예약 작품", func(p *contract.Product) {
 		p.Weekdays = []int{1}
-		p.Volumes = append(p.Volumes, contract.Volume{No: 4, Title: "4화", ReleaseAt: release, BuyPrice: 300, Pages: 3, PreviewPages: 1, ContentBase: contract.ContentBase("rel", 4)})
+		p.Volumes = append(p.Volumes, contract.Volume{No: 4, Title: "4화", ReleaseAt: release, BuyPrice: 300, Pages: 3, PreviewPages: 1, ContentBase: contract.ContentBase("rel", 4),
+			ContentVer: contentVersion(o, "00aa", 3)})
 	}))
 	e.putProduct(product("other", contract.SectionWebtoon, "다른 작품"))
-	o := &memObjects{}
-	e.put(contract.VolumeMediaKey("rel", 4), contract.VolumeMedia{PID: "rel", No: 4, Current: volumeMedia(o, "rel", 4, "00aa", 3), Version: 1})
 	g := startEdge(t, e, func(c *server.Config) { c.Now = clk.Now }, withObjects(o))
 	g.waitReady()
 

@@ -2,7 +2,7 @@ package server_test
 
 import (
 	"bytes"
-	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -19,11 +19,9 @@ import (
 func TestContentPagesGated(t *testing.T) {
 	e := newEnv(t)
 	o := &memObjects{}
-	e.putProduct(product("w1", contract.SectionWebtoon, "웹툰"))
 	ver := "0a1b2c3d4e5f6a7b"
-	cur := volumeMedia(o, "w1", 1, ver, 4)
-	e.put(contract.VolumeMediaKey("w1", 1), contract.VolumeMedia{PID: "w1", No: 1, Current: cur, Version: 1})
-	e.put(contract.VolumeMediaKey("w1", 2), contract.VolumeMedia{PID: "w1", No: 2, Current: volumeMedia(o, "w1", 2, ver, 4), Version: 1})
+	// Two volumes given the same files share one version and its objects.
+	e.putProduct(product("w1", contract.SectionWebtoon, "웹툰", withContent(1, contentVersion(o, ver, 4)), withContent(2, ver)))
 	g := startEdge(t, e, withObjects(o))
 	g.waitReady()
 	secret := []byte("dev-content-secret")
@@ -36,10 +34,10 @@ func TestContentPagesGated(t *testing.T) {
 
 	// preview (pages 1-2): public, cacheable by anyone
 	resp, b := g.get(base+"/1", "Accept: image/webp")
-	if resp.StatusCode != 200 || string(b) != "w1/1/"+ver+" page 1 1080 webp" || resp.Header.Get("Cache-Control") != "public, max-age=86400" {
+	if resp.StatusCode != 200 || string(b) != ver+" page 1 1080 webp" || resp.Header.Get("Cache-Control") != "public, max-age=86400" {
 		t.Fatalf("preview page: %d %q %s", resp.StatusCode, b, resp.Header.Get("Cache-Control"))
 	}
-	if resp, b := g.get(base + "/2/360.avif"); resp.StatusCode != 200 || string(b) != "w1/1/"+ver+" page 2 360 avif" {
+	if resp, b := g.get(base + "/2/360.avif"); resp.StatusCode != 200 || string(b) != ver+" page 2 360 avif" {
 		t.Errorf("preview variant: %d %q", resp.StatusCode, b)
 	}
 	// past the preview: every variant refused without the right token, served with it
@@ -71,7 +69,7 @@ func TestContentPagesGated(t *testing.T) {
 			q = "&t=" + tok
 		}
 		resp, b := g.get(p+q, "Accept: image/avif")
-		if resp.StatusCode != 200 || !strings.HasPrefix(string(b), "w1/1/"+ver+" page ") || resp.Header.Get("Cache-Control") != "private, max-age=3600" {
+		if resp.StatusCode != 200 || !strings.HasPrefix(string(b), ver+" page ") || resp.Header.Get("Cache-Control") != "private, max-age=3600" {
 			t.Errorf("%s with its token: %d %q %s", p, resp.StatusCode, b, resp.Header.Get("Cache-Control"))
 		}
 	}
@@ -93,7 +91,7 @@ func TestContentPagesGated(t *testing.T) {
 		}
 		envelopeMsg(t, p, b, 404)
 	}
-	if resp, b := g.get(base+"/1", "Range: bytes=0-3"); resp.StatusCode != 206 || string(b) != "w1/1" {
+	if resp, b := g.get(base+"/1", "Range: bytes=0-3"); resp.StatusCode != 206 || string(b) != ver[:4] {
 		t.Errorf("range of a page: %d %q", resp.StatusCode, b)
 	}
 	// The store down: a page not cached yet is a 503 in the envelope, not a hang or a 200.
@@ -103,7 +101,7 @@ func TestContentPagesGated(t *testing.T) {
 		// 4/720.webp was read above and is cached
 		t.Errorf("cached page with the store down: %d", resp.StatusCode)
 	}
-	resp, b = g.get(contract.VolumeMediaBase("w1", 2, ver) + "/4/720.webp?t=" + other)
+	resp, b = g.get(contract.VolumeMediaBase("w1", 2, ver) + "/2/720.jpg")
 	if resp.StatusCode != 503 {
 		t.Errorf("uncached page with the store down: %d %q", resp.StatusCode, b)
 	}
@@ -119,16 +117,18 @@ func TestContentVersionsReleaseAndAudience(t *testing.T) {
 	e := newEnv(t)
 	o := &memObjects{}
 	clk := &clock{t: t0}
-	e.putProduct(product("w1", contract.SectionWebtoon, "웹툰", func(p *contract.Product) {
-		p.Volumes[2].ReleaseAt = t0.Add(time.Hour) // volume 3 comes out in an hour
-	}))
-	e.putProduct(product("ad1", contract.SectionWebtoon, "성인 웹툰", func(p *contract.Product) { p.Age = 19 }))
 	retire := t0.Add(30 * time.Minute)
-	oldV, newV := volumeMedia(o, "w1", 1, "00aa", 3), volumeMedia(o, "w1", 1, "00bb", 3)
-	oldV.RetireAt = &retire
-	e.put(contract.VolumeMediaKey("w1", 1), contract.VolumeMedia{PID: "w1", No: 1, Current: newV, Retired: []contract.VolumeMediaVersion{oldV}, Version: 2})
-	e.put(contract.VolumeMediaKey("w1", 3), contract.VolumeMedia{PID: "w1", No: 3, Current: volumeMedia(o, "w1", 3, "00cc", 3), Version: 1})
-	e.put(contract.VolumeMediaKey("ad1", 1), contract.VolumeMedia{PID: "ad1", No: 1, Current: volumeMedia(o, "ad1", 1, "00dd", 3), Version: 1})
+	contentVersion(o, "00aa", 3)
+	contentVersion(o, "00bb", 3)
+	w1 := func(version int64, mods ...func(*contract.Product)) contract.Product {
+		mods = append([]func(*contract.Product){func(p *contract.Product) {
+			p.Volumes[2].ReleaseAt = t0.Add(time.Hour) // volume 3 comes out in an hour
+			p.Version = version
+		}, withContent(3, contentVersion(o, "00cc", 3))}, mods...)
+		return product("w1", contract.SectionWebtoon, "웹툰", mods...)
+	}
+	e.putProduct(w1(2, withContent(1, "00bb", contract.RetiredContent{Ver: "00aa", Until: retire})))
+	e.putProduct(product("ad1", contract.SectionWebtoon, "성인 웹툰", func(p *contract.Product) { p.Age = 19 }, withContent(1, contentVersion(o, "00dd", 3))))
 	g := startEdge(t, e, withObjects(o), func(c *server.Config) { c.Now = clk.Now })
 	g.waitReady()
 	status := func(p string, hs ...string) int { resp, _ := g.get(p, hs...); return resp.StatusCode }
@@ -137,9 +137,9 @@ func TestContentVersionsReleaseAndAudience(t *testing.T) {
 		t.Fatalf("both versions within the grace period: %d %d", status(oldURL), status(newURL))
 	}
 	// a late, older document does not bring the old version back as current
-	e.put(contract.VolumeMediaKey("w1", 1), contract.VolumeMedia{PID: "w1", No: 1, Current: oldV, Version: 1})
-	e.put(contract.VolumeMediaKey("w1", 2), contract.VolumeMedia{PID: "w1", No: 2, Current: volumeMedia(o, "w1", 2, "00ee", 1), Version: 1})
-	eventually(t, "the later document applied", func() bool { return status(contract.VolumeMediaBase("w1", 2, "00ee")+"/1") == 200 })
+	e.putProduct(w1(1, withContent(1, "00aa")))
+	e.putProduct(product("w2", contract.SectionWebtoon, "웹툰 2", withContent(2, contentVersion(o, "00ee", 1))))
+	eventually(t, "the later document applied", func() bool { return status(contract.VolumeMediaBase("w2", 2, "00ee")+"/1") == 200 })
 	var m struct {
 		Ver string `json:"ver"`
 	}
@@ -178,11 +178,9 @@ func TestContentVersionsReleaseAndAudience(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Cache-Control"), "private") || !strings.Contains(resp.Header.Get("Vary"), "Cookie") {
 		t.Errorf("adult page for an adult: %d %s / %s", resp.StatusCode, resp.Header.Get("Cache-Control"), resp.Header.Get("Vary"))
 	}
-	// the volume's document deleted: its pages are gone
-	if err := e.kv.Delete(context.Background(), contract.VolumeMediaKey("w1", 3)); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, "pages of a deleted document gone", func() bool { return status(vol3) == 404 })
+	// the volume's content removed: its pages are gone
+	e.putProduct(w1(3, withContent(1, "00bb"), withContent(3, "")))
+	eventually(t, "pages of a removed version gone", func() bool { return status(vol3) == 404 })
 }
 
 // TestNovelChunks: a novel's sanitized chunks are HTML that runs nothing if
@@ -190,13 +188,11 @@ func TestContentVersionsReleaseAndAudience(t *testing.T) {
 func TestNovelChunks(t *testing.T) {
 	e := newEnv(t)
 	o := &memObjects{}
-	e.putProduct(product("n1", contract.SectionNovel, "소설"))
-	v := contract.VolumeMediaVersion{Ver: "0123", Kind: contract.MediaKindText}
+	e.putProduct(product("n1", contract.SectionNovel, "소설", withContent(1, "0123")))
 	for i := 1; i <= 3; i++ {
-		data := []byte(fmt.Sprintf("<p>%d장</p>", i))
-		v.Texts = append(v.Texts, contract.MediaText{Key: o.put(data), Size: int64(len(data))})
+		o.putAt(contract.ContentChunkKey("0123", i), []byte(fmt.Sprintf("<p>%d장</p>", i)))
 	}
-	e.put(contract.VolumeMediaKey("n1", 1), contract.VolumeMedia{PID: "n1", No: 1, Current: v, Version: 1})
+	o.putManifest(contract.ContentManifest{Ver: "0123", Kind: contract.MediaKindText, Chunks: 3})
 	g := startEdge(t, e, withObjects(o))
 	g.waitReady()
 	base := contract.VolumeMediaBase("n1", 1, "0123")
@@ -232,20 +228,12 @@ func TestNovelChunks(t *testing.T) {
 func TestVolumeManifest(t *testing.T) {
 	e := newEnv(t)
 	o := &memObjects{}
-	e.putProduct(product("w1", contract.SectionWebtoon, "웹툰"))
-	e.putProduct(product("ad1", contract.SectionWebtoon, "성인 웹툰", func(p *contract.Product) { p.Age = 19 }))
-	cur := volumeMedia(o, "w1", 1, "00ab", 2)
-	// the second page was narrower than 1080: two widths, no AVIF
-	cur.Pages[1].Width, cur.Pages[1].Height = 720, 900
-	var vs []contract.MediaVariant
-	for _, x := range cur.Pages[1].Variants {
-		if x.Width <= 720 && x.Format != contract.FormatAVIF {
-			vs = append(vs, x)
-		}
-	}
-	cur.Pages[1].Variants = vs
-	e.put(contract.VolumeMediaKey("w1", 1), contract.VolumeMedia{PID: "w1", No: 1, Current: cur, Version: 1})
-	e.put(contract.VolumeMediaKey("ad1", 1), contract.VolumeMedia{PID: "ad1", No: 1, Current: volumeMedia(o, "ad1", 1, "00dd", 1), Version: 1})
+	// the second page was narrower than 1080: two widths, and no AVIF
+	// for any page then
+	o.putManifest(contract.ContentManifest{Ver: "00ab", Kind: contract.MediaKindImages, Formats: []string{contract.FormatWebP, contract.FormatJPEG},
+		Pages: []contract.ManifestPage{{W: 1080, H: 1600, Widths: []int{360, 720, 1080}}, {W: 720, H: 900, Widths: []int{360, 720}}}})
+	e.putProduct(product("w1", contract.SectionWebtoon, "웹툰", withContent(1, "00ab")))
+	e.putProduct(product("ad1", contract.SectionWebtoon, "성인 웹툰", func(p *contract.Product) { p.Age = 19 }, withContent(1, contentVersion(o, "00dd", 1))))
 	g := startEdge(t, e, withObjects(o))
 	g.waitReady()
 	var m struct {
@@ -301,11 +289,65 @@ func TestVolumeManifest(t *testing.T) {
 		}
 	}
 	// a new version is in the manifest, the detail and the list at once
-	e.put(contract.VolumeMediaKey("w1", 1), contract.VolumeMedia{PID: "w1", No: 1, Current: volumeMedia(o, "w1", 1, "00ac", 1), Version: 2})
+	e.putProduct(product("w1", contract.SectionWebtoon, "웹툰", withContent(1, contentVersion(o, "00ac", 1)), func(p *contract.Product) { p.Version = 2 }))
 	for _, path := range []string{"/home/api/v1/products/w1/volumes/1/media", "/home/api/v1/products/w1", "/home/api/v1/products/w1/volumes"} {
 		eventually(t, "the new version in "+path, func() bool {
 			_, b := g.get(path)
 			return bytes.Contains(b, []byte(`00ac`))
 		})
+	}
+}
+
+// TestContentManifestObject: a version's manifest is one immutable object
+// the edge reads once from the store and serves cacheably forever (public
+// for everybody's work, private for an adult one, nothing for the teen
+// version of it); a volume's pages have no document of their own: their
+// keys derive from the version, so the edge reads only what is asked.
+func TestContentManifestObject(t *testing.T) {
+	e := newEnv(t)
+	o := &memObjects{}
+	e.putProduct(product("w1", contract.SectionWebtoon, "웹툰", withContent(1, contentVersion(o, "00ab", 3))))
+	e.putProduct(product("ad1", contract.SectionWebtoon, "성인 웹툰", func(p *contract.Product) { p.Age = 19 }, withContent(1, contentVersion(o, "00dd", 1))))
+	g := startEdge(t, e, withObjects(o))
+	g.waitReady()
+	url := contract.VolumeMediaBase("w1", 1, "00ab") + "/manifest.json"
+	before := o.reads.Load()
+	for range 3 {
+		resp, b := g.get(url)
+		var m contract.ContentManifest
+		if resp.StatusCode != 200 || json.Unmarshal(b, &m) != nil || m.Ver != "00ab" || len(m.Pages) != 3 ||
+			resp.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" || resp.Header.Get("Content-Type") != "application/json" ||
+			resp.Header.Get("ETag") == "" {
+			t.Fatalf("manifest: %d %s %s %.200s", resp.StatusCode, resp.Header.Get("Cache-Control"), resp.Header.Get("Content-Type"), b)
+		}
+	}
+	if n := o.reads.Load() - before; n != 1 {
+		t.Errorf("manifest read %d times from the store, want once", n)
+	}
+	// pages of the same version: one read each, by their derived keys
+	before = o.reads.Load()
+	for range 2 {
+		if resp, _ := g.get(contract.VolumeMediaBase("w1", 1, "00ab") + "/1/720.webp"); resp.StatusCode != 200 {
+			t.Fatalf("page: %d", resp.StatusCode)
+		}
+	}
+	if n := o.reads.Load() - before; n != 1 {
+		t.Errorf("page read %d times from the store, want once", n)
+	}
+	// a version the volume does not have is not read at all
+	before = o.reads.Load()
+	if resp, _ := g.get(contract.VolumeMediaBase("w1", 1, "00dd") + "/manifest.json"); resp.StatusCode != 404 {
+		t.Errorf("another volume's version: %d", resp.StatusCode)
+	}
+	if n := o.reads.Load() - before; n != 0 {
+		t.Errorf("a version the volume does not have read the store %d times", n)
+	}
+	adult := contract.VolumeMediaBase("ad1", 1, "00dd") + "/manifest.json"
+	if resp, _ := g.get(adult); resp.StatusCode != 404 {
+		t.Errorf("adult manifest for the teen version: %d", resp.StatusCode)
+	}
+	resp, _ := g.get(adult, audCookie(2, time.Now().Add(time.Hour)))
+	if resp.StatusCode != 200 || resp.Header.Get("Cache-Control") != "private, max-age=31536000, immutable" || !strings.Contains(resp.Header.Get("Vary"), "Cookie") {
+		t.Errorf("adult manifest for an adult: %d %s %s", resp.StatusCode, resp.Header.Get("Cache-Control"), resp.Header.Get("Vary"))
 	}
 }

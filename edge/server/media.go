@@ -21,11 +21,13 @@ type ObjectSource interface {
 	Get(ctx context.Context, key string) ([]byte, error)
 }
 
-// Media answers (contract/media.go). Pictures and text chunks come from the
-// KV documents the writer's processing job publishes (which variants exist,
-// their object keys and sizes) and from the object store through the edge's
-// byte-bounded object cache; PostgreSQL is never asked. Object keys are the
-// hash of the bytes, so an object never changes once cached.
+// Media answers (contract/media.go). Public pictures come from the KV
+// documents the writer's processing job publishes (which variants exist,
+// their object keys); a volume's pages from keys derived from its content
+// version, per the version's manifest (manifests.go); the bytes from the
+// object store through the edge's byte-bounded object cache. PostgreSQL is
+// never asked. An object key never changes meaning, so an object never
+// changes once cached.
 //
 // The hot path (a cached page, a cover) allocates nothing: the path is parsed
 // in place, the documents are found with the path's bytes, a content token is
@@ -126,11 +128,14 @@ func (s *Server) serveMedia(ctx *fasthttp.RequestCtx) {
 
 var slash = []byte("/")
 
-// serveContent answers /content/<pid>/<no>/<ver>/<n>[/<w>.<ext>|.html]: a
-// page of one version of a volume. Pages past the volume's preview need a
-// content token for exactly this volume (?t=, from the writer's
-// download-auth) in every width and format; the teen version gets no page of
-// an adult work; a volume not released by the edge's clock does not exist.
+// serveContent answers /content/<pid>/<no>/<ver>/<n>[/<w>.<ext>|.html] and
+// .../<ver>/manifest.json: a page of one version of a volume, or the
+// version's manifest. Pages past the volume's preview need a content token
+// for exactly this volume (?t=, from the writer's download-auth) in every
+// width and format; the teen version gets no page of an adult work; a volume
+// not released by the edge's clock does not exist. Which pages, widths and
+// formats exist is the version's manifest's to say; their object keys derive
+// from the version (contract/media.go).
 func (s *Server) serveContent(ctx *fasthttp.RequestCtx) {
 	if !ctx.IsGet() && !ctx.IsHead() {
 		s.writeError(ctx, fasthttp.StatusMethodNotAllowed, msgMethodNotAllowed)
@@ -144,8 +149,29 @@ func (s *Server) serveContent(ctx *fasthttp.RequestCtx) {
 	}
 	now := s.cfg.Now()
 	teen := s.teen(ctx, now)
-	img, text, access, adult := s.store.Page(now, teen, cp.pid, cp.no, cp.ver, cp.n)
-	if access == catalog.PageMissing || cp.html != (text != nil) {
+	access, adult := s.store.Content(now, teen, cp.pid, cp.no, cp.ver, cp.n)
+	if access == catalog.PageMissing {
+		s.writeError(ctx, fasthttp.StatusNotFound, msgNoPage)
+		return
+	}
+	m, err := s.manifest(cp.ver)
+	if err != nil {
+		s.log.Error("read content manifest", "ver", string(cp.ver), "err", err)
+		s.writeError(ctx, fasthttp.StatusServiceUnavailable, msgMediaTemporary)
+		return
+	}
+	if cp.manifest {
+		s.sendManifest(ctx, m, adult)
+		return
+	}
+	var img *contract.MediaImage
+	var chunk string
+	switch {
+	case cp.html && m.m.Kind == contract.MediaKindText && cp.n <= len(m.chunks):
+		chunk = m.chunks[cp.n-1]
+	case !cp.html && cp.n <= len(m.pages):
+		img = &m.pages[cp.n-1]
+	default:
 		s.writeError(ctx, fasthttp.StatusNotFound, msgNoPage)
 		return
 	}
@@ -160,13 +186,13 @@ func (s *Server) serveContent(ctx *fasthttp.RequestCtx) {
 	if adult {
 		cc = ccPrivate
 	}
-	if text != nil {
+	if chunk != "" {
 		ctx.Response.Header.SetCanonical(hdrCSP, cspChunk)
 		var vary []byte
 		if adult {
 			vary = varyAdult
 		}
-		s.sendObjectCT(ctx, text.Key, ctChunk, cc, vary)
+		s.sendObjectCT(ctx, chunk, ctChunk, cc, vary)
 		return
 	}
 	v, negotiated := s.pickVariant(ctx, img, cp.variant)
@@ -186,6 +212,23 @@ func (s *Server) serveContent(ctx *fasthttp.RequestCtx) {
 	s.sendObject(ctx, v.Key, contract.MediaContentType(v.Format), cc, vary)
 }
 
+var (
+	ctManifest = []byte("application/json")
+	// An adult work's manifest stays out of shared caches like its pages.
+	ccImmutablePrivate = []byte("private, max-age=31536000, immutable")
+)
+
+// sendManifest answers a version's manifest: immutable (the version names
+// its content), public like a preview page unless the work is adult.
+func (s *Server) sendManifest(ctx *fasthttp.RequestCtx, m *contentManifest, adult bool) {
+	cc, vary := ccImmutable, []byte(nil)
+	if adult {
+		cc, vary = ccImmutablePrivate, varyAdult
+	}
+	ctx.Response.Header.SetContentTypeBytes(ctManifest)
+	s.sendBody(ctx, contract.ContentManifestKey(m.m.Ver), cc, vary)
+}
+
 // contentPath is a parsed /content/<pid>/<no>/<ver>/<n>... path; its byte
 // slices point into the request's path.
 type contentPath struct {
@@ -193,7 +236,10 @@ type contentPath struct {
 	no, n    int
 	variant  []byte // "<w>.<ext>" or empty (negotiated)
 	html     bool   // <n>.html: a text chunk
+	manifest bool   // manifest.json: the version's manifest
 }
+
+var manifestName = []byte("manifest.json")
 
 // parseContentPath parses the path in place. fasthttp has already decoded
 // and normalized it (no "..", no %2f left), and every part is checked: the
@@ -213,6 +259,10 @@ func parseContentPath(p []byte) (cp contentPath, ok bool) {
 	}
 	if cp.no, ok = atoiBytes(no); !ok {
 		return cp, false
+	}
+	if bytes.Equal(n, manifestName) && len(cp.variant) == 0 {
+		cp.manifest = true
+		return cp, true
 	}
 	cp.n, ok = atoiBytes(n)
 	return cp, ok
@@ -353,7 +403,7 @@ func (s *Server) sendBody(ctx *fasthttp.RequestCtx, key string, cc, vary []byte)
 		ctx.SetStatusCode(fasthttp.StatusNotModified)
 		return
 	}
-	data, err := s.object(ctx, key)
+	data, err := s.object(key)
 	if err != nil {
 		s.log.Error("read media object", "key", key, "err", err)
 		s.writeError(ctx, fasthttp.StatusServiceUnavailable, msgMediaTemporary)
@@ -382,7 +432,7 @@ var star = []byte("*")
 
 // object returns the bytes of key from the object cache, or reads them from
 // the store once however many requests miss together.
-func (s *Server) object(ctx *fasthttp.RequestCtx, key string) ([]byte, error) {
+func (s *Server) object(key string) ([]byte, error) {
 	if b := s.objects.Get(key); b != nil {
 		return b, nil
 	}

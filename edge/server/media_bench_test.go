@@ -53,23 +53,45 @@ func benchMediaServerAdult(b *testing.B) (s *Server, page, cover, adultCover str
 		return img
 	}
 	pid := demo.PID(contract.SectionWebtoon, 1)
-	ver := contract.VolumeMediaVersion{Ver: "00ab12cd", Kind: contract.MediaKindImages}
+	ver := "00ab12cd"
+	man := contract.ContentManifest{Ver: ver, Kind: contract.MediaKindImages, Formats: []string{contract.FormatAVIF, contract.FormatWebP, contract.FormatJPEG}}
 	for i := range 6 {
-		ver.Pages = append(ver.Pages, mk(fmt.Sprintf("page %d", i+1)))
+		man.Pages = append(man.Pages, contract.ManifestPage{W: 1080, H: 1600, Widths: []int{360, 720, 1080}})
+		for _, w := range []int{360, 720, 1080} {
+			for _, f := range man.Formats {
+				data := make([]byte, 150<<10)
+				copy(data, fmt.Sprintf("page %d %d %s", i+1, w, f))
+				objs[contract.ContentObjectKey(ver, i+1, w, f)] = data
+			}
+		}
 	}
-	vm, _ := json.Marshal(contract.VolumeMedia{PID: pid, No: 3, Current: ver, Version: 1})
+	objs[contract.ContentManifestKey(ver)], _ = json.Marshal(man)
+	cat := demo.Generate(demo.Options{Seed: 1, Works: 3000, Now: benchNow})
+	var prod contract.Product
+	for _, p := range cat.Products {
+		if p.PID == pid {
+			prod = p
+		}
+	}
+	for i := range prod.Volumes {
+		if prod.Volumes[i].No == 3 {
+			prod.Volumes[i].ContentVer = ver
+		}
+	}
+	prod.Version++
+	pv, _ := json.Marshal(prod)
 	cv, av := mk("cover"), mk("adult cover")
 	ci, _ := json.Marshal(cv)
 	ai, _ := json.Marshal(av)
 	ap, _ := json.Marshal(contract.Product{PID: "xbench", Section: contract.SectionWebtoon, Title: "성인 웹툰", Age: 19, ThumbURL: contract.MediaURL(av.ID)})
-	if errs := s.store.Apply(benchNow, catalog.Update{Key: contract.VolumeMediaKey(pid, 3), Value: vm},
+	if errs := s.store.Apply(benchNow, catalog.Update{Key: contract.ProductKey(pid), Value: pv},
 		catalog.Update{Key: contract.MediaImageKey(cv.ID), Value: ci}, catalog.Update{Key: contract.MediaImageKey(av.ID), Value: ai},
 		catalog.Update{Key: contract.ProductKey("xbench"), Value: ap}); len(errs) > 0 {
 		b.Fatal(errs[0])
 	}
 	s.objectSrc = objs
 	tok := contract.SignContent(s.contentSecret, pid, 3, benchNow.Add(time.Hour))
-	return s, contract.VolumeMediaBase(pid, 3, ver.Ver) + "/4?w=720&t=" + tok, contract.MediaURL(cv.ID), contract.MediaURL(av.ID)
+	return s, contract.VolumeMediaBase(pid, 3, ver) + "/4?w=720&t=" + tok, contract.MediaURL(cv.ID), contract.MediaURL(av.ID)
 }
 
 func benchMediaHit(b *testing.B, s *Server, uri string, headers ...string) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -78,13 +79,59 @@ func mediaImage(o *memObjects, name string, h1080 int) contract.MediaImage {
 	return img
 }
 
-// volumeMedia makes n pages of version ver ("<pid>/<no>/<ver> page <i>").
-func volumeMedia(o *memObjects, pid string, no int, ver string, n int) contract.VolumeMediaVersion {
-	v := contract.VolumeMediaVersion{Ver: ver, Kind: contract.MediaKindImages}
-	for i := 1; i <= n; i++ {
-		v.Pages = append(v.Pages, mediaImage(o, fmt.Sprintf("%s/%d/%s page %d", pid, no, ver, i), 1600))
+// putAt stores data under a key of the caller's choosing.
+func (o *memObjects) putAt(key string, data []byte) {
+	o.mu.Lock()
+	if o.m == nil {
+		o.m = map[string][]byte{}
 	}
-	return v
+	o.m[key] = data
+	o.mu.Unlock()
+}
+
+// putManifest stores a version's manifest where the writer does.
+func (o *memObjects) putManifest(m contract.ContentManifest) {
+	if m.Formats == nil {
+		m.Formats = []string{} // as the writer writes it
+	}
+	if m.Pages == nil {
+		m.Pages = []contract.ManifestPage{}
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(err)
+	}
+	o.putAt(contract.ContentManifestKey(m.Ver), b)
+}
+
+// contentVersion stores version ver of n pages as the writer does: every
+// page in 360/720/1080 × avif/webp/jpeg under keys derived from ver, bytes
+// naming their variant ("<ver> page <i> <w> <f>"), and the version's
+// manifest. It returns ver.
+func contentVersion(o *memObjects, ver string, n int) string {
+	m := contract.ContentManifest{Ver: ver, Kind: contract.MediaKindImages, Formats: []string{contract.FormatAVIF, contract.FormatWebP, contract.FormatJPEG}}
+	for i := 1; i <= n; i++ {
+		m.Pages = append(m.Pages, contract.ManifestPage{W: 1080, H: 1600, Widths: []int{360, 720, 1080}})
+		for _, w := range []int{360, 720, 1080} {
+			for _, f := range m.Formats {
+				o.putAt(contract.ContentObjectKey(ver, i, w, f), []byte(fmt.Sprintf("%s page %d %d %s", ver, i, w, f)))
+			}
+		}
+	}
+	o.putManifest(m)
+	return ver
+}
+
+// withContent gives volume no of a product content version ver, and
+// replaced versions still readable.
+func withContent(no int, ver string, retired ...contract.RetiredContent) func(*contract.Product) {
+	return func(p *contract.Product) {
+		for i := range p.Volumes {
+			if p.Volumes[i].No == no {
+				p.Volumes[i].ContentVer, p.Volumes[i].ContentRetired = ver, retired
+			}
+		}
+	}
 }
 
 func withObjects(o server.ObjectSource) edgeOpt {
@@ -208,14 +255,12 @@ func TestMediaAnswersMatchOpenAPI(t *testing.T) {
 	openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.PlainBodyDecoder)
 	e := newEnv(t)
 	o := &memObjects{}
-	e.putProduct(product("w1", contract.SectionWebtoon, "웹툰"))
-	e.putProduct(product("n1", contract.SectionNovel, "소설"))
+	e.putProduct(product("w1", contract.SectionWebtoon, "웹툰", withContent(1, contentVersion(o, "00ab", 3))))
+	e.putProduct(product("n1", contract.SectionNovel, "소설", withContent(1, "00cd")))
 	img := mediaImage(o, "cover", 1500)
 	e.put(contract.MediaImageKey(img.ID), img)
-	e.put(contract.VolumeMediaKey("w1", 1), contract.VolumeMedia{PID: "w1", No: 1, Current: volumeMedia(o, "w1", 1, "00ab", 3), Version: 1})
-	chunk := []byte("<p>1장</p>")
-	e.put(contract.VolumeMediaKey("n1", 1), contract.VolumeMedia{PID: "n1", No: 1, Version: 1,
-		Current: contract.VolumeMediaVersion{Ver: "00cd", Kind: contract.MediaKindText, Texts: []contract.MediaText{{Key: o.put(chunk), Size: int64(len(chunk))}}}})
+	o.putAt(contract.ContentChunkKey("00cd", 1), []byte("<p>1장</p>"))
+	o.putManifest(contract.ContentManifest{Ver: "00cd", Kind: contract.MediaKindText, Chunks: 1})
 	g := startEdge(t, e, withObjects(o))
 	g.waitReady()
 	doc, err := openapi3.NewLoader().LoadFromFile("../../docs/openapi.yaml")
@@ -243,6 +288,8 @@ func TestMediaAnswersMatchOpenAPI(t *testing.T) {
 		{base + "/3/360.webp", ""},
 		{base + "/9", ""},
 		{contract.VolumeMediaBase("n1", 1, "00cd") + "/1.html", ""},
+		{base + "/manifest.json", ""},
+		{contract.VolumeMediaBase("n1", 1, "00cd") + "/manifest.json", ""},
 		{"/home/api/v1/products/w1/volumes/1/media", ""},
 		{"/home/api/v1/products/n1/volumes/1/media", ""},
 		{"/home/api/v1/products/w1/volumes/2/media", ""},
@@ -276,20 +323,18 @@ func TestMediaFromContentStore(t *testing.T) {
 			}
 			defer st.Close()
 			e := newEnv(t)
-			e.putProduct(product("w1", contract.SectionWebtoon, "웹툰"))
-			var vs []contract.MediaVariant
+			e.putProduct(product("w1", contract.SectionWebtoon, "웹툰", withContent(1, "00ab")))
 			for _, f := range []string{contract.FormatWebP, contract.FormatJPEG} {
-				data := bytes.Repeat([]byte(f), 50_000)
-				key, err := st.Put(ctx, data, contract.MediaContentType(f))
-				if err != nil {
+				if err := st.PutObject(ctx, contract.ContentObjectKey("00ab", 1, 720, f), bytes.Repeat([]byte(f), 50_000), contract.MediaContentType(f)); err != nil {
 					t.Fatal(err)
 				}
-				vs = append(vs, contract.MediaVariant{Width: 720, Height: 1000, Format: f, Key: key, Size: int64(len(data))})
 			}
-			lost := contract.MediaVariant{Width: 360, Height: 500, Format: contract.FormatJPEG, Key: hexOf("never stored"), Size: 10}
-			page := contract.MediaImage{ID: hexOf("p1"), Width: 720, Height: 1000, Variants: append(vs, lost)}
-			e.put(contract.VolumeMediaKey("w1", 1), contract.VolumeMedia{PID: "w1", No: 1, Version: 1,
-				Current: contract.VolumeMediaVersion{Ver: "00ab", Kind: contract.MediaKindImages, Pages: []contract.MediaImage{page}}})
+			// The manifest names a 360 width whose objects were never stored.
+			man, _ := json.Marshal(contract.ContentManifest{Ver: "00ab", Kind: contract.MediaKindImages, Formats: []string{contract.FormatWebP, contract.FormatJPEG},
+				Pages: []contract.ManifestPage{{W: 720, H: 1000, Widths: []int{360, 720}}}})
+			if err := st.PutObject(ctx, contract.ContentManifestKey("00ab"), man, "application/json"); err != nil {
+				t.Fatal(err)
+			}
 			g := startEdge(t, e, func(c *server.Config) { c.ContentStoreURL = storeURL })
 			g.waitReady()
 			base := contract.VolumeMediaBase("w1", 1, "00ab")

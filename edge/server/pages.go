@@ -210,6 +210,11 @@ type firstScreen struct {
 // nothing to draw.
 func (s *Server) renderPage(key string, req page, now time.Time, teen bool) *cache.Entry {
 	var fs *firstScreen
+	if req.no > 0 {
+		// The viewer's strip needs the version's manifest: read it (if
+		// need be from the store) before taking the catalog's lock.
+		s.prefetchManifest(req.pid, req.no)
+	}
 	refs, until := s.store.Read(now, teen, func(v *catalog.View) { fs = s.drawPage(v, req) })
 	if fs == nil {
 		return nil
@@ -452,7 +457,7 @@ func (s *Server) drawViewer(v *catalog.View, pid string, no int) *firstScreen {
 	if vol.MediaBase == "" {
 		return nil // not processed yet: the viewer says so, nothing to draw
 	}
-	status, body := render.VolumeMediaOf(v, pid, no)
+	status, body := render.VolumeMediaOf(v, pid, no, s.cachedManifest)
 	m, ok := body.(render.VolumeManifest)
 	if status != 200 || !ok || m.Kind != contract.MediaKindImages || len(m.Pages) == 0 || m.PreviewPages < 1 || !publicPath(m.Base) {
 		return nil

@@ -45,12 +45,8 @@ func TestFirstScreen(t *testing.T) {
 	o := &memObjects{}
 	e.putProduct(product("w1", contract.SectionWebtoon, `웹툰 <b>"하나"</b>`, func(p *contract.Product) {
 		p.Volumes[1].PreviewPages = 0 // volume 2: paid, no preview
-	}))
-	e.putProduct(product("ad1", contract.SectionWebtoon, "성인 웹툰", func(p *contract.Product) { p.Age = 19 }))
-	v1 := volumeMedia(o, "w1", 1, "00ab", 3)
-	e.put(contract.VolumeMediaKey("w1", 1), contract.VolumeMedia{PID: "w1", No: 1, Current: v1, Version: 1})
-	e.put(contract.VolumeMediaKey("w1", 2), contract.VolumeMedia{PID: "w1", No: 2, Current: volumeMedia(o, "w1", 2, "00cd", 3), Version: 1})
-	e.put(contract.VolumeMediaKey("ad1", 1), contract.VolumeMedia{PID: "ad1", No: 1, Current: volumeMedia(o, "ad1", 1, "00ef", 2), Version: 1})
+	}, withContent(1, contentVersion(o, "00ab", 3)), withContent(2, contentVersion(o, "00cd", 3))))
+	e.putProduct(product("ad1", contract.SectionWebtoon, "성인 웹툰", func(p *contract.Product) { p.Age = 19 }, withContent(1, contentVersion(o, "00ef", 2))))
 	dir := t.TempDir()
 	server.WriteSPABuild(t, dir)
 	g := startEdge(t, e, withObjects(o), func(c *server.Config) { c.StaticDir = dir; c.PublicURL = "https://store.example" })

@@ -47,7 +47,7 @@ func (s *Server) routeSegs(seg []string, q *query) (renderFunc, bool) {
 		area := q.oneOf("section", "all", "all", "wt", "cm", "eb")
 		return func(v *catalog.View) (int, any) { return render.HomePage(v, area) }, true
 	case "products":
-		return routeProduct(seg, q)
+		return s.routeProduct(seg, q)
 	}
 	return s.routeMore(seg, q)
 }

@@ -10,7 +10,7 @@ import (
 
 // routeProduct serves /products/{pid}/...: a work's detail, its volumes,
 // reviews, a volume's pages and related works.
-func routeProduct(seg []string, q *query) (renderFunc, bool) {
+func (s *Server) routeProduct(seg []string, q *query) (renderFunc, bool) {
 	if len(seg) < 2 {
 		return nil, false
 	}
@@ -41,7 +41,10 @@ func routeProduct(seg []string, q *query) (renderFunc, bool) {
 		if err != nil || no < 1 {
 			return notFound("회차 내용을 찾을 수 없습니다."), true
 		}
-		return func(v *catalog.View) (int, any) { return render.VolumeMediaOf(v, pid, no) }, true
+		// The answer is made of the version's manifest, an object of the
+		// content store: read it before rendering under the catalog's lock.
+		s.prefetchManifest(pid, no)
+		return func(v *catalog.View) (int, any) { return render.VolumeMediaOf(v, pid, no, s.cachedManifest) }, true
 	case len(seg) == 3 && seg[2] == "related":
 		code := q.str("code", "")
 		return func(v *catalog.View) (int, any) { return render.RelatedOf(v, pid, code) }, true

@@ -246,6 +246,7 @@ type Server struct {
 	objectSrc ObjectSource
 	ownStore  *store.Store // opened by New, closed with the edge
 	objFlight singleflight.Group
+	manifests manifestCache
 	tokens    tokenMemo
 	mediaReqs prometheus.Counter
 

@@ -170,6 +170,16 @@ func (s *Store) Put(ctx context.Context, data []byte, contentType string) (strin
 	return key, nil
 }
 
+// PutObject stores content under a key the caller derives (a volume's pages,
+// named by their version, page, width and format: contract/media.go). The
+// key's meaning never changes, so stores and CDNs may keep it forever.
+func (s *Store) PutObject(ctx context.Context, key string, data []byte, contentType string) error {
+	if !validKey(key) {
+		return fmt.Errorf("put object: invalid key %q", key)
+	}
+	return s.write(ctx, key, data, contentType, "public, max-age=31536000, immutable")
+}
+
 // PutAt stores data under a key of the caller's choosing (scratch objects
 // such as upload parts, which are not content and are overwritten).
 func (s *Store) PutAt(ctx context.Context, key string, data []byte, contentType string) error {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"storefront/contract"
 	"storefront/devstack/testenv"
 	"storefront/media/store"
 )
@@ -151,6 +152,9 @@ func TestKeysThatCouldEscapeAreRefused(t *testing.T) {
 			if err := s.PutAt(ctx, key, []byte("x"), "text/plain"); err == nil {
 				t.Errorf("PutAt(%q) accepted", key)
 			}
+			if err := s.PutObject(ctx, key, []byte("x"), "text/plain"); err == nil {
+				t.Errorf("PutObject(%q) accepted", key)
+			}
 			if _, err := s.Get(ctx, key); !store.IsNotFound(err) {
 				t.Errorf("Get(%q): %v", key, err)
 			}
@@ -179,6 +183,27 @@ func TestScratchObjectsAreListedByPrefix(t *testing.T) {
 		got, err := s.Get(ctx, "parts/u1/2")
 		if err != nil || string(got) != "parts/u1/2" {
 			t.Fatalf("get scratch: %q %v", got, err)
+		}
+	})
+}
+
+// A volume's pages are stored under keys derived from their version
+// (contract.ContentObjectKey) and read back as they were written.
+func TestContentObjectsAtDerivedKeys(t *testing.T) {
+	backends(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		key := contract.ContentObjectKey("0a1b2c3d4e5f6a7b", 3, 720, contract.FormatJPEG)
+		if err := s.PutObject(ctx, key, []byte("page 3"), "image/jpeg"); err != nil {
+			t.Fatal(err)
+		}
+		o, err := s.NewRangeReader(ctx, key, 0, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer o.Close()
+		got, _ := io.ReadAll(o)
+		if string(got) != "page 3" || o.ContentType() != "image/jpeg" {
+			t.Fatalf("%s: %q as %s", key, got, o.ContentType())
 		}
 	})
 }

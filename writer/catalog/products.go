@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -440,7 +441,47 @@ func LoadProducts(ctx context.Context, q Querier, pids []string, forUpdate bool)
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("load volumes: %w", err)
 	}
+	if err := loadContentVersions(ctx, q, pids, out); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// loadContentVersions gives each volume its processed content's version
+// (writer/media: the current one, and the replaced ones in their grace
+// period); a version not yet in media_versions (a volume still in the
+// shape of before, being converted) is not named.
+func loadContentVersions(ctx context.Context, q Querier, pids []string, out map[string]*contract.Product) error {
+	rows, err := q.Query(ctx, `SELECT v.pid, v.no, v.ver, v.retire_at FROM volume_media v
+		WHERE v.pid = ANY($1) AND NOT v.removed AND EXISTS (SELECT 1 FROM media_versions m WHERE m.ver = v.ver)
+		ORDER BY v.pid, v.no, v.created_at DESC`, pids)
+	if err != nil {
+		return fmt.Errorf("load content versions: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var pid, ver string
+		var no int
+		var retireAt *time.Time
+		if err := rows.Scan(&pid, &no, &ver, &retireAt); err != nil {
+			return fmt.Errorf("scan content version: %w", err)
+		}
+		p := out[pid]
+		if p == nil {
+			continue
+		}
+		i, found := slices.BinarySearchFunc(p.Volumes, no, func(v contract.Volume, no int) int { return v.No - no })
+		if !found {
+			continue
+		}
+		v := &p.Volumes[i]
+		if retireAt == nil {
+			v.ContentVer = ver
+			continue
+		}
+		v.ContentRetired = append(v.ContentRetired, contract.RetiredContent{Ver: ver, Until: retireAt.UTC()})
+	}
+	return rows.Err()
 }
 
 // LoadProduct reads one product document.

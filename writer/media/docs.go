@@ -44,10 +44,11 @@ func buildImages(ctx context.Context, tx pgx.Tx, keys []string) (map[string][]by
 	return out, rows.Err()
 }
 
-// buildVolumes builds media.vol.<pid>.<no>: the current version and the
-// retired ones still in their grace period. A volume with nothing left has
-// no document (the relay deletes the key). One query serves every key (the
-// demo catalog publishes thousands at once).
+// buildVolumes builds the schema-1 document media.vol.<pid>.<no> while a
+// converted volume's grace lasts (legacy.go): edges of the previous release
+// read it until then. A volume without one (every volume processed since, and
+// every converted one after its grace) has no document: the relay deletes
+// the key.
 func (s *Service) buildVolumes(ctx context.Context, tx pgx.Tx, keys []string) (map[string][]byte, error) {
 	var pids []string
 	var nos []int32
@@ -65,7 +66,7 @@ func (s *Service) buildVolumes(ctx context.Context, tx pgx.Tx, keys []string) (m
 	}
 	rows, err := tx.Query(ctx, `SELECT v.pid, v.no, v.doc, v.retire_at FROM volume_media v
 		JOIN (SELECT DISTINCT pid, no FROM unnest($1::text[], $2::int[]) AS u(pid, no)) t ON v.pid = t.pid AND v.no = t.no
-		WHERE NOT v.removed ORDER BY v.pid, v.no, v.created_at DESC`, pids, nos)
+		WHERE NOT v.removed AND v.doc IS NOT NULL ORDER BY v.pid, v.no, v.created_at DESC`, pids, nos)
 	if err != nil {
 		return nil, fmt.Errorf("load volume media: %w", err)
 	}

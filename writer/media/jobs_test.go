@@ -2,7 +2,6 @@ package media_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"testing"
@@ -27,16 +26,16 @@ func TestReplacedVersionIsReadableUntilItsGraceEndsThenRemoved(t *testing.T) {
 	s, o, n := e.sendOK(shared), e.sendOK(onlyOld), e.sendOK(onlyNew)
 
 	old := e.runJob(map[string]any{"target": "volume", "pid": "P3", "no": 1, "uploads": []string{s, o}})
-	first := e.volumeDoc("P3", 1, func(v contract.VolumeMedia) bool { return len(v.Current.Pages) == 2 })
+	_, first := e.content("P3", 1, func(_ contract.Volume, m contract.ContentManifest) bool { return len(m.Pages) == 2 })
 	replaced := e.runJob(map[string]any{"target": "volume", "pid": "P3", "no": 1, "uploads": []string{s, n}})
 	if replaced.URL == old.URL {
 		t.Fatal("other files made the same version")
 	}
-	vm := e.volumeDoc("P3", 1, func(v contract.VolumeMedia) bool { return v.Current.Ver != first.Current.Ver })
-	if len(vm.Retired) != 1 || vm.Retired[0].Ver != first.Current.Ver || vm.Retired[0].RetireAt == nil {
-		t.Fatalf("the old version is not retiring: %+v", vm.Retired)
+	vol, cur := e.content("P3", 1, func(v contract.Volume, _ contract.ContentManifest) bool { return v.ContentVer != first.Ver })
+	if len(vol.ContentRetired) != 1 || vol.ContentRetired[0].Ver != first.Ver {
+		t.Fatalf("the old version is not retiring: %+v", vol.ContentRetired)
 	}
-	if until := time.Until(*vm.Retired[0].RetireAt); until < 50*time.Minute || until > 61*time.Minute {
+	if until := time.Until(vol.ContentRetired[0].Until); until < 50*time.Minute || until > 61*time.Minute {
 		t.Fatalf("retires in %s, want the hour of grace", until)
 	}
 	// Within the grace period nothing is removed: a reader of the old
@@ -44,26 +43,28 @@ func TestReplacedVersionIsReadableUntilItsGraceEndsThenRemoved(t *testing.T) {
 	if n, err := e.Srv.Media().Sweep(context.Background()); err != nil || n != 0 {
 		t.Fatalf("sweep within grace: %d, %v", n, err)
 	}
-	e.checkObjects(first.Current.Pages)
+	e.checkVersion(first)
 
 	e.clock.Store(int64(2 * time.Hour / time.Second))
 	if n, err := e.Srv.Media().Sweep(context.Background()); err != nil || n != 1 {
 		t.Fatalf("sweep after grace: %d, %v", n, err)
 	}
-	after := e.volumeDoc("P3", 1, func(v contract.VolumeMedia) bool { return len(v.Retired) == 0 })
-	if after.Current.Ver != vm.Current.Ver {
-		t.Fatalf("current changed by the sweep: %s", after.Current.Ver)
+	after, _ := e.content("P3", 1, func(v contract.Volume, _ contract.ContentManifest) bool { return len(v.ContentRetired) == 0 })
+	if after.ContentVer != cur.Ver {
+		t.Fatalf("current changed by the sweep: %s", after.ContentVer)
 	}
-	// The page both versions share stays; the old version's own page goes.
-	e.checkObjects(after.Current.Pages)
-	for _, v := range first.Current.Pages[1].Variants {
-		if ok, _ := e.store.Exists(context.Background(), v.Key); ok {
-			t.Fatalf("the retired version's %d %s is still stored", v.Width, v.Format)
+	// The current version stays whole; every object of the old one goes,
+	// its manifest too.
+	e.checkVersion(cur)
+	for _, k := range contract.ContentKeys(&first) {
+		if ok, _ := e.store.Exists(context.Background(), k); ok {
+			t.Fatalf("the retired version's %s is still stored", k)
 		}
 	}
-	if first.Current.Pages[0].ID != after.Current.Pages[0].ID {
-		t.Fatal("the shared page got another id")
+	if n := e.Count(`SELECT count(*) FROM media_versions`); n != 1 {
+		t.Fatalf("%d versions recorded, want the current one", n)
 	}
+	e.noVolumeDocuments()
 }
 
 func TestCrashedJobsAreTakenUpAgainAndPoisonJobsStop(t *testing.T) {
@@ -111,7 +112,7 @@ func TestCrashedJobsAreTakenUpAgainAndPoisonJobsStop(t *testing.T) {
 	if s, _, a := state(alive); s != "running" || a != 1 {
 		t.Fatalf("a job another worker holds was taken: %s, %d attempts", s, a)
 	}
-	e.volumeDoc("P4", 1, func(v contract.VolumeMedia) bool { return len(v.Current.Pages) == 1 })
+	e.content("P4", 1, func(_ contract.Volume, m contract.ContentManifest) bool { return len(m.Pages) == 1 })
 }
 
 func TestComicZipAndNovelEPUBBecomeVersions(t *testing.T) {
@@ -122,14 +123,14 @@ func TestComicZipAndNovelEPUBBecomeVersions(t *testing.T) {
 	p1, p2 := jpegOf(t, picture(300, 450, 11)), pngOf(t, picture(300, 450, 12))
 	e.runJob(map[string]any{"target": "volume", "pid": "P7", "no": 1,
 		"uploads": []string{e.sendOK(zipOf(t, map[string][]byte{"p10.png": p2, "p9.jpg": p1, "ComicInfo.xml": []byte("<x/>")}))}})
-	comic := e.volumeDoc("P7", 1, func(v contract.VolumeMedia) bool { return len(v.Current.Pages) == 2 })
+	_, comic := e.content("P7", 1, func(_ contract.Volume, m contract.ContentManifest) bool { return len(m.Pages) == 2 })
 	// Comic pages are kept whole (no slicing), at their own width.
-	for _, p := range comic.Current.Pages {
-		if p.Width != 300 || p.Height != 450 || len(p.Variants) != 3 {
-			t.Fatalf("comic page %+v", p)
+	for _, p := range comic.Pages {
+		if p.W != 300 || p.H != 450 || len(p.Widths)*len(comic.Formats) != 3 {
+			t.Fatalf("comic page %+v in %v", p, comic.Formats)
 		}
 	}
-	e.checkObjects(comic.Current.Pages)
+	e.checkVersion(comic)
 
 	book := epubWithPicture(t, `<h1 style="x">제1장</h1><p onmouseover="" >첫 문장</p>`, pngOf(t, picture(200, 300, 13)))
 	if _, st, _ := e.send(book, 1<<20); st != http.StatusBadRequest {
@@ -137,19 +138,23 @@ func TestComicZipAndNovelEPUBBecomeVersions(t *testing.T) {
 	}
 	book = epubWithPicture(t, `<h1 style="color:red">제1장</h1><p>첫 문장</p><p><img src="a.png" alt="삽화"/></p>`, pngOf(t, picture(200, 300, 13)))
 	j := e.runJob(map[string]any{"target": "volume", "pid": "P8", "no": 1, "uploads": []string{e.sendOK(book)}})
-	novel := e.volumeDoc("P8", 1, func(v contract.VolumeMedia) bool { return v.Current.Kind == contract.MediaKindText })
-	if len(novel.Current.Texts) != 1 || len(novel.Current.Pages) != 1 {
-		t.Fatalf("novel: %d chunks, %d pictures", len(novel.Current.Texts), len(novel.Current.Pages))
+	_, novel := e.content("P8", 1, func(_ contract.Volume, m contract.ContentManifest) bool { return m.Kind == contract.MediaKindText })
+	if novel.Chunks != 1 || len(novel.Pages) != 1 {
+		t.Fatalf("novel: %d chunks, %d pictures", novel.Chunks, len(novel.Pages))
 	}
-	chunk, err := e.store.Get(context.Background(), novel.Current.Texts[0].Key)
+	if j.URL != contract.VolumeMediaBase("P8", 1, novel.Ver) {
+		t.Fatalf("job url %s, version %s", j.URL, novel.Ver)
+	}
+	chunk, err := e.store.Get(context.Background(), contract.ContentChunkKey(novel.Ver, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := `<h1>제1장</h1><p>첫 문장</p><p><img src="` + j.URL + `/1" alt="삽화"/></p>`
-	if string(chunk) != want || int64(len(chunk)) != novel.Current.Texts[0].Size {
+	if string(chunk) != want {
 		t.Fatalf("chunk:\n%s\nwant:\n%s", chunk, want)
 	}
-	e.checkObjects(novel.Current.Pages)
+	e.checkVersion(novel)
+	e.noVolumeDocuments()
 }
 
 func TestEnqueueInProcessReusesWhatItAlreadyMade(t *testing.T) {
@@ -173,7 +178,7 @@ func TestEnqueueInProcessReusesWhatItAlreadyMade(t *testing.T) {
 		b, _, _ := svc.JobState(ctx, cov)
 		return a == "done" && b == "done"
 	})
-	e.volumeDoc("P9", 1, func(v contract.VolumeMedia) bool { return len(v.Current.Pages) == 2 })
+	e.content("P9", 1, func(_ contract.Volume, m contract.ContentManifest) bool { return len(m.Pages) == 2 })
 	// A second run of the launcher: the same files find their done jobs.
 	again, err := svc.Enqueue(ctx, media.Job{Target: media.TargetVolume, PID: "P9", No: 1}, pages)
 	if err != nil || again != vol {
@@ -223,16 +228,23 @@ func TestOneOriginalGivenToManyVolumesIsEncodedOnce(t *testing.T) {
 	writertest.Eventually(t, 120*time.Second, "every job done", func() bool {
 		return e.Count(`SELECT count(*) FROM media_jobs WHERE state <> 'done'`) == 0
 	})
-	first := e.volumeDoc("P11", 1, func(v contract.VolumeMedia) bool { return len(v.Current.Pages) == 2 })
+	// Forty volumes name one version: one set of objects, one manifest.
+	_, first := e.content("P11", 1, func(_ contract.Volume, m contract.ContentManifest) bool { return len(m.Pages) == 2 })
 	for no := 2; no <= 40; no++ {
-		vm := e.volumeDoc("P11", no, func(v contract.VolumeMedia) bool { return len(v.Current.Pages) == 2 })
-		a, _ := json.Marshal(vm.Current)
-		b, _ := json.Marshal(first.Current)
-		if string(a) != string(b) {
-			t.Fatalf("volume %d: %s, volume 1: %s", no, a, b)
-		}
+		e.content("P11", no, func(v contract.Volume, _ contract.ContentManifest) bool { return v.ContentVer == first.Ver })
 	}
-	e.checkObjects(first.Current.Pages)
+	e.checkVersion(first)
+	if n := e.Count(`SELECT count(*) FROM media_versions`); n != 1 {
+		t.Fatalf("%d versions for one set of files", n)
+	}
+	if n := e.Count(`SELECT count(*) FROM volume_media`); n != 40 {
+		t.Fatalf("%d volume rows, want one per volume", n)
+	}
+	// The two originals once each (the cover's original is the first page).
+	if n := e.Count(`SELECT count(*) FROM media_refs WHERE owner = 'orig'`); n != 2 {
+		t.Fatalf("%d references to originals, want 2", n)
+	}
+	e.noVolumeDocuments()
 	// Two pages for forty volumes and one cover: three pictures encoded.
 	if got := svc.Encoded(); got != 3 {
 		t.Fatalf("%d pictures encoded for 2 pages given to 40 volumes and a cover, want 3", got)

@@ -11,6 +11,7 @@ import (
 	"image/png"
 	"math/rand/v2"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -165,14 +166,55 @@ func (e *env) runJob(req map[string]any) job {
 	return j
 }
 
-func (e *env) volumeDoc(pid string, no int, ok func(contract.VolumeMedia) bool) contract.VolumeMedia {
+// content waits until volume no of pid (in its work's document) names a
+// content version ok accepts, and returns the volume and the version's
+// manifest read from the store.
+func (e *env) content(pid string, no int, ok func(contract.Volume, contract.ContentManifest) bool) (contract.Volume, contract.ContentManifest) {
 	e.T.Helper()
-	var vm contract.VolumeMedia
-	writertest.WaitKV(e.T, e.KV, contract.VolumeMediaKey(pid, no), 10*time.Second, func(b []byte) bool {
-		vm = contract.VolumeMedia{}
-		return json.Unmarshal(b, &vm) == nil && ok(vm)
+	var vol contract.Volume
+	var m contract.ContentManifest
+	writertest.WaitKV(e.T, e.KV, contract.ProductKey(pid), 10*time.Second, func(b []byte) bool {
+		var p contract.Product
+		if json.Unmarshal(b, &p) != nil {
+			return false
+		}
+		for _, v := range p.Volumes {
+			if v.No != no || v.ContentVer == "" {
+				continue
+			}
+			raw, err := e.store.Get(context.Background(), contract.ContentManifestKey(v.ContentVer))
+			m = contract.ContentManifest{}
+			if err != nil || json.Unmarshal(raw, &m) != nil {
+				return false
+			}
+			vol = v
+			return ok(v, m)
+		}
+		return false
 	})
-	return vm
+	return vol, m
+}
+
+// noVolumeDocuments checks that nothing is enumerated per volume or per
+// variant: no media.vol.* key in the bucket, no media_refs row owned by a
+// volume, and originals referenced once each.
+func (e *env) noVolumeDocuments() {
+	e.T.Helper()
+	keys, err := e.KV.ListKeys(context.Background())
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	for k := range keys.Keys() {
+		if strings.HasPrefix(k, contract.VolumeMediaKeyPrefix) {
+			e.T.Errorf("KV key %s: volumes have no media document", k)
+		}
+	}
+	if n := e.Count(`SELECT count(*) FROM media_refs WHERE owner NOT LIKE 'img:%' AND owner <> 'orig'`); n != 0 {
+		e.T.Errorf("%d media_refs rows owned by volumes or jobs", n)
+	}
+	if n := e.Count(`SELECT count(*) FROM volume_media WHERE doc IS NOT NULL`); n != 0 {
+		e.T.Errorf("%d volume_media rows carry a document", n)
+	}
 }
 
 func formatOf(b []byte) string {
@@ -187,87 +229,24 @@ func formatOf(b []byte) string {
 	return "?"
 }
 
-// checkObjects reads every variant of pages back from the store.
-func (e *env) checkObjects(pages []contract.MediaImage) {
+// checkVersion reads every object of a version back from the store, at
+// the keys derived from it.
+func (e *env) checkVersion(m contract.ContentManifest) {
 	e.T.Helper()
-	for _, p := range pages {
-		for _, v := range p.Variants {
-			b, err := e.store.Get(context.Background(), v.Key)
-			if err != nil {
-				e.T.Fatalf("page %s variant %d %s: %v", p.ID, v.Width, v.Format, err)
-			}
-			if int64(len(b)) != v.Size || formatOf(b) != v.Format || store.Key(b) != v.Key {
-				e.T.Fatalf("page %s variant %d %s: %d bytes of %s under %s", p.ID, v.Width, v.Format, len(b), formatOf(b), v.Key)
+	for i, p := range m.Pages {
+		for _, w := range p.Widths {
+			for _, f := range m.Formats {
+				k := contract.ContentObjectKey(m.Ver, i+1, w, f)
+				b, err := e.store.Get(context.Background(), k)
+				if err != nil || formatOf(b) != f {
+					e.T.Fatalf("page %d %d %s (%s): %d bytes of %s, %v", i+1, w, f, k, len(b), formatOf(b), err)
+				}
 			}
 		}
 	}
-}
-
-func TestCoverJobPointsTheWorkAtItsPicture(t *testing.T) {
-	t.Parallel()
-	e := start(t)
-	e.createWork("P2", "CM")
-	cover := pngOf(t, picture(600, 800, 3))
-	j := e.runJob(map[string]any{"target": "cover", "pid": "P2", "uploads": []string{e.sendOK(cover)}})
-	id := store.Key(cover)
-	if j.URL != contract.MediaURL(id) {
-		t.Fatalf("job url %s, want %s", j.URL, contract.MediaURL(id))
-	}
-	writertest.WaitKV(t, e.KV, "prod.P2", 10*time.Second, func(b []byte) bool {
-		var p contract.Product
-		return json.Unmarshal(b, &p) == nil && p.ThumbURL == contract.MediaURL(id)
-	})
-	var img contract.MediaImage
-	writertest.WaitKV(t, e.KV, contract.MediaImageKey(id), 10*time.Second, func(b []byte) bool {
-		return json.Unmarshal(b, &img) == nil
-	})
-	// 600 wide: 240 and 480, then 600 itself; three formats each.
-	if img.ID != id || img.Width != 600 || img.Height != 800 || len(img.Variants) != 9 {
-		t.Fatalf("cover document: %+v", img)
-	}
-	e.checkObjects([]contract.MediaImage{img})
-
-	wide := jpegOf(t, picture(1200, 600, 4))
-	e.runJob(map[string]any{"target": "wide", "pid": "P2", "uploads": []string{e.sendOK(wide)}})
-	writertest.WaitKV(t, e.KV, "prod.P2", 10*time.Second, func(b []byte) bool {
-		var p contract.Product
-		return json.Unmarshal(b, &p) == nil && p.ThumbWideURL == contract.MediaURL(store.Key(wide)) && p.ThumbURL == contract.MediaURL(id)
-	})
-}
-
-func TestBannerAndEventPicturesReachTheirDocuments(t *testing.T) {
-	t.Parallel()
-	e := start(t)
-	now := time.Now().UTC().Truncate(time.Second)
-	st, body := e.Admin.Do("POST", "/admin/api/v1/banners", contract.Banner{Place: "home", Title: "배너", StartAt: now, EndAt: now.Add(time.Hour)})
-	if st != http.StatusCreated {
-		t.Fatalf("banner: %d %s", st, body)
-	}
-	banner := decode[int64](t, body, "id")
-	st, body = e.Admin.Do("POST", "/admin/api/v1/events", contract.Event{Kind: contract.EventHoneyBenefit, Title: "꿀혜택", StartAt: now, EndAt: now.Add(time.Hour)})
-	if st != http.StatusCreated {
-		t.Fatalf("event: %d %s", st, body)
-	}
-	event := decode[int64](t, body, "id")
-	bannerPic, eventPic := jpegOf(t, picture(900, 300, 31)), pngOf(t, picture(800, 400, 32))
-	e.runJob(map[string]any{"target": "banner", "id": banner, "uploads": []string{e.sendOK(bannerPic)}})
-	e.runJob(map[string]any{"target": "event", "id": event, "uploads": []string{e.sendOK(eventPic)}})
-	writertest.WaitKV(t, e.KV, fmt.Sprintf("banner.%d", banner), 10*time.Second, func(b []byte) bool {
-		var d contract.Banner
-		return json.Unmarshal(b, &d) == nil && d.ImageURL == contract.MediaURL(store.Key(bannerPic))
-	})
-	writertest.WaitKV(t, e.KV, fmt.Sprintf("event.%d", event), 10*time.Second, func(b []byte) bool {
-		var d contract.Event
-		return json.Unmarshal(b, &d) == nil && d.BannerURL == contract.MediaURL(store.Key(eventPic))
-	})
-	for _, pic := range [][]byte{bannerPic, eventPic} {
-		var img contract.MediaImage
-		writertest.WaitKV(t, e.KV, contract.MediaImageKey(store.Key(pic)), 10*time.Second, func(b []byte) bool {
-			return json.Unmarshal(b, &img) == nil
-		})
-		e.checkObjects([]contract.MediaImage{img})
-	}
-	if st, _ := e.Admin.Do("POST", "/admin/api/v1/media/jobs", map[string]any{"target": "banner", "id": 987654, "uploads": []string{e.sendOK(bannerPic)}}); st != http.StatusNotFound {
-		t.Fatalf("a picture for a banner that does not exist: %d", st)
+	for i := range m.Chunks {
+		if _, err := e.store.Get(context.Background(), contract.ContentChunkKey(m.Ver, i+1)); err != nil {
+			e.T.Fatalf("chunk %d: %v", i+1, err)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -41,15 +42,23 @@ type sourceMade struct {
 	reused         bool
 }
 
-// plan is a job's outcome before anything is stored: its pictures by
-// source, its text chunks, and what it saves: a volume's version (made once
-// the objects have their keys) or a public picture.
+// plan is a job's outcome before anything is stored: a public picture (its
+// source's pictures), or the version of a volume's content the job gives it.
 type plan struct {
 	job     *job
 	sources []*sourceMade
-	texts   [][]byte
-	version func(textKeys []string) contract.VolumeMediaVersion
 	image   *made
+	vol     *versionMade
+}
+
+// versionMade is one version of a volume's content: encoded now (pages and
+// texts hold the bytes), or found already made (exists: its objects are in
+// the store under keys derived from ver, and the volume only points at it).
+type versionMade struct {
+	ver, kind string
+	exists    bool
+	pages     []*made
+	texts     [][]byte
 }
 
 // planner plans jobs; within one batch of jobs on the same files it looks
@@ -59,10 +68,11 @@ type planner struct {
 	reused    map[string]*sourceMade // source "\x00" recipe
 	originals map[string][]byte
 	sections  map[string]string
+	versions  map[string]*versionMade
 }
 
 func (s *Service) newPlanner() *planner {
-	return &planner{s: s, reused: map[string]*sourceMade{}, originals: map[string][]byte{}, sections: map[string]string{}}
+	return &planner{s: s, reused: map[string]*sourceMade{}, originals: map[string][]byte{}, sections: map[string]string{}, versions: map[string]*versionMade{}}
 }
 
 func (pl *planner) original(ctx context.Context, key string) ([]byte, error) {
@@ -172,6 +182,11 @@ func (pl *planner) section(ctx context.Context, pid string) (string, error) {
 	return section, nil
 }
 
+// planVolume names the version the job's files make and, unless a version
+// of that name exists already (the same files given to another volume, or
+// again to this one), encodes every page. Versions are not assembled from
+// pictures made for other versions: their objects live under keys derived
+// from the version, so a version is encoded whole, once.
 func (pl *planner) planVolume(ctx context.Context, j *job) (*plan, error) {
 	section, err := pl.section(ctx, j.PID)
 	if err != nil {
@@ -182,68 +197,141 @@ func (pl *planner) planVolume(ctx context.Context, j *job) (*plan, error) {
 		opt = process.StripOptions
 	}
 	recipe := opt.Recipe()
-	if len(j.Kinds) == 1 && j.Kinds[0] == process.KindEPUB {
+	epub := len(j.Kinds) == 1 && j.Kinds[0] == process.KindEPUB
+	if epub {
 		recipe = "epub " + process.ContentOptions.Recipe()
 	}
 	ver := versionOf(j.Originals, recipe)
-	kind := contract.MediaKindImages
-	var texts [][]byte
-	var sources []*sourceMade
-	add := func(name string, opt process.Options, load func() ([]byte, error)) error {
-		sm, err := pl.source(ctx, name, opt, load)
-		if err == nil {
-			sources = append(sources, sm)
+	var book *process.Book
+	// A book without pictures is one version for every volume given it:
+	// once that version is made, no other volume's job needs the book read
+	// (the demo gives a few books to tens of thousands of volumes).
+	if epub && !pl.made(ctx, ver) {
+		data, err := pl.original(ctx, j.Originals[0])
+		if err != nil {
+			return nil, err
 		}
-		return err
+		// A book's pictures are named in its chunks by this volume's URLs,
+		// so a book with pictures is this volume's own version; one without
+		// is shared by every volume given the same file.
+		own := versionOf(j.Originals, recipe+"|"+j.PID+"/"+strconv.Itoa(j.No))
+		base := contract.VolumeMediaBase(j.PID, j.No, own)
+		book, err = process.EPUB(data, opt.Limits, func(i int) string { return base + "/" + strconv.Itoa(i+1) })
+		if err != nil {
+			return nil, err
+		}
+		if len(book.Images) > 0 {
+			ver = own
+		}
+	}
+	if vm := pl.versions[ver]; vm != nil {
+		return &plan{job: j, vol: vm}, nil
+	}
+	var exists bool
+	if err := pl.s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM media_versions WHERE ver = $1)`, ver).Scan(&exists); err != nil {
+		return nil, fmt.Errorf("find version %s: %w", ver, err)
+	}
+	vm := &versionMade{ver: ver, kind: contract.MediaKindImages, exists: exists}
+	pl.versions[ver] = vm
+	if vm.exists {
+		return &plan{job: j, vol: vm}, nil
+	}
+	if err := pl.encodeVersion(ctx, j, vm, opt, book); err != nil {
+		delete(pl.versions, ver)
+		return nil, err
+	}
+	return &plan{job: j, vol: vm}, nil
+}
+
+// made reports whether version ver is made already (a failed look-up
+// counts as not: the caller then makes sure the slow way).
+func (pl *planner) made(ctx context.Context, ver string) bool {
+	if vm := pl.versions[ver]; vm != nil {
+		return true
+	}
+	var ok bool
+	err := pl.s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM media_versions WHERE ver = $1)`, ver).Scan(&ok)
+	return err == nil && ok
+}
+
+func (pl *planner) encodeVersion(ctx context.Context, j *job, vm *versionMade, opt process.Options, book *process.Book) error {
+	add := func(name string, opt process.Options, data []byte) error {
+		pics, err := process.Image(data, opt)
+		if err != nil {
+			return err
+		}
+		pl.s.encoded.Add(1)
+		for i, p := range pics {
+			id := name
+			if len(pics) > 1 {
+				id = subID(name, i)
+			}
+			m := newMade(id, p)
+			vm.pages = append(vm.pages, &m)
+		}
+		return nil
 	}
 	switch {
+	case book != nil:
+		vm.kind, vm.texts = contract.MediaKindText, book.Chunks
+		for i, p := range book.Images {
+			if err := add(subID(j.Originals[0], i), process.ContentOptions, p); err != nil {
+				return err
+			}
+		}
 	case len(j.Kinds) == 1 && j.Kinds[0] == process.KindZIP:
 		data, err := pl.original(ctx, j.Originals[0])
 		if err != nil {
-			return nil, err
+			return err
 		}
 		pages, err := process.ZipPages(data, opt.Limits)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for i, p := range pages {
-			if err := add(subID(j.Originals[0], i), opt, func() ([]byte, error) { return p, nil }); err != nil {
-				return nil, err
-			}
-		}
-	case len(j.Kinds) == 1 && j.Kinds[0] == process.KindEPUB:
-		data, err := pl.original(ctx, j.Originals[0])
-		if err != nil {
-			return nil, err
-		}
-		base := contract.VolumeMediaBase(j.PID, j.No, ver)
-		book, err := process.EPUB(data, opt.Limits, func(i int) string { return base + "/" + strconv.Itoa(i+1) })
-		if err != nil {
-			return nil, err
-		}
-		kind, texts = contract.MediaKindText, book.Chunks
-		for i, p := range book.Images {
-			if err := add(subID(j.Originals[0], i), process.ContentOptions, func() ([]byte, error) { return p, nil }); err != nil {
-				return nil, err
+			if err := add(subID(j.Originals[0], i), opt, p); err != nil {
+				return err
 			}
 		}
 	default:
 		for _, k := range j.Originals {
-			if err := add(k, opt, func() ([]byte, error) { return pl.original(ctx, k) }); err != nil {
-				return nil, err
+			data, err := pl.original(ctx, k)
+			if err != nil {
+				return err
+			}
+			if err := add(k, opt, data); err != nil {
+				return err
 			}
 		}
 	}
-	return &plan{job: j, sources: sources, texts: texts, version: func(textKeys []string) contract.VolumeMediaVersion {
-		v := contract.VolumeMediaVersion{Ver: ver, Kind: kind}
-		for _, sm := range sources {
-			for _, m := range sm.pics {
-				v.Pages = append(v.Pages, m.img)
+	return nil
+}
+
+// manifest is what the viewer needs of the version: formats every page
+// has, each page's size and widths, how many chunks.
+func (vm *versionMade) manifest() contract.ContentManifest {
+	m := contract.ContentManifest{Ver: vm.ver, Kind: vm.kind, Formats: []string{}, Pages: []contract.ManifestPage{}, Chunks: len(vm.texts)}
+	for _, f := range []string{contract.FormatAVIF, contract.FormatWebP, contract.FormatJPEG} {
+		every := len(vm.pages) > 0
+		for _, p := range vm.pages {
+			if !slices.ContainsFunc(p.img.Variants, func(x contract.MediaVariant) bool { return x.Format == f }) {
+				every = false
+				break
 			}
 		}
-		for i, k := range textKeys {
-			v.Texts = append(v.Texts, contract.MediaText{Key: k, Size: int64(len(texts[i]))})
+		if every {
+			m.Formats = append(m.Formats, f)
 		}
-		return v
-	}}, nil
+	}
+	for _, p := range vm.pages {
+		mp := contract.ManifestPage{W: p.img.Width, H: p.img.Height, Widths: []int{}}
+		for _, x := range p.img.Variants {
+			if !slices.Contains(mp.Widths, x.Width) {
+				mp.Widths = append(mp.Widths, x.Width)
+			}
+		}
+		slices.Sort(mp.Widths)
+		m.Pages = append(m.Pages, mp)
+	}
+	return m
 }

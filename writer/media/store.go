@@ -11,7 +11,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"storefront/contract"
-	"storefront/media/store"
 	"storefront/writer/catalog"
 	"storefront/writer/outbox"
 )
@@ -33,7 +32,7 @@ func (s *Service) commit(ctx context.Context, plans []*plan) error {
 		}
 		live = len(ours)
 		checked := map[*sourceMade]bool{}
-		stored := map[string]bool{}
+		versions := map[*versionMade]bool{}
 		var vols []volumeSave
 		var volPlans []*plan
 		urls := make(map[*plan]string, len(ours))
@@ -55,18 +54,13 @@ func (s *Service) commit(ctx context.Context, plans []*plan) error {
 				urls[p] = url
 				continue
 			}
-			textKeys := make([]string, len(p.texts))
-			for i, t := range p.texts {
-				key := store.Key(t)
-				if !stored[key] {
-					if _, err := s.store.Put(ctx, t, "text/html; charset=utf-8"); err != nil {
-						return err
-					}
-					stored[key] = true
+			if !versions[p.vol] {
+				versions[p.vol] = true
+				if err := s.storeVersion(ctx, tx, p.vol); err != nil {
+					return err
 				}
-				textKeys[i] = key
 			}
-			vols = append(vols, volumeSave{job: p.job, v: p.version(textKeys)})
+			vols = append(vols, volumeSave{job: p.job, ver: p.vol.ver})
 			volPlans = append(volPlans, p)
 		}
 		vurls, err := s.saveVolumes(ctx, tx, vols)
@@ -77,12 +71,18 @@ func (s *Service) commit(ctx context.Context, plans []*plan) error {
 			urls[p] = vurls[i]
 		}
 		// The originals stay: a version can be made again from them.
+		// One reference per original, not per job: thousands of jobs given
+		// the same files add no rows.
 		var owners, keys, results []string
 		var ids []int64
+		origs := map[string]bool{}
 		for _, p := range ours {
 			for _, k := range p.job.Originals {
-				owners = append(owners, "orig:"+strconv.FormatInt(p.job.ID, 10))
-				keys = append(keys, k)
+				if !origs[k] {
+					origs[k] = true
+					owners = append(owners, origOwner)
+					keys = append(keys, k)
+				}
 			}
 			ids = append(ids, p.job.ID)
 			results = append(results, urls[p])
@@ -177,6 +177,53 @@ func (s *Service) storeSource(ctx context.Context, tx pgx.Tx, sm *sourceMade) er
 	if _, err := tx.Exec(ctx, `INSERT INTO media_made (source, recipe, pics, keys) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
 		sm.source, sm.recipe, doc, keys); err != nil {
 		return fmt.Errorf("record pictures made of %s: %w", sm.source, err)
+	}
+	return nil
+}
+
+// origOwner owns every original in media_refs: originals stay (a version
+// can be made again from them).
+const origOwner = "orig"
+
+// storeVersion stores a version's objects under the keys derived from it,
+// then its manifest, and records the version; for a version found already
+// made it checks, under gcLock, that the sweeper has not removed it since.
+func (s *Service) storeVersion(ctx context.Context, tx pgx.Tx, vm *versionMade) error {
+	if vm.exists {
+		var ok bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM media_versions WHERE ver = $1)`, vm.ver).Scan(&ok); err != nil {
+			return fmt.Errorf("check version %s: %w", vm.ver, err)
+		}
+		if !ok {
+			return fmt.Errorf("version %s was removed meanwhile: %w", vm.ver, errMadeGone)
+		}
+		return nil
+	}
+	for n, m := range vm.pages {
+		for i, d := range m.data {
+			v := m.img.Variants[i]
+			if err := s.store.PutObject(ctx, contract.ContentObjectKey(vm.ver, n+1, v.Width, v.Format), d, contract.MediaContentType(v.Format)); err != nil {
+				return err
+			}
+		}
+	}
+	for n, t := range vm.texts {
+		if err := s.store.PutObject(ctx, contract.ContentChunkKey(vm.ver, n+1), t, "text/html; charset=utf-8"); err != nil {
+			return err
+		}
+	}
+	man := vm.manifest()
+	doc, err := json.Marshal(man)
+	if err != nil {
+		return fmt.Errorf("marshal manifest of %s: %w", vm.ver, err)
+	}
+	// The manifest last: a version whose manifest exists is whole.
+	if err := s.store.PutObject(ctx, contract.ContentManifestKey(vm.ver), doc, "application/json"); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO media_versions (ver, kind, manifest, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (ver) DO NOTHING`,
+		vm.ver, vm.kind, doc, s.cfg.Now().UTC()); err != nil {
+		return fmt.Errorf("record version %s: %w", vm.ver, err)
 	}
 	return nil
 }
@@ -297,7 +344,7 @@ func (s *Service) saveImage(ctx context.Context, tx pgx.Tx, j *job, img contract
 // volumeSave is a version to make its volume's current one.
 type volumeSave struct {
 	job *job
-	v   contract.VolumeMediaVersion
+	ver string
 }
 
 // saveVolumes makes each item's version its volume's current one, in a few
@@ -313,7 +360,7 @@ func (s *Service) saveVolumes(ctx context.Context, tx pgx.Tx, items []volumeSave
 	var uniq []int
 	seen := map[string]bool{}
 	for i, it := range items {
-		urls[i] = contract.VolumeMediaBase(it.job.PID, it.job.No, it.v.Ver)
+		urls[i] = contract.VolumeMediaBase(it.job.PID, it.job.No, it.ver)
 		k := it.job.PID + "/" + strconv.Itoa(it.job.No)
 		if !seen[k] {
 			seen[k] = true
@@ -325,7 +372,7 @@ func (s *Service) saveVolumes(ctx context.Context, tx pgx.Tx, items []volumeSave
 	}
 	pids, nos, vers := make([]string, len(uniq)), make([]int32, len(uniq)), make([]string, len(uniq))
 	for r, i := range uniq {
-		pids[r], nos[r], vers[r] = items[i].job.PID, int32(items[i].job.No), items[i].v.Ver
+		pids[r], nos[r], vers[r] = items[i].job.PID, int32(items[i].job.No), items[i].ver
 	}
 	if _, err := tx.Exec(ctx, `DELETE FROM volume_media v USING unnest($1::text[], $2::int[], $3::text[]) AS t(pid, no, ver)
 		WHERE v.pid = t.pid AND v.no = t.no AND v.ver = t.ver AND v.removed`, pids, nos, vers); err != nil {
@@ -354,32 +401,24 @@ func (s *Service) saveVolumes(ctx context.Context, tx pgx.Tx, items []volumeSave
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("load versions: %w", err)
 	}
-	var chPIDs, backPIDs, backVers, newPIDs, newVers, newDocs, owners, keys, docKeys []string
+	var chPIDs, backPIDs, backVers, newPIDs, newVers []string
 	var chNos, backNos, newNos []int32
-	for r, i := range uniq {
+	touched := map[string]bool{}
+	var works []string
+	for r := range uniq {
 		if state[r] == 1 {
 			continue
 		}
 		chPIDs, chNos = append(chPIDs, pids[r]), append(chNos, nos[r])
-		docKeys = append(docKeys, contract.VolumeMediaKey(pids[r], int(nos[r])))
+		if !touched[pids[r]] {
+			touched[pids[r]] = true
+			works = append(works, pids[r])
+		}
 		if state[r] == 2 {
 			backPIDs, backNos, backVers = append(backPIDs, pids[r]), append(backNos, nos[r]), append(backVers, vers[r])
 			continue
 		}
-		doc, err := json.Marshal(items[i].v)
-		if err != nil {
-			return nil, fmt.Errorf("marshal version: %w", err)
-		}
-		newPIDs, newNos, newVers, newDocs = append(newPIDs, pids[r]), append(newNos, nos[r]), append(newVers, vers[r]), append(newDocs, string(doc))
-		owner := volOwner(pids[r], int(nos[r]), vers[r])
-		for _, p := range items[i].v.Pages {
-			for _, k := range imageKeys(p) {
-				owners, keys = append(owners, owner), append(keys, k)
-			}
-		}
-		for _, t := range items[i].v.Texts {
-			owners, keys = append(owners, owner), append(keys, t.Key)
-		}
+		newPIDs, newNos, newVers = append(newPIDs, pids[r]), append(newNos, nos[r]), append(newVers, vers[r])
 	}
 	now := s.cfg.Now().UTC()
 	if len(chPIDs) > 0 {
@@ -395,18 +434,16 @@ func (s *Service) saveVolumes(ctx context.Context, tx pgx.Tx, items []volumeSave
 		}
 	}
 	if len(newPIDs) > 0 {
-		if _, err := tx.Exec(ctx, `INSERT INTO volume_media (pid, no, ver, doc, created_at)
-			SELECT pid, no, ver, doc::jsonb, $5 FROM unnest($1::text[], $2::int[], $3::text[], $4::text[]) AS t(pid, no, ver, doc)`,
-			newPIDs, newNos, newVers, newDocs, now); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO volume_media (pid, no, ver, created_at)
+			SELECT pid, no, ver, $4 FROM unnest($1::text[], $2::int[], $3::text[]) AS t(pid, no, ver)`,
+			newPIDs, newNos, newVers, now); err != nil {
 			return nil, fmt.Errorf("save versions: %w", err)
 		}
-		if err := refs(ctx, tx, owners, keys); err != nil {
-			return nil, err
-		}
 	}
-	return urls, outbox.Doc(ctx, tx, docKeys...)
-}
-
-func volOwner(pid string, no int, ver string) string {
-	return "vol:" + pid + ":" + strconv.Itoa(no) + ":" + ver
+	// The volume's version is a field of its work's document: the work is
+	// published again, once for however many of its volumes changed.
+	if len(works) == 0 {
+		return urls, nil
+	}
+	return urls, catalog.TouchProducts(ctx, tx, works...)
 }

@@ -2,76 +2,59 @@ package media
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"storefront/contract"
-	"storefront/writer/outbox"
+	"storefront/media/store"
+	"storefront/writer/catalog"
 )
 
-// Sweep removes versions whose grace period is over, and the parts of
-// uploads abandoned for UploadTTL. For versions: their references go,
-// objects nothing else references are deleted from the store, and the
-// volume's document is published without them. It holds gcLock exclusively,
-// so no job is storing (and counting on) an object it deletes.
+// Sweep removes versions whose grace period is over, the legacy documents
+// and objects of volumes converted to derived keys (legacy.go) once their
+// grace is over too, and the parts of uploads abandoned for UploadTTL. A
+// version's objects are deleted from the store when no volume uses the
+// version any more; their keys follow from its manifest. It holds gcLock
+// exclusively, so no job is storing (and counting on) an object it deletes.
 func (s *Service) Sweep(ctx context.Context) (int, error) {
 	removed := 0
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(gcLock)); err != nil {
 			return fmt.Errorf("media lock: %w", err)
 		}
-		rows, err := tx.Query(ctx, `SELECT pid, no, ver FROM volume_media WHERE retire_at IS NOT NULL AND retire_at <= $1 AND NOT removed
-			ORDER BY retire_at LIMIT 50 FOR UPDATE`, s.cfg.Now().UTC())
+		rows, err := tx.Query(ctx, `UPDATE volume_media v SET removed = true FROM (
+				SELECT pid, no, ver FROM volume_media WHERE retire_at IS NOT NULL AND retire_at <= $1 AND NOT removed
+				ORDER BY retire_at LIMIT 500 FOR UPDATE) t
+			WHERE v.pid = t.pid AND v.no = t.no AND v.ver = t.ver RETURNING v.pid, v.no, v.ver`, s.cfg.Now().UTC())
 		if err != nil {
 			return fmt.Errorf("find retired versions: %w", err)
 		}
-		type version struct {
-			pid string
-			no  int
-			ver string
-		}
-		var vs []version
+		var pids, vers []string
 		for rows.Next() {
-			var v version
-			if err := rows.Scan(&v.pid, &v.no, &v.ver); err != nil {
+			var pid, ver string
+			var no int
+			if err := rows.Scan(&pid, &no, &ver); err != nil {
 				rows.Close()
 				return fmt.Errorf("scan retired version: %w", err)
 			}
-			vs = append(vs, v)
+			s.log.Info("removed retired version", "pid", pid, "no", no, "ver", ver)
+			pids, vers = append(pids, pid), append(vers, ver)
+			removed++
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return fmt.Errorf("find retired versions: %w", err)
 		}
-		for _, v := range vs {
-			var orphans []string
-			err := tx.QueryRow(ctx, `WITH gone AS (DELETE FROM media_refs WHERE owner = $1 RETURNING key)
-				SELECT coalesce(array_agg(DISTINCT key), '{}') FROM gone g
-				WHERE NOT EXISTS (SELECT 1 FROM media_refs r WHERE r.key = g.key AND r.owner <> $1)`, volOwner(v.pid, v.no, v.ver)).Scan(&orphans)
-			if err != nil {
-				return fmt.Errorf("drop refs of %s/%d/%s: %w", v.pid, v.no, v.ver, err)
-			}
-			for _, k := range orphans {
-				if err := s.store.Delete(ctx, k); err != nil {
-					return err
-				}
-			}
-			// What was made of a source is reused only while all of it exists.
-			if _, err := tx.Exec(ctx, `DELETE FROM media_made WHERE keys && $1`, orphans); err != nil {
-				return fmt.Errorf("forget removed pictures: %w", err)
-			}
-			if _, err := tx.Exec(ctx, `UPDATE volume_media SET removed = true WHERE pid = $1 AND no = $2 AND ver = $3`, v.pid, v.no, v.ver); err != nil {
-				return fmt.Errorf("mark version removed: %w", err)
-			}
-			if err := outbox.Doc(ctx, tx, contract.VolumeMediaKey(v.pid, v.no)); err != nil {
-				return err
-			}
-			s.log.Info("removed retired version", "pid", v.pid, "no", v.no, "ver", v.ver, "objects", len(orphans))
-			removed++
+		if len(pids) == 0 {
+			return nil
 		}
-		return nil
+		if err := s.dropUnused(ctx, tx, vers); err != nil {
+			return err
+		}
+		return catalog.TouchProducts(ctx, tx, uniq(pids)...)
 	})
 	if err != nil {
 		return 0, err
@@ -79,7 +62,65 @@ func (s *Service) Sweep(ctx context.Context) (int, error) {
 	if removed > 0 {
 		s.Changed()
 	}
+	n, err := s.sweepLegacy(ctx)
+	if err != nil {
+		return removed, err
+	}
+	if n > 0 {
+		s.Changed()
+	}
 	return removed, s.dropAbandoned(ctx)
+}
+
+// dropUnused deletes the objects and the record of each of vers that no
+// volume uses any more (in grace or current). Caller holds gcLock.
+func (s *Service) dropUnused(ctx context.Context, tx pgx.Tx, vers []string) error {
+	rows, err := tx.Query(ctx, `DELETE FROM media_versions m WHERE m.ver = ANY($1)
+		AND NOT EXISTS (SELECT 1 FROM volume_media v WHERE v.ver = m.ver AND NOT v.removed) RETURNING m.manifest`, uniq(vers))
+	if err != nil {
+		return fmt.Errorf("drop unused versions: %w", err)
+	}
+	var gone []contract.ContentManifest
+	for rows.Next() {
+		var doc []byte
+		if err := rows.Scan(&doc); err != nil {
+			rows.Close()
+			return fmt.Errorf("scan unused version: %w", err)
+		}
+		var m contract.ContentManifest
+		if err := json.Unmarshal(doc, &m); err != nil {
+			rows.Close()
+			return fmt.Errorf("decode manifest: %w", err)
+		}
+		gone = append(gone, m)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("drop unused versions: %w", err)
+	}
+	for i := range gone {
+		keys := contract.ContentKeys(&gone[i])
+		// The manifest goes first: a version without one is not served.
+		for j := len(keys) - 1; j >= 0; j-- {
+			if err := s.store.Delete(ctx, keys[j]); err != nil && !store.IsNotFound(err) {
+				return err
+			}
+		}
+		s.log.Info("removed version objects", "ver", gone[i].Ver, "objects", len(keys))
+	}
+	return nil
+}
+
+func uniq(xs []string) []string {
+	seen := make(map[string]bool, len(xs))
+	out := xs[:0:0]
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // UploadTTL is how long an upload may sit unfinished (no part, no complete)

@@ -65,25 +65,26 @@ func TestStripEpisodeUploadedInResumablePartsIsProcessedAndPublished(t *testing.
 	second := e.sendOK(strip2)
 
 	j := e.runJob(map[string]any{"target": "volume", "pid": "P1", "no": 1, "uploads": []string{id, second}})
-	vm := e.volumeDoc("P1", 1, func(v contract.VolumeMedia) bool { return v.Current.Ver != "" })
-	if j.URL != contract.VolumeMediaBase("P1", 1, vm.Current.Ver) {
-		t.Fatalf("job url %s, document version %s", j.URL, vm.Current.Ver)
+	_, m := e.content("P1", 1, func(contract.Volume, contract.ContentManifest) bool { return true })
+	if j.URL != contract.VolumeMediaBase("P1", 1, m.Ver) {
+		t.Fatalf("job url %s, version %s", j.URL, m.Ver)
 	}
 	// 3000 and 2000 high at 720 wide: segments of at most 1440, so 3 + 2.
-	if vm.Current.Kind != contract.MediaKindImages || len(vm.Current.Pages) != 5 {
-		t.Fatalf("%d pages of kind %s, want 5 segments", len(vm.Current.Pages), vm.Current.Kind)
+	if m.Kind != contract.MediaKindImages || len(m.Pages) != 5 {
+		t.Fatalf("%d pages of kind %s, want 5 segments", len(m.Pages), m.Kind)
 	}
 	total := 0
-	for i, p := range vm.Current.Pages {
-		if p.Width != 720 || p.Height > 1440 || len(p.Variants) != 6 || !contract.ValidMediaID(p.ID) {
-			t.Fatalf("page %d: %dx%d with %d variants, id %q", i, p.Width, p.Height, len(p.Variants), p.ID)
+	for i, p := range m.Pages {
+		if p.W != 720 || p.H > 1440 || len(p.Widths)*len(m.Formats) != 6 {
+			t.Fatalf("page %d: %dx%d with widths %v in %v", i, p.W, p.H, p.Widths, m.Formats)
 		}
-		total += p.Height
+		total += p.H
 	}
 	if total != 5000 {
 		t.Fatalf("segments add up to %d, want 5000", total)
 	}
-	e.checkObjects(vm.Current.Pages)
+	e.checkVersion(m)
+	e.noVolumeDocuments()
 
 	// The same files again are the same version: nothing new.
 	again := e.runJob(map[string]any{"target": "volume", "pid": "P1", "no": 1, "uploads": []string{id, second}})

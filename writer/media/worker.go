@@ -39,6 +39,11 @@ func (s *Service) Run(ctx context.Context) error {
 		<-ctx.Done()
 		return nil
 	}
+	// Volumes still in the shape of before derived keys (legacy.go) are
+	// converted first; a failure is tried again at each sweep.
+	if _, err := s.ConvertLegacy(ctx); err != nil && ctx.Err() == nil {
+		s.log.Error("convert legacy media", "err", err)
+	}
 	var wg sync.WaitGroup
 	for i := range s.cfg.Workers {
 		wg.Add(1)
@@ -60,6 +65,9 @@ func (s *Service) loop(ctx context.Context, sweeps bool) {
 			s.log.Error("media job", "err", err)
 		}
 		if now := s.cfg.Now(); sweeps && now.Sub(lastSweep) >= s.cfg.Poll*10 {
+			if _, err := s.ConvertLegacy(ctx); err != nil && ctx.Err() == nil {
+				s.log.Error("convert legacy media", "err", err)
+			}
 			if _, err := s.Sweep(ctx); err != nil && ctx.Err() == nil {
 				s.log.Error("media sweep", "err", err)
 			}
