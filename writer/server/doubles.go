@@ -8,6 +8,7 @@ import (
 	"storefront/devsecrets"
 	"storefront/doubles"
 	"storefront/svc"
+	"storefront/writer/auth"
 	"storefront/writer/identity/portonesandbox"
 	"storefront/writer/money/tosssandbox"
 	"storefront/writer/push"
@@ -16,9 +17,7 @@ import (
 // refuseDoubles names every test double cfg uses and, in live mode, refuses
 // to start with any of them (package doubles holds the one list).
 func refuseDoubles(cfg Config) error {
-	// The secrets everyone can read in this repository, checked as if live,
-	// so the double's message names each one.
-	secrets := svc.RefuseDevDefaults(svc.ModeLive,
+	secrets := svc.DevSecrets(
 		svc.DevDefault{Name: "ADMIN_TOKEN", Value: cfg.AdminToken, Dev: devsecrets.AdminToken},
 		svc.DevDefault{Name: "AUDIENCE_SECRET", Value: cfg.AudienceSecret, Dev: devsecrets.AudienceSecret},
 		svc.DevDefault{Name: "ANALYST_SECRET", Value: cfg.AnalystSecret, Dev: devsecrets.AnalystSecret},
@@ -30,13 +29,9 @@ func refuseDoubles(cfg Config) error {
 		svc.DevDefault{Name: "VAPID_PRIVATE_KEY", Value: cfg.Push.PrivateKey, Dev: push.DevPrivateKey},
 		svc.DevDefault{Name: "IDENTITY_API_SECRET", Value: cfg.Identity.Secret, Dev: portonesandbox.DefaultSecret},
 	)
-	secretsSetting := ""
-	if secrets != nil {
-		secretsSetting = strings.TrimPrefix(secrets.Error(), "COOKIE_MODE=live refuses development values; ")
-	}
 	am := cfg.AppMoney
 	err := doubles.Check(cfg.CookieMode == svc.ModeLive,
-		doubles.Use{Name: doubles.DevSecrets, On: secrets != nil, Setting: secretsSetting},
+		secrets,
 		// With no gateway URL the writer starts the sandbox, which confirms
 		// any payment: a live store would hand out money.
 		doubles.Use{Name: doubles.PaymentSandbox, On: cfg.PaymentURL == "" && cfg.PaymentSandbox || cfg.PaymentCheckoutURL != "",
@@ -53,6 +48,7 @@ func refuseDoubles(cfg Config) error {
 		doubles.Use{Name: doubles.PushFake, On: fakePushHosts(cfg.Push.EndpointHosts),
 			Setting: "PUSH_ENDPOINT_HOSTS without loopback hosts"},
 		doubles.Use{Name: doubles.DevClock, On: cfg.DevClock, Setting: "no -dev-clock"},
+		doubles.Use{Name: doubles.OAuthFake, On: fakeOAuth(cfg.Providers), Setting: "KAKAO_* and NAVER_* URLs at Kakao's and Naver's hosts"},
 	)
 	if err != nil {
 		return fmt.Errorf("writer: %w", err)
@@ -83,6 +79,23 @@ func fakePushHosts(hosts string) bool {
 	for _, h := range strings.Split(hosts, ",") {
 		switch strings.TrimSpace(h) {
 		case "127.0.0.1", "localhost", "::1", "[::1]":
+			return true
+		}
+	}
+	return false
+}
+
+// oauthHosts are the social login providers' hosts (auth.DefaultProviders).
+var oauthHosts = []string{"kauth.kakao.com", "kapi.kakao.com", "nid.naver.com", "openapi.naver.com"}
+
+// fakeOAuth reports whether a configured social login talks to anything but
+// Kakao and Naver (the fake OAuth2 provider of the tests).
+func fakeOAuth(providers map[string]auth.Provider) bool {
+	if providers == nil {
+		providers = auth.DefaultProviders()
+	}
+	for _, p := range providers {
+		if !realHost(p.AuthURL, oauthHosts...) || !realHost(p.TokenURL, oauthHosts...) || !realHost(p.ProfileURL, oauthHosts...) {
 			return true
 		}
 	}
