@@ -14,6 +14,7 @@ import (
 
 var pageTmpl = template.Must(template.New("certification").Parse(`<!doctype html>
 <html lang="ko"><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<link rel="icon" href="data:,">
 <title>본인인증 샌드박스</title>
 <h1>본인인증 (샌드박스)</h1>
 <p>테스트 본인인증입니다. 실제 인증기관에 조회하지 않습니다.</p>
