@@ -40,8 +40,15 @@ var (
 	errCIOtherAccount   = httpapi.Errorf(http.StatusConflict, "이 본인인증 정보는 이미 다른 계정에서 사용 중입니다. 한 사람은 한 계정만 본인인증할 수 있습니다.")
 )
 
-// identityPending is how long a started verification may be finished.
-const identityPending = 24 * time.Hour
+// identityPending is how long a started verification may be finished, and
+// maxPending how many unfinished ones a member may hold at once (each start
+// is a row).
+const (
+	identityPending = 24 * time.Hour
+	maxPending      = 10
+)
+
+var errTooManyPending = httpapi.Errorf(http.StatusTooManyRequests, "본인인증을 너무 많이 시작했습니다. 잠시 후 다시 시도해 주세요.")
 
 type startAnswer struct {
 	httpapi.Header200
@@ -71,6 +78,13 @@ func (a *Auth) startAdult(w http.ResponseWriter, r *http.Request) error {
 		if _, err := tx.Exec(ctx, `DELETE FROM identity_verifications WHERE uid = $1 AND used_at IS NULL AND created_at < $2`,
 			uid, now.Add(-identityPending)); err != nil {
 			return fmt.Errorf("drop stale verifications of %d: %w", uid, err)
+		}
+		var pending int
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM identity_verifications WHERE uid = $1 AND used_at IS NULL`, uid).Scan(&pending); err != nil {
+			return fmt.Errorf("count verifications of %d: %w", uid, err)
+		}
+		if pending >= maxPending {
+			return errTooManyPending
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO identity_verifications (id, uid, created_at) VALUES ($1, $2, $3)`, id, uid, now); err != nil {
 			return fmt.Errorf("start verification of %d: %w", uid, err)
@@ -177,8 +191,12 @@ func (a *Auth) verifyAdult(w http.ResponseWriter, r *http.Request) error {
 		return httpapi.ErrUnauthorized
 	}
 	body, err := io.ReadAll(r.Body)
-	if err != nil {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
 		return httpapi.ErrTooLarge
+	}
+	if err != nil {
+		return httpapi.BadRequest("요청 내용을 읽을 수 없습니다.")
 	}
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(body, &fields) == nil {

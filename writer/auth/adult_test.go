@@ -95,6 +95,19 @@ func TestOnePersonOneAdultIdentity(t *testing.T) {
 	if st != 400 || !strings.Contains(writertest.Message(t, b), "identityVerificationId") {
 		t.Fatalf("typed identity: %d %s", st, b)
 	}
+	// Started verifications are bounded per member (each is a row).
+	for i := 0; i < 20; i++ {
+		st, b := teen.Do("POST", "/home/api/v1/auth/adult/start", nil)
+		if st == 429 {
+			if n := e.Count(`SELECT count(*) FROM identity_verifications v JOIN users u USING (uid) WHERE u.login_id = 'teen2012@example.com' AND used_at IS NULL`); n != 10 {
+				t.Fatalf("429 with %d pending verifications", n)
+			}
+			break
+		}
+		if st != 200 || i == 19 {
+			t.Fatalf("start %d: %d %s", i, st, b)
+		}
+	}
 	// Raw CIs are never stored.
 	if e.Count(`SELECT count(*) FROM users WHERE ci_hash = $1`, portonesandbox.CI(portonesandbox.Person{Name: "김어른", BirthDate: "1991-05-05", PhoneNumber: "01000000000"})) != 0 {
 		t.Fatal("a raw CI was stored")
