@@ -264,7 +264,7 @@ func (a *Auth) storeVerification(ctx context.Context, uid int64, id string, v ve
 		switch {
 		case oldCI != nil && *oldCI != v.ciHash:
 			return errOtherPerson
-		case oldCI == nil && authReal && (oldName != v.name || oldBirth == nil || !oldBirth.Equal(v.birth)):
+		case oldCI == nil && authReal && (oldName != v.name || oldBirth == nil || oldBirth.Format(time.DateOnly) != v.birth.Format(time.DateOnly)):
 			// Verified before CIs were kept: the same name and birth date only.
 			return errOtherPerson
 		}

@@ -117,6 +117,29 @@ func TestOnePersonOneAdultIdentity(t *testing.T) {
 	}
 }
 
+// A member verified before CIs were kept (by the old sandbox, from a typed
+// name and birth date) may verify only as that name and birth date; then the
+// CI is kept like anyone's.
+func TestMemberVerifiedBeforeCIs(t *testing.T) {
+	t.Parallel()
+	e := start(t, nil)
+	c := e.Browser()
+	m := signup(t, c, "legacy@example.com")
+	if _, err := e.Pool.Exec(context.Background(), `UPDATE users SET auth_real = true, auth_adult = false, real_name = '이청소',
+		birth_date = '2012-03-03', verified_at = now() WHERE uid = $1`, m.AuthInfo.UID); err != nil {
+		t.Fatal(err)
+	}
+	if st, b := c.VerifyAdult("김어른", "1991-05-05"); st != 409 {
+		t.Fatalf("legacy member as another person: %d %s", st, b)
+	}
+	if st, b := c.VerifyAdult("이청소", "2012-03-03"); st != 200 {
+		t.Fatalf("legacy member as the same person: %d %s", st, b)
+	}
+	if e.Count(`SELECT count(*) FROM users WHERE uid = $1 AND ci_hash IS NOT NULL`, m.AuthInfo.UID) != 1 {
+		t.Fatal("the CI was not kept")
+	}
+}
+
 // documented is a provider that answers GET /identity-verifications/{id}
 // with the bytes of PortOne V2's documented shapes, set per id by the test:
 // the real protocol's answers, against which the writer's client runs the
