@@ -24,6 +24,7 @@ import (
 
 	"storefront/analytics/chschema"
 	"storefront/devstack"
+	"storefront/writer/identity/portonesandbox"
 	"storefront/writer/money/tosssandbox"
 )
 
@@ -78,6 +79,9 @@ type Cluster struct {
 	URL string
 	// PaymentURL is the payment gateway sandbox the writers share.
 	PaymentURL string
+	// IdentityURL is the identity verification sandbox the writers share
+	// (a verification started through one writer is finished through the other).
+	IdentityURL string
 
 	stops []func()
 }
@@ -127,6 +131,12 @@ func Start(ctx context.Context, o Options) (_ *Cluster, err error) {
 	}
 	c.stops = append(c.stops, func() { _ = sb.Close() })
 	c.PaymentURL = sb.URL
+	idsb, err := portonesandbox.Start("127.0.0.1:0", portonesandbox.Config{Log: log.With("part", "portonesandbox")})
+	if err != nil {
+		return nil, err
+	}
+	c.stops = append(c.stops, func() { _ = idsb.Close() })
+	c.IdentityURL = idsb.URL
 
 	content := filepath.Join(dir, "content")
 	if err := os.MkdirAll(content, 0o755); err != nil {
@@ -151,7 +161,8 @@ func Start(ctx context.Context, o Options) (_ *Cluster, err error) {
 	}
 	for i := range Writers {
 		p, err := node("writer", i, o.Bins.Writer, token([]string{"-database-url", c.DatabaseURL, "-nats-url", c.NATSURL,
-			"-nats-replicas", "3", "-payment-url", c.PaymentURL, "-payment-checkout-url", c.PaymentURL, "-content-store-url", content, "-shutdown-grace", "5s"})...)
+			"-nats-replicas", "3", "-payment-url", c.PaymentURL, "-payment-checkout-url", c.PaymentURL,
+			"-identity-url", c.IdentityURL, "-identity-page-url", c.IdentityURL, "-content-store-url", content, "-shutdown-grace", "5s"})...)
 		if err != nil {
 			return nil, err
 		}

@@ -23,4 +23,7 @@ const (
 	IPSalt = "dev-ip-salt"
 	// AdminToken is the bearer token of the writer's admin API (ADMIN_TOKEN).
 	AdminToken = "dev-admin-token"
+	// CISecret keys the HMAC under which the writer stores the CI of an
+	// identity verification (CI_HASH_SECRET): one person, one adult identity.
+	CISecret = "dev-ci-secret"
 )

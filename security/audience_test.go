@@ -26,11 +26,11 @@ func TestForgedOrExpiredAudienceToken(t *testing.T) {
 		edge:   func(c *edgeserver.Config) { c.AudienceSecret = secret },
 	})
 	teen := s.member("teen-token@example.com")
-	if st, b := teen.do("POST", "/home/api/v1/auth/adult/verify", map[string]any{"name": "김청소년", "birthDate": s.clock.Now().AddDate(-16, 0, 0).Format("2006-01-02")}); st != 200 {
+	if st, b := teen.verifyAdult("김청소년", s.clock.Now().AddDate(-16, 0, 0).Format("2006-01-02")); st != 200 {
 		t.Fatalf("verify: %d %s", st, b)
 	}
 	adult := s.member("adult-token@example.com")
-	if st, b := adult.do("POST", "/home/api/v1/auth/adult/verify", map[string]any{"name": "김어른", "birthDate": "1980-01-01"}); st != 200 {
+	if st, b := adult.verifyAdult("김어른", "1980-01-01"); st != 200 {
 		t.Fatalf("verify: %d %s", st, b)
 	}
 	if st, b := adult.do("PUT", "/home/api/v1/auth/adult/toggle", map[string]any{"on": true}); st != 200 {

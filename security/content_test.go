@@ -112,7 +112,7 @@ func TestAdultWorkNeverReachesTheTeenVersion(t *testing.T) {
 	s := startStack(t, options{})
 	verify := func(c *client, birth string) {
 		t.Helper()
-		if st, b := c.do("POST", "/home/api/v1/auth/adult/verify", map[string]any{"name": "홍길동", "birthDate": birth}); st != 200 {
+		if st, b := c.verifyAdult("홍길동", birth); st != 200 {
 			t.Fatalf("verify: %d %s", st, b)
 		}
 	}

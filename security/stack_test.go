@@ -81,7 +81,8 @@ func startStack(t *testing.T, o options) *stack {
 	// production: writer and edge share a folder.
 	content := t.TempDir()
 	wcfg := writerserver.Config{Addr: "127.0.0.1:0", DatabaseURL: testenv.PostgresURL(t), NATSURL: nats.URL,
-		AdminToken: adminToken, PaymentSandbox: true, RelayPoll: 100 * time.Millisecond, Now: clk.Now, ContentStoreURL: content}
+		AdminToken: adminToken, PaymentSandbox: true, RelayPoll: 100 * time.Millisecond, Now: clk.Now, ContentStoreURL: content,
+		Identity: writerserver.IdentityConfig{Sandbox: true}}
 	if o.writer != nil {
 		o.writer(&wcfg)
 	}

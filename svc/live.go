@@ -1,10 +1,11 @@
 package svc
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"strings"
+
+	"storefront/doubles"
 )
 
 // Modes of a deployment (COOKIE_MODE). The writer writes it into the member
@@ -40,19 +41,20 @@ type DevDefault struct {
 }
 
 // RefuseDevDefaults is an error naming every setting still at its
-// development value when mode is live, nil otherwise.
+// development value when mode is live, nil otherwise: the development
+// secrets are one of the test doubles live mode refuses (package doubles).
 func RefuseDevDefaults(mode string, settings ...DevDefault) error {
-	if mode != ModeLive {
-		return nil
-	}
+	return doubles.Check(mode == ModeLive, DevSecrets(settings...))
+}
+
+// DevSecrets is the use of the development secrets among settings: on when
+// any setting keeps its development value, naming each.
+func DevSecrets(settings ...DevDefault) doubles.Use {
 	var names []string
 	for _, s := range settings {
 		if s.Value == s.Dev {
 			names = append(names, s.Name)
 		}
 	}
-	if len(names) == 0 {
-		return nil
-	}
-	return errors.New("COOKIE_MODE=live refuses development values; set " + strings.Join(names, ", "))
+	return doubles.Use{Name: doubles.DevSecrets, On: len(names) > 0, Setting: "set " + strings.Join(names, ", ")}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"storefront/cluster"
+	"storefront/doubles"
 	"storefront/media/store"
 	"storefront/svc"
 	"storefront/writer/media"
@@ -47,6 +48,12 @@ func clusterCmd(args []string) error {
 	var f clusterFlags
 	log, err := parseLauncher("storefront cluster", f.register, args, &f.waitMedia)
 	if err != nil {
+		return err
+	}
+	// The cluster on one machine is for drills and demos: its writers share
+	// a payment and an identity sandbox.
+	if err := refuseLive(doubles.Use{Name: doubles.PaymentSandbox, On: true, Setting: "a real deployment, not storefront cluster"},
+		doubles.Use{Name: doubles.IdentitySandbox, On: true, Setting: "a real deployment, not storefront cluster"}); err != nil {
 		return err
 	}
 	ctx, cancel := svc.SignalContext()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"storefront/doubles"
 	"storefront/svc"
 	"storefront/writer/push/pushtest"
 )
@@ -22,6 +23,9 @@ func fakePushCmd(args []string) error {
 	if err := svc.Parse(fs, args); err != nil {
 		return err
 	}
+	if err := refuseLive(doubles.Use{Name: doubles.PushFake, On: true, Setting: "the browsers' push services"}); err != nil {
+		return err
+	}
 	ctx, cancel := svc.SignalContext()
 	defer cancel()
 	f, err := pushtest.Start(*addr)
@@ -32,4 +36,11 @@ func fakePushCmd(args []string) error {
 	fmt.Fprintf(os.Stdout, "FAKEPUSH_URL=%s\n", f.URL)
 	<-ctx.Done()
 	return nil
+}
+
+// refuseLive refuses the launcher's commands that run test doubles when
+// COOKIE_MODE is live (the services refuse them too; the launcher says so
+// before starting anything).
+func refuseLive(uses ...doubles.Use) error {
+	return doubles.Check(os.Getenv("COOKIE_MODE") == svc.ModeLive, uses...)
 }

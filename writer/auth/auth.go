@@ -60,8 +60,20 @@ type Config struct {
 	TrustedOrigins []string
 	// Providers are the OAuth2 social logins by name ("kakao", "naver").
 	Providers map[string]Provider
-	// Verifier checks real names for adult verification (nil = Sandbox).
-	Verifier AdultVerifier
+	// Identity reads identity verifications from the provider (nil: adult
+	// verification answers 503). IdentityStoreID and IdentityChannelKey are
+	// what the page opens the provider's window with; IdentityPageURL is a
+	// sandbox's certification page standing in for that window (empty with
+	// the real provider). IdentityTestChannels accepts verifications made on
+	// a TEST channel (never in live mode).
+	Identity             IdentityProvider
+	IdentityStoreID      string
+	IdentityChannelKey   string
+	IdentityPageURL      string
+	IdentityTestChannels bool
+	// CISecret keys the HMAC under which CIs are stored (default the dev
+	// secret, refused in live mode).
+	CISecret string
 	// SessionLifetime (default 14 days), SaveLoginTTL (default 30 days).
 	SessionLifetime time.Duration
 	SaveLoginTTL    time.Duration
@@ -121,8 +133,8 @@ func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) *Auth {
 	if cfg.CookieMode == "" {
 		cfg.CookieMode = "dev"
 	}
-	if cfg.Verifier == nil {
-		cfg.Verifier = Sandbox{}
+	if cfg.CISecret == "" {
+		cfg.CISecret = devsecrets.CISecret
 	}
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{Timeout: 10 * time.Second}

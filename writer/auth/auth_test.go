@@ -288,29 +288,29 @@ func TestAdultVerificationAndToggle(t *testing.T) {
 	e := start(t, nil)
 	adult := e.Browser()
 	signup(t, adult, "adult@example.com")
-	verify := func(c *writertest.Client, body any) (int, me) {
-		st, b := c.Do("POST", "/home/api/v1/auth/adult/verify", body)
+	verify := func(c *writertest.Client, name, birth string) (int, me) {
+		st, b := c.VerifyAdult(name, birth)
 		var m me
 		_ = json.Unmarshal(b, &m)
 		return st, m
 	}
-	// Real-name mismatch: refused, nothing stored.
-	if st, _ := verify(adult, map[string]any{"name": "홍길동불일치", "birthDate": "1990-01-01"}); st != 400 {
+	// Real-name mismatch at the provider: refused, nothing stored.
+	if st, _ := verify(adult, "홍길동불일치", "1990-01-01"); st != 400 {
 		t.Fatalf("mismatch: %d", st)
 	}
 	if e.Count(`SELECT count(*) FROM users WHERE auth_real`) != 0 {
 		t.Fatal("mismatch stored a verification")
 	}
 	for name, body := range map[string]string{
-		"missing name": `{"birthDate":"1990-01-01"}`, "bad date": `{"name":"홍길동","birthDate":"1990-13-01"}`,
-		"future": `{"name":"홍길동","birthDate":"2030-01-01"}`, "wrong type": `{"name":1,"birthDate":"1990-01-01"}`,
+		"missing id": `{}`, "typed name": `{"name":"홍길동","birthDate":"1990-01-01"}`,
+		"id and birth date": `{"identityVerificationId":"iv-x","birthDate":"1990-01-01"}`, "wrong type": `{"identityVerificationId":1}`,
 	} {
 		if st, _ := adult.Do("POST", "/home/api/v1/auth/adult/verify", body); st != 400 {
 			t.Errorf("%s: %d", name, st)
 		}
 	}
 	// Born 2007-11-22: 19 today in Korea (fixedNow is 12:00 KST on 2026-11-22).
-	st, m := verify(adult, map[string]any{"name": "홍길동", "birthDate": "2007-11-22"})
+	st, m := verify(adult, "홍길동", "2007-11-22")
 	if st != 200 || m.AdultInfo.Age != 19 || !m.AdultInfo.AuthAdult || !m.AdultInfo.AuthReal || m.AdultInfo.AdultLevel != 2 {
 		t.Fatalf("adult verification: %d %+v", st, m.AdultInfo)
 	}
@@ -328,7 +328,7 @@ func TestAdultVerificationAndToggle(t *testing.T) {
 	// A teen is verified (level 1) but may not toggle.
 	teen := e.Browser()
 	signup(t, teen, "teen@example.com")
-	st, m = verify(teen, map[string]any{"name": "김철수", "birthDate": "2007-11-23"})
+	st, m = verify(teen, "김철수", "2007-11-23")
 	if st != 200 || m.AdultInfo.Age != 18 || m.AdultInfo.AuthAdult || m.AdultInfo.AdultLevel != 1 || audienceLevel(t, teen) != 1 {
 		t.Fatalf("teen verification: %d %+v", st, m.AdultInfo)
 	}
@@ -336,7 +336,7 @@ func TestAdultVerificationAndToggle(t *testing.T) {
 		t.Fatalf("teen toggle: %d", st)
 	}
 	// Visitors must log in first; logout resets the audience to level 0.
-	if st, _ := verify(e.Browser(), map[string]any{"name": "홍길동", "birthDate": "1990-01-01"}); st != 401 {
+	if st, _ := e.Browser().Do("POST", "/home/api/v1/auth/adult/verify", map[string]any{"identityVerificationId": "iv-x"}); st != 401 {
 		t.Fatalf("visitor verify: %d", st)
 	}
 	adult.Do("POST", "/home/api/v1/auth/logout", nil)

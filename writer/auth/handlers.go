@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -44,6 +43,7 @@ func (a *Auth) Routes(mux httpapi.Mux) {
 	h("GET me", a.me)
 	h("GET oauth/{provider}/start", a.oauthStart)
 	h("GET oauth/{provider}/callback", a.oauthCallback)
+	nb("POST adult/start", a.startAdult)
 	h("POST adult/verify", a.verifyAdult)
 	h("PUT adult/toggle", a.toggle19)
 	h("POST hash", a.hash)
@@ -344,68 +344,6 @@ func (a *Auth) socialUser(ctx context.Context, provider, pid, email string) (*Us
 	}
 	a.Changed()
 	return u, nil
-}
-
-type verifyRequest struct {
-	Name      string `json:"name"`
-	BirthDate string `json:"birthDate"` // YYYY-MM-DD
-	Gender    string `json:"gender"`
-}
-
-// verifyAdult runs the real-name check and stores age, authReal and authAdult.
-func (a *Auth) verifyAdult(w http.ResponseWriter, r *http.Request) error {
-	uid, ok := a.UserID(r)
-	if !ok {
-		return httpapi.ErrUnauthorized
-	}
-	var v verifyRequest
-	if err := httpapi.DecodeJSON(r, &v); err != nil {
-		return err
-	}
-	v.Name = strings.TrimSpace(v.Name)
-	if v.Name == "" {
-		return httpapi.BadRequest("이름을 입력해 주세요.")
-	}
-	birth, err := time.ParseInLocation("2006-01-02", v.BirthDate, contract.KST)
-	now := a.cfg.Now()
-	if err != nil || birth.After(now) || birth.Year() < 1900 {
-		return httpapi.BadRequest("생년월일(birthDate)은 오늘 이전 날짜를 YYYY-MM-DD 형식으로 입력해 주세요.")
-	}
-	switch v.Gender {
-	case "", "M", "F":
-	default:
-		return httpapi.BadRequest("성별(gender)은 M 또는 F여야 합니다.")
-	}
-	res, err := a.cfg.Verifier.Verify(r.Context(), v.Name, birth)
-	if errors.Is(err, ErrVerifierDown) {
-		return httpapi.Errorf(http.StatusServiceUnavailable, "본인인증 서비스에 연결할 수 없습니다.")
-	}
-	if err != nil {
-		return fmt.Errorf("verify %d: %w", uid, err)
-	}
-	if !res.OK {
-		return httpapi.BadRequest("본인인증에 실패했습니다: %s", res.Reason)
-	}
-	u := &User{BirthDate: &birth}
-	adult := u.Age(now) >= 19
-	ctx := r.Context()
-	err = pgx.BeginFunc(ctx, a.pool, func(tx pgx.Tx) error {
-		var err error
-		u, err = scanUser(tx.QueryRow(ctx, `UPDATE users SET real_name = $2, birth_date = $3, gender = $4,
-			auth_real = true, auth_adult = $5, verified_at = $6 WHERE uid = $1 RETURNING `+userCols,
-			uid, v.Name, birth, v.Gender, adult, now))
-		if err != nil {
-			return fmt.Errorf("store verification of %d: %w", uid, err)
-		}
-		// Age, gender and the adult fields of the profile changed.
-		return a.profileChanged(ctx, tx, uid)
-	})
-	if err != nil {
-		return err
-	}
-	a.Changed()
-	a.setUserCookies(w, r, u)
-	return a.answerUser(w, r, http.StatusOK, u)
 }
 
 // toggle19 switches adult content on or off for a verified adult.

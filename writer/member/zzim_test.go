@@ -208,7 +208,7 @@ func TestHeaderChannelRulesOverPayloadChannel(t *testing.T) {
 	addWork(t, e, "W1", "WT", 0)
 	addWork(t, e, "A1", "WT", 19)
 	m := newMember(t, e, "channel@example.com")
-	if st, body := m.Do("POST", "/home/api/v1/auth/adult/verify", map[string]any{"name": "홍길동", "birthDate": "1990-01-02"}); st != 200 {
+	if st, body := m.VerifyAdult("홍길동", "1990-01-02"); st != 200 {
 		t.Fatalf("verify: %d %s", st, body)
 	}
 	if st, body := m.Do("PUT", "/home/api/v1/auth/adult/toggle", map[string]any{"on": true}); st != 200 {

@@ -248,7 +248,7 @@ func TestMemberProfileEvents(t *testing.T) {
 	}
 
 	// Adult verification: age, gender and the adult fields.
-	if st, body := b.Do("POST", "/home/api/v1/auth/adult/verify", map[string]any{"name": "홍길동", "birthDate": "1990-05-17", "gender": "F"}); st != 200 {
+	if st, body := b.VerifyAdult("홍길동", "1990-05-17"); st != 200 {
 		t.Fatalf("verify: %d %s", st, body)
 	}
 	p = profiles(3)[2]

@@ -20,6 +20,7 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy"
 
 	"storefront/contract"
+	"storefront/writer/identity/portonesandbox"
 	"storefront/writer/internal/writertest"
 	"storefront/writer/money"
 	"storefront/writer/money/tosssandbox"
@@ -344,8 +345,13 @@ func TestWriterAnswersMatchOpenAPI(t *testing.T) {
 	m.refused(404, "provider", "GET", "/home/api/v1/auth/oauth/nosuch/start?url=%2F", nil)
 	// No provider is configured in this test.
 	m.refused(404, "", "GET", "/home/api/v1/auth/oauth/kakao/callback?state=forged&code=x", nil)
-	m.refused(400, "birthDate", "POST", "/home/api/v1/auth/adult/verify", map[string]any{"name": "홍길동", "birthDate": "not a date"})
-	m.want(200, "POST", "/home/api/v1/auth/adult/verify", map[string]any{"name": "홍길동", "birthDate": "1990-01-02", "gender": "M"})
+	m.refused(400, "birthDate", "POST", "/home/api/v1/auth/adult/verify", map[string]any{"identityVerificationId": "iv-x", "birthDate": "1990-01-02"})
+	m.refused(404, "", "POST", "/home/api/v1/auth/adult/verify", map[string]any{"identityVerificationId": "iv-never-started"})
+	started := m.want(200, "POST", "/home/api/v1/auth/adult/start", nil)
+	if err := portonesandbox.Certify(context.Background(), field[string](t, started, "pageUrl"), portonesandbox.Person{Name: "홍길동", BirthDate: "1990-01-02", Gender: "MALE"}); err != nil {
+		t.Fatal(err)
+	}
+	m.want(200, "POST", "/home/api/v1/auth/adult/verify", map[string]any{"identityVerificationId": field[string](t, started, "identityVerificationId")})
 	m.want(200, "PUT", "/home/api/v1/auth/adult/toggle", map[string]any{"on": false})
 	m.want(200, "GET", "/iam/v2/user-info", nil, "X-Channel: AW")
 	m.want(200, "POST", "/protocol/appapi/mb/user/info/user-get-info", form("uid="+uid+"&channel=AW&nai=19"))

@@ -195,6 +195,7 @@ func TestEveryRouteRefusesWhatItDoesNotTake(t *testing.T) {
 		{"admin hide work", e.Admin, "DELETE", "/admin/api/v1/works/B1", nil, nil, 200},
 		{"media upload complete", e.Admin, "POST", "/admin/api/v1/media/uploads/" + up.Upload.ID + "/complete", nil, nil, 400},
 		{"media upload abort", e.Admin, "DELETE", "/admin/api/v1/media/uploads/" + up.Upload.ID, nil, nil, 200},
+		{"adult start", m, "POST", "/home/api/v1/auth/adult/start", nil, nil, 200},
 		{"logout", fresh, "POST", "/home/api/v1/auth/logout", nil, nil, 200},
 	}
 	for _, c := range noBody {
@@ -243,7 +244,7 @@ func TestEveryRouteRefusesWhatItDoesNotTake(t *testing.T) {
 		{"auto-payment type", m, "PUT", "/home/api/v1/wallet/auto-payment", map[string]any{"is_use": true, "type": "weekly", "money": 10000, "trigger_value": 1}, nil, 400},
 		{"purchases type", m, "GET", "/home/api/v1/purchases?type=gift", nil, nil, 400},
 		{"coupon events kind", m, "GET", "/home/api/v1/coupons/events?kind=gold", nil, nil, 400},
-		{"verify gender", m, "POST", "/home/api/v1/auth/adult/verify", map[string]any{"name": "홍길동", "birthDate": "1990-01-01", "gender": "X"}, nil, 400},
+		{"verify typed gender", m, "POST", "/home/api/v1/auth/adult/verify", map[string]any{"identityVerificationId": "iv-x", "gender": "M"}, nil, 400},
 		{"qna category", m, "POST", "/home/api/v1/cs/qna", map[string]any{"category": "gossip", "title": "t", "body": "b"}, nil, 400},
 		{"recent channel", m, "GET", "/home/api/v1/users/recent?channel=XX", nil, nil, 400},
 		{"toggle not a bool", m, "PUT", "/home/api/v1/auth/adult/toggle", `{"on":"Y"}`, nil, 400},
@@ -277,7 +278,7 @@ func TestEveryRouteRefusesWhatItDoesNotTake(t *testing.T) {
 		{"form NUL", m, "POST", "/pc/api/awards/1/vote", writertest.Form("section=a%00&pid=B1"), nil, 400},
 		{"form bad UTF-8", m, "POST", "/pc/api/awards/1/vote", writertest.Form("section=%ff&pid=B1"), nil, 400},
 		{"json NUL review", m, "POST", "/home/api/v1/products/B1/reviews", `{"body":"\u0000","point":5}`, nil, 400},
-		{"json NUL verify", m, "POST", "/home/api/v1/auth/adult/verify", `{"name":"홍\u0000","birthDate":"1990-01-01"}`, nil, 400},
+		{"json NUL verify", m, "POST", "/home/api/v1/auth/adult/verify", `{"identityVerificationId":"iv-\u0000"}`, nil, 400},
 		{"json NUL report", o, "POST", fmt.Sprintf("/home/api/v1/reviews/%d/report", rv.ID), `{"reason":"\u0000"}`, nil, 400},
 		{"json NUL admin", e.Admin, "POST", "/admin/api/v1/keywords", `{"name":"k\u0000"}`, nil, 400},
 	} {
@@ -292,7 +293,7 @@ func TestEveryRouteRefusesWhatItDoesNotTake(t *testing.T) {
 		"POST /home/api/v1/contents/comic/heroism/coupons": {"eid": 1},
 		"POST /home/api/v1/auth/signup":                    {"email": "new@example.com", "password": "correct horse"},
 		"POST /home/api/v1/auth/login":                     {"email": "refuse@example.com", "password": "correct horse"},
-		"POST /home/api/v1/auth/adult/verify":              {"name": "홍길동", "birthDate": "1990-01-02"},
+		"POST /home/api/v1/auth/adult/verify":              {"identityVerificationId": "iv-x"},
 		"PUT /home/api/v1/auth/adult/toggle":               {"on": true},
 		"POST /protocol/appapi/mb/user/info/zzim-add":      {"uid": uid, "pid": "B1", "zzim_type": "prod"},
 		"POST /protocol/appapi/mb/user/info/alarm-set":     {"uid": uid, "pid": "B1", "isAlarm": "Y"},

@@ -37,6 +37,7 @@ import (
 	"storefront/writer/devclock"
 	"storefront/writer/enrich"
 	"storefront/writer/httpapi"
+	"storefront/writer/identity/portonesandbox"
 	"storefront/writer/media"
 	"storefront/writer/member"
 	"storefront/writer/migrations"
@@ -114,8 +115,9 @@ type Config struct {
 	PaymentSandbox bool
 	// Providers overrides the OAuth2 providers (nil = from env, see auth.DefaultProviders).
 	Providers map[string]auth.Provider
-	// Verifier overrides the adult verification provider (nil = sandbox).
-	Verifier auth.AdultVerifier
+	// Identity is the identity-verification provider of adult verification
+	// (PortOne V2; the sandbox in development).
+	Identity IdentityConfig
 	// Now is the clock (nil = time.Now).
 	Now func() time.Time
 	// ContentStoreURL is the object store of uploaded content and what
@@ -179,6 +181,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.DevClock, "dev-clock", false, "TESTS ONLY: a request's sf_devclock cookie moves the coupon clock by that many seconds; refused with cookie-mode live (env WRITER_DEV_CLOCK)")
 	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", 10*time.Second, "graceful shutdown limit (env WRITER_SHUTDOWN_GRACE)")
 	c.Push.RegisterFlags(fs)
+	c.Identity.RegisterFlags(fs)
 	c.AppMoney.RegisterFlags(fs)
 	c.NATSAuth.RegisterFlags(fs)
 	c.Events.RegisterFlags(fs)
@@ -236,6 +239,7 @@ func (c *Config) defaults() {
 	if c.Push.PublicKey == "" && c.Push.PrivateKey == "" {
 		c.Push.PublicKey, c.Push.PrivateKey = push.DevPublicKey, push.DevPrivateKey
 	}
+	c.Identity.defaults()
 	c.Timeouts = c.Timeouts.Or(writerTimeouts)
 }
 
@@ -254,6 +258,7 @@ type Server struct {
 	media  *media.Service
 	store  *store.Store
 	pgsb   *tosssandbox.Server
+	idsb   *portonesandbox.Server
 	push   *push.Worker
 	money  *money.Service
 	ln     net.Listener
@@ -289,24 +294,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	if cfg.DatabaseURL == "" {
 		return nil, errors.New("writer: DATABASE_URL is required")
 	}
-	if cfg.DevClock && cfg.CookieMode == svc.ModeLive {
-		return nil, errors.New("writer: -dev-clock is a test hook and is refused with COOKIE_MODE=live")
-	}
-	// Charging with no gateway URL starts the sandbox, which confirms any
-	// payment: a live store would hand out money.
-	sandbox := cfg.PaymentURL == "" && cfg.PaymentSandbox
-	if err := svc.RefuseDevDefaults(cfg.CookieMode,
-		svc.DevDefault{Name: "ADMIN_TOKEN", Value: cfg.AdminToken, Dev: devsecrets.AdminToken},
-		svc.DevDefault{Name: "AUDIENCE_SECRET", Value: cfg.AudienceSecret, Dev: devsecrets.AudienceSecret},
-		svc.DevDefault{Name: "ANALYST_SECRET", Value: cfg.AnalystSecret, Dev: devsecrets.AnalystSecret},
-		svc.DevDefault{Name: "CONTENT_SECRET", Value: cfg.ContentSecret, Dev: devsecrets.ContentSecret},
-		svc.DevDefault{Name: "TRACK_IP_SALT", Value: cfg.IPSalt, Dev: devsecrets.IPSalt},
-		svc.DevDefault{Name: "PAYMENT_SECRET_KEY", Value: cfg.PaymentSecretKey, Dev: tosssandbox.DefaultSecretKey},
-		svc.DevDefault{Name: "PAYMENT_CLIENT_KEY", Value: cfg.PaymentClientKey, Dev: tosssandbox.DefaultClientKey},
-		svc.DevDefault{Name: "VAPID_PRIVATE_KEY", Value: cfg.Push.PrivateKey, Dev: push.DevPrivateKey},
-		svc.DevDefault{Name: "PAYMENT_URL (the payment sandbox is on; or PAYMENT_SANDBOX=false)", Value: fmt.Sprint(sandbox), Dev: "true"},
-	); err != nil {
-		return nil, fmt.Errorf("writer: %w", err)
+	// Every test double (sandboxes, fakes, dev secrets, the dev clock) is
+	// refused in live mode; package doubles holds the list.
+	if err := refuseDoubles(cfg); err != nil {
+		return nil, err
 	}
 	trusted, err := realip.Parse(cfg.TrustedProxies)
 	if err != nil {
@@ -368,9 +359,12 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 			origins = append(origins, o)
 		}
 	}
-	s.auth = auth.New(s.pool, auth.Config{Now: cfg.Now, AudienceSecret: cfg.AudienceSecret, AnalystSecret: cfg.AnalystSecret, CookieSecure: cfg.CookieSecure,
-		TrustedOrigins: origins, Providers: providers, Verifier: cfg.Verifier, LoginPerMinute: cfg.LoginPerMinute, CookieMode: cfg.CookieMode},
-		log.With("part", "auth"))
+	acfg := auth.Config{Now: cfg.Now, AudienceSecret: cfg.AudienceSecret, AnalystSecret: cfg.AnalystSecret, CookieSecure: cfg.CookieSecure,
+		TrustedOrigins: origins, Providers: providers, LoginPerMinute: cfg.LoginPerMinute, CookieMode: cfg.CookieMode}
+	if err := s.identity(&acfg); err != nil {
+		return nil, err
+	}
+	s.auth = auth.New(s.pool, acfg, log.With("part", "auth"))
 	s.auth.Changed = s.relay.Wake
 	s.auth.ProfileChanged = s.enqueueProfile
 	member := http.NewServeMux()
@@ -557,6 +551,9 @@ func (s *Server) close() {
 	}
 	if s.pgsb != nil {
 		_ = s.pgsb.Close()
+	}
+	if s.idsb != nil {
+		_ = s.idsb.Close()
 	}
 	if s.nc != nil {
 		_ = s.nc.Drain()

@@ -1,17 +1,23 @@
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import * as f from "~/components/Form/Form.css";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { useShell } from "~/shell/ShellProvider";
 import { isHttpError } from "~/utils/http";
+import { openCertification, redirectUrl, RETURN_PARAMS } from "~/utils/identityVerification";
 import { pageTitle } from "~/utils/meta";
 import { goReturn, isAdultLevel, returnTarget } from "~/utils/user";
-import { useUser, verifyAdult } from "~/utils/userStore";
+import { startAdultVerification, useUser, verifyAdult } from "~/utils/userStore";
 import * as fl from "~/components/Form/fields.css";
 
 export const meta = () => [{ title: pageTitle("성인 인증") }];
 
-/** /adultverification[?korea=ok]: real-name verification; login first (from=adult). */
+/**
+ * /adultverification[?korea=ok]: identity verification (본인인증) through the
+ * provider's certification window; login first (from=adult). The provider
+ * sends the reader back here with identityVerificationId, and the writer
+ * reads the result from the provider: name and birth date are never typed here.
+ */
 export default function AdultVerification() {
   const [params] = useSearchParams();
   const korea = params.get("korea") === "ok";
@@ -19,12 +25,11 @@ export default function AdultVerification() {
   const user = useUser();
   const shell = useShell();
   const navigate = useNavigate();
-  const [name, setName] = useState("");
-  const [birthDate, setBirthDate] = useState("");
-  const [gender, setGender] = useState<"M" | "F" | "">("");
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
   const errId = useId();
+  const returned = params.get("identityVerificationId");
+  const handled = useRef<string | null>(null);
 
   useEffect(() => {
     if (user.ready && (!user.isLogin || user.isGuest)) {
@@ -32,21 +37,50 @@ export default function AdultVerification() {
     }
   }, [user.ready, user.isLogin, user.isGuest, shell]);
 
-  if (!user.isLogin) return null;
-
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    if (!name.trim() || !/^\d{4}-\d{2}-\d{2}$/.test(birthDate)) {
-      setError("이름과 생년월일을 입력해 주세요.");
+  // Back from the provider: finish once, then drop its parameters from the address.
+  useEffect(() => {
+    if (!user.ready || !user.isLogin || user.isGuest || !returned || handled.current === returned) return;
+    handled.current = returned;
+    const code = params.get("code");
+    const message = params.get("message");
+    const clean = () => {
+      const q = new URLSearchParams(window.location.search);
+      for (const p of RETURN_PARAMS) q.delete(p);
+      const qs = q.toString();
+      navigate(`/adultverification${qs ? `?${qs}` : ""}`, { replace: true });
+    };
+    if (code) {
+      setError(message || "본인인증이 완료되지 않았습니다. 다시 시도해 주세요.");
+      clean();
       return;
     }
     setBusy(true);
     setError("");
+    verifyAdult(returned, korea)
+      .catch((err) => setError(isHttpError(err) ? err.message : "잠시 후 다시 시도해 주세요."))
+      .finally(() => {
+        setBusy(false);
+        clean();
+      });
+  }, [user.ready, user.isLogin, user.isGuest, returned, params, korea, navigate]);
+
+  if (!user.isLogin) return null;
+
+  const start = async () => {
+    setBusy(true);
+    setError("");
     try {
-      await verifyAdult({ name: name.trim(), birthDate, gender }, korea);
+      const s = await startAdultVerification();
+      const res = await openCertification(s, redirectUrl(window.location));
+      if (!res) return; // the browser is on its way to the provider
+      if (res.code) {
+        setError(res.message || "본인인증이 완료되지 않았습니다. 다시 시도해 주세요.");
+      } else {
+        await verifyAdult(s.identityVerificationId, korea);
+      }
+      setBusy(false);
     } catch (err) {
-      setError(isHttpError(err) ? err.message : "잠시 후 다시 시도해 주세요.");
-    } finally {
+      setError(isHttpError(err) ? err.message : "본인인증 창을 열 수 없습니다. 잠시 후 다시 시도해 주세요.");
       setBusy(false);
     }
   };
@@ -57,7 +91,7 @@ export default function AdultVerification() {
       <TitleBar title="성인 인증" />
       <div className={f.page}>
         <h2 className={f.heading}>{korea ? "국내 본인인증" : "성인 인증"}</h2>
-        <p className={f.sub}>만 19세 이상만 이용할 수 있는 작품입니다. 본인 확인을 위해 정보를 입력해 주세요.</p>
+        <p className={f.sub}>만 19세 이상만 이용할 수 있는 작품입니다. 휴대폰 본인인증으로 이름과 생년월일을 확인합니다.</p>
         {verified && isAdultLevel(user.adultLevel) && (
           <div className={f.notice} role="status" data-testid="adult-result">
             성인 인증이 완료되었습니다.
@@ -71,36 +105,18 @@ export default function AdultVerification() {
             만 19세 미만은 성인 작품을 이용할 수 없습니다.
           </p>
         )}
+        {error && (
+          <p id={errId} className={f.error} role="alert">
+            {error}
+          </p>
+        )}
         {!verified && (
-          <form className={f.form} onSubmit={submit} noValidate aria-describedby={error ? errId : undefined}>
-            <label className={f.label}>
-              이름
-              <input className={f.input} name="name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} required />
-            </label>
-            <label className={f.label}>
-              생년월일
-              <input className={f.input} type="date" name="birthDate" value={birthDate} onChange={(e) => setBirthDate(e.target.value)} required />
-            </label>
-            <fieldset className={`${f.label} ${fl.bareFieldset}`}>
-              <legend className={fl.legend}>성별</legend>
-              <div className={f.radios}>
-                <label>
-                  <input type="radio" name="gender" checked={gender === "M"} onChange={() => setGender("M")} /> 남성
-                </label>
-                <label>
-                  <input type="radio" name="gender" checked={gender === "F"} onChange={() => setGender("F")} /> 여성
-                </label>
-              </div>
-            </fieldset>
-            {error && (
-              <p id={errId} className={f.error} role="alert">
-                {error}
-              </p>
-            )}
-            <button type="submit" className={f.primary} disabled={busy}>
-              인증하기
+          <div className={f.form} aria-describedby={error ? errId : undefined}>
+            <p className={f.sub}>본인인증 기관의 인증 창이 열립니다. 인증을 마치면 이 화면으로 돌아옵니다.</p>
+            <button type="button" className={f.primary} onClick={start} disabled={busy || !user.ready}>
+              {busy ? "확인하는 중…" : "본인인증하기"}
             </button>
-          </form>
+          </div>
         )}
       </div>
     </>

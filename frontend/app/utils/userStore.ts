@@ -335,9 +335,25 @@ export async function setToggle19(on: boolean, http: Http = defaultHttp) {
   return me;
 }
 
-export type VerifyRequest = { name: string; birthDate: string; gender: "M" | "F" | "" };
-export async function verifyAdult(v: VerifyRequest, korea: boolean, http: Http = defaultHttp) {
-  const me = await http<MeAnswer>(`${AUTH_API}/adult/verify`, { method: "POST", json: v, query: korea ? { korea: "ok" } : undefined });
+/** An identity verification the writer issued to this member (adult/start). */
+export type AdultStart = {
+  identityVerificationId: string;
+  storeId: string;
+  channelKey: string;
+  /** The identity sandbox's certification page (development only); the page appends redirectUrl. */
+  pageUrl?: string;
+};
+export async function startAdultVerification(http: Http = defaultHttp) {
+  return http<AdultStart>(`${AUTH_API}/adult/start`, { method: "POST" });
+}
+
+/** Finishes a verification: the writer reads the provider's answer; the body names nobody. */
+export async function verifyAdult(identityVerificationId: string, korea: boolean, http: Http = defaultHttp) {
+  const me = await http<MeAnswer>(`${AUTH_API}/adult/verify`, {
+    method: "POST",
+    json: { identityVerificationId },
+    query: korea ? { korea: "ok" } : undefined,
+  });
   applyMe(me);
   return me;
 }

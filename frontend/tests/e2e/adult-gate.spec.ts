@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { APIRequestContext, BrowserContext } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { certifyOnSandboxPage, expect, test, verifyThroughSandbox } from "./fixtures";
 import { member } from "./members";
 
 // The adult gate of a 19+ work's detail page (seed §4-§6): the teen version
@@ -42,7 +42,7 @@ async function adultWork(request: APIRequestContext) {
 }
 
 async function verifyAdult(context: BrowserContext) {
-  const res = await context.request.post("/home/api/v1/auth/adult/verify", { data: { name: "김성인", birthDate: "1990-05-05" } });
+  const res = await verifyThroughSandbox(context, "김성인", "1990-05-05");
   expect(res.status(), await res.text()).toBe(200);
 }
 
@@ -66,9 +66,8 @@ test("a member verifies from the gate, then sees the work; with the 19 toggle of
   await expect(page.getByText(w.title)).toHaveCount(0);
   await gate.getByRole("link", { name: "성인 인증하기" }).click();
   await expect(page).toHaveURL(/\/adultverification/);
-  await page.getByLabel("이름").fill("김성인");
-  await page.getByLabel("생년월일").fill("1990-05-05");
-  await page.getByRole("button", { name: "인증하기" }).click();
+  await page.getByRole("button", { name: "본인인증하기" }).click();
+  await certifyOnSandboxPage(page, "김성인", "1990-05-05");
   await expect(page.getByTestId("adult-result")).toContainText("성인 인증이 완료되었습니다.");
 
   await page.goto(`/webtoon/detail/${w.pid}`);
@@ -86,7 +85,7 @@ test("a teen's verification leaves the gate in place", async ({ page, context, r
   const w = await adultWork(request);
   await member(context);
   const year = new Date().getFullYear() - 16;
-  const res = await context.request.post("/home/api/v1/auth/adult/verify", { data: { name: "이청소", birthDate: `${year}-03-03` } });
+  const res = await verifyThroughSandbox(context, "이청소", `${year}-03-03`);
   expect(res.status(), await res.text()).toBe(200);
   await page.goto(`/webtoon/detail/${w.pid}`);
   await expect(page.getByTestId("adult-gate")).toBeVisible();

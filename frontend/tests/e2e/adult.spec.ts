@@ -1,4 +1,4 @@
-import { dismissInterests, expect, openMenu, PASSWORD, test, uniqueEmail } from "./fixtures";
+import { certifyOnSandboxPage, dismissInterests, expect, openMenu, PASSWORD, test, uniqueEmail } from "./fixtures";
 
 test("adult verification needs login first (from=adult), then verifies, and the 19 toggle switches adult mode", async ({ page, context }) => {
   test.setTimeout(240_000);
@@ -13,10 +13,12 @@ test("adult verification needs login first (from=adult), then verifies, and the 
   await expect(page).toHaveURL(/\/adultverification\?url=%2Fcs$/);
   await dismissInterests(page);
 
-  await page.getByLabel("이름").fill("김성인");
-  await page.getByLabel("생년월일").fill("1990-05-05");
-  await page.getByRole("button", { name: "인증하기" }).click();
+  // The identity sandbox's certification page stands in for the provider's
+  // window; it sends the browser back here and the writer reads the result.
+  await page.getByRole("button", { name: "본인인증하기" }).click();
+  await certifyOnSandboxPage(page, "김성인", "1990-05-05");
   await expect(page.getByTestId("adult-result")).toContainText("성인 인증이 완료되었습니다.");
+  await expect(page).toHaveURL(/\/adultverification\?url=%2Fcs$/);
   const cookies = await context.cookies();
   expect(cookies.find((c) => c.name === "sf_adult")?.value).toBe("Y");
   await page.getByRole("button", { name: "계속하기" }).click();
@@ -46,10 +48,23 @@ test("a teen is verified but not adult; korea=ok is the domestic verification", 
   await expect(page.getByRole("heading", { name: "국내 본인인증" })).toBeVisible();
   await dismissInterests(page);
   const year = new Date().getFullYear() - 15;
-  await page.getByLabel("이름").fill("이청소");
-  await page.getByLabel("생년월일").fill(`${year}-01-01`);
-  await page.getByRole("button", { name: "인증하기" }).click();
+  await page.getByRole("button", { name: "본인인증하기" }).click();
+  await certifyOnSandboxPage(page, "이청소", `${year}-01-01`);
   await expect(page.getByTestId("adult-result")).toHaveText("만 19세 미만은 성인 작품을 이용할 수 없습니다.");
+  await expect(page).toHaveURL(/\/adultverification\?korea=ok$/);
   const side = await openMenu(page);
   await expect(side.getByRole("switch")).toHaveCount(0);
+});
+
+test("a verification that fails at the provider says so and changes nothing", async ({ page }) => {
+  const res = await page.request.post("/home/api/v1/auth/signup", { data: { email: uniqueEmail(), password: PASSWORD } });
+  expect(res.status()).toBe(201);
+  await page.goto("/adultverification");
+  await dismissInterests(page);
+  await page.getByRole("button", { name: "본인인증하기" }).click();
+  // The sandbox's way to fail a real-name check: a name containing 불일치.
+  await certifyOnSandboxPage(page, "김불일치", "1990-05-05");
+  await expect(page.getByRole("alert")).toContainText("본인인증 정보가 일치하지 않습니다.");
+  await expect(page.getByTestId("adult-result")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "본인인증하기" })).toBeEnabled();
 });

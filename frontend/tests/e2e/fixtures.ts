@@ -71,3 +71,34 @@ export async function dismissInterests(page: Page) {
   expect((await rejected).status()).toBe(204);
   await expect(sheet).toBeHidden();
 }
+
+/**
+ * A phone number no other test uses: the identity sandbox derives a person's
+ * CI from name, birth date and phone, and one CI verifies one account only.
+ */
+export const uniquePhone = () => `010${String(parseInt(randomUUID().replace(/-/g, "").slice(0, 12), 16) % 100_000_000).padStart(8, "0")}`;
+
+/**
+ * Adult verification as the browser does it, through the API: start a
+ * verification (adult/start), certify on the identity sandbox's page (the
+ * stand-in for the provider's window), finish (adult/verify). Returns the
+ * verify answer.
+ */
+export async function verifyThroughSandbox(ctx: BrowserContext | Page, name: string, birthDate: string) {
+  const started = await ctx.request.post("/home/api/v1/auth/adult/start");
+  expect(started.status(), await started.text()).toBe(200);
+  const { identityVerificationId, pageUrl } = (await started.json()) as { identityVerificationId: string; pageUrl: string };
+  expect((await ctx.request.get(pageUrl)).status()).toBe(200);
+  const certified = await ctx.request.post(pageUrl, { form: { name, birthDate, phoneNumber: uniquePhone(), gender: "FEMALE" }, maxRedirects: 0 });
+  expect(certified.status(), await certified.text()).toBe(200);
+  return ctx.request.post("/home/api/v1/auth/adult/verify", { data: { identityVerificationId } });
+}
+
+/** Fills the identity sandbox's certification page the page opened. */
+export async function certifyOnSandboxPage(page: Page, name: string, birthDate: string) {
+  await expect(page.getByRole("heading", { name: "본인인증 (샌드박스)" })).toBeVisible();
+  await page.getByLabel("이름").fill(name);
+  await page.getByLabel("생년월일").fill(birthDate);
+  await page.getByLabel("휴대폰 번호").fill(uniquePhone());
+  await page.getByRole("button", { name: "인증하기", exact: true }).click();
+}

@@ -35,6 +35,9 @@ func StartWriter(t testing.TB, edit func(*server.Config)) *Env {
 	t.Helper()
 	n, js, kv := JS(t)
 	cfg := server.Config{Addr: "127.0.0.1:0", NATSURL: n.URL, AdminToken: "tok", RelayPoll: 100 * time.Millisecond}
+	// Adult verification works as in development: through the identity
+	// sandbox the writer starts (the flag's default; a zero Config has it off).
+	cfg.Identity.Sandbox = true
 	if edit != nil {
 		edit(&cfg)
 	}
