@@ -93,6 +93,10 @@ type Relay struct {
 	lanes  [2]*lane
 	sent   prometheus.Counter
 	failed prometheus.Counter
+	// refused counts rows JetStream refused for good (a document over the
+	// bucket's value size): each is a change readers never see, so an
+	// alert fires on any (deploy/monitoring, OutboxRowRefused).
+	refused *prometheus.CounterVec
 }
 
 // lane is the rows of one outbox kind.
@@ -114,12 +118,22 @@ func New(pool *pgxpool.Pool, js jetstream.JetStream, build Builder, cfg Config, 
 			Name: "writer_outbox_sent_total", Help: "Outbox rows published and marked sent."}),
 		failed: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "writer_outbox_failures_total", Help: "Relay batches that failed and were retried."}),
+		refused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "writer_outbox_refused_total",
+			Help: "Outbox rows JetStream refused for good (too large, malformed) and marked with the error: changes that never reached the edges, by kind (kv: catalog documents, ev: business events)."},
+			[]string{"kind"}),
+	}
+	for _, l := range r.lanes {
+		r.refused.WithLabelValues(l.kind) // every kind shows 0 from the start, so rate() sees the first refusal
 	}
 	if reg != nil {
-		reg.MustRegister(r.sent, r.failed, pendingCollector{r})
+		reg.MustRegister(r.sent, r.failed, r.refused, pendingCollector{r})
 	}
 	return r
 }
+
+// Refused is the counter of rows of kind ("kv", "ev") refused for good.
+func (r *Relay) Refused(kind string) prometheus.Counter { return r.refused.WithLabelValues(kind) }
 
 // Wake makes the relay look for rows now. Call it after every commit that
 // wrote outbox rows on this node; it never blocks (wake-ups coalesce). Both
@@ -347,7 +361,7 @@ func (r *Relay) once(ctx context.Context, l *lane) (int, error) {
 		return 0, ctx.Err()
 	}
 	for id, reason := range res.refused {
-		r.log.Error("outbox row refused for good; marked with the error", "id", id, "err", reason)
+		r.log.Error("outbox row refused for good; marked with the error", "id", id, "lane", l.name, "err", reason)
 		if _, err := tx.Exec(ctx, `UPDATE outbox SET error = $2 WHERE id = $1`, id, reason); err != nil {
 			return 0, fmt.Errorf("mark refused outbox row: %w", err)
 		}
@@ -363,6 +377,7 @@ func (r *Relay) once(ctx context.Context, l *lane) (int, error) {
 		return 0, fmt.Errorf("commit relay tx: %w", err)
 	}
 	r.sent.Add(float64(len(res.done)))
+	r.refused.WithLabelValues(l.kind).Add(float64(len(res.refused)))
 	return len(res.done), res.err
 }
 
