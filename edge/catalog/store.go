@@ -60,6 +60,8 @@ type Prod struct {
 	releases    []time.Time // volume release instants, ascending
 	volsByNo    []contract.Volume
 	lastRelease time.Time
+	// memBytes estimates what this product holds in memory (see Bytes).
+	memBytes int64
 }
 
 // Store is the set of read models. The zero value is not usable; use New.
@@ -86,6 +88,13 @@ type Store struct {
 	images   map[string]*contract.MediaImage
 	volMedia map[string]map[int]*contract.VolumeMedia
 
+	// modelBytes estimates the bytes each kind of read model holds (see
+	// Bytes); sizes is the estimate of each document other than products
+	// (which keep theirs) and media documents (not counted), so a
+	// replacement subtracts what the old one held.
+	modelBytes map[string]int64
+	sizes      map[string]int64
+
 	// revision of the last applied KV entry, and when.
 	revision  uint64
 	updatedAt time.Time
@@ -107,6 +116,9 @@ func New(t *cache.Tags) *Store {
 		reviews:  make(map[string]*contract.ReviewList),
 		images:   make(map[string]*contract.MediaImage),
 		volMedia: make(map[string]map[int]*contract.VolumeMedia),
+
+		modelBytes: make(map[string]int64),
+		sizes:      make(map[string]int64),
 	}
 }
 
@@ -197,7 +209,9 @@ func decode(key string, v []byte) (any, error) {
 		if p.PID == "" {
 			p.PID = key[len(contract.KeyProduct):]
 		}
-		return derive(&p), nil
+		d := derive(&p)
+		d.memBytes = productBytes(len(v), len(p.Volumes))
+		return d, nil
 	case strings.HasPrefix(key, contract.KeyReviews):
 		var d contract.ReviewList
 		if err := json.Unmarshal(v, &d); err != nil {
@@ -271,6 +285,9 @@ func idOf(key, prefix string) (int64, bool) {
 // apply changes one model and bumps the tags it touches. Caller holds s.mu.
 func (s *Store) apply(u Update, doc any) {
 	key := u.Key
+	if !strings.HasPrefix(key, contract.KeyProduct) {
+		s.account(key, len(u.Value), u.Delete)
+	}
 	switch {
 	case strings.HasPrefix(key, contract.KeyProduct):
 		pid := key[len(contract.KeyProduct):]
@@ -282,8 +299,12 @@ func (s *Store) apply(u Update, doc any) {
 				return // an older document arriving late
 			}
 			s.products[pid] = nw
+			s.modelBytes[modelProducts] += nw.memBytes
 		} else {
 			delete(s.products, pid)
+		}
+		if old != nil {
+			s.modelBytes[modelProducts] -= old.memBytes
 		}
 		s.tags.Bump(TagProduct(pid))
 		s.tags.Bump(TagAllProducts)

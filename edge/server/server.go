@@ -97,6 +97,9 @@ type Config struct {
 	Objects ObjectSource
 	// MediaCacheBytes bounds the media object cache (EDGE_MEDIA_CACHE_MB × 1 MiB).
 	MediaCacheBytes int64
+	// AudienceCacheEntries bounds the verified audience tokens kept
+	// (EDGE_AUDIENCE_CACHE_ENTRIES, default 100,000: about 16 MB).
+	AudienceCacheEntries int
 	// MediaTimeout bounds one read of an object from the store.
 	MediaTimeout time.Duration
 	// WatchCheck is how often the edge compares what it applied with the
@@ -136,6 +139,14 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 			return fmt.Errorf("media-cache-mb must be a positive integer")
 		}
 		c.MediaCacheBytes = int64(n) << 20
+		return nil
+	})
+	fs.Func("audience-cache-entries", "verified audience tokens kept, about 160 bytes each (env EDGE_AUDIENCE_CACHE_ENTRIES, default 100000)", func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("audience-cache-entries must be a positive integer")
+		}
+		c.AudienceCacheEntries = n
 		return nil
 	})
 	fs.DurationVar(&c.MediaTimeout, "media-timeout", 10*time.Second, "timeout of one object read from the content store (env EDGE_MEDIA_TIMEOUT)")
@@ -182,6 +193,9 @@ func (c *Config) withDefaults() Config {
 	}
 	if o.MediaCacheBytes <= 0 {
 		o.MediaCacheBytes = 512 << 20
+	}
+	if o.AudienceCacheEntries <= 0 {
+		o.AudienceCacheEntries = 100_000
 	}
 	if o.WatchCheck <= 0 {
 		o.WatchCheck = 2 * time.Second
@@ -291,6 +305,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		return nil, fmt.Errorf("create media object cache: %w", err)
 	}
 	s.objectSrc = cfg.Objects
+	s.auds.max = cfg.AudienceCacheEntries
 	if s.objectSrc == nil && cfg.ContentStoreURL != "" {
 		st, err := store.Open(ctx, cfg.ContentStoreURL)
 		if err != nil {
