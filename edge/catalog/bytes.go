@@ -44,6 +44,8 @@ func modelOf(key string) string {
 		return modelReviews
 	case strings.HasPrefix(key, contract.KeyRanking):
 		return modelRankings
+	case strings.HasPrefix(key, contract.KeyStat):
+		return "" // held in the work itself (its counters)
 	case strings.HasPrefix(key, contract.MediaImageKeyPrefix), strings.HasPrefix(key, contract.VolumeMediaKeyPrefix):
 		return "" // not counted: per-volume media documents are on their way out (issue 35, item 1)
 	}

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	json "github.com/go-json-experiment/json"
@@ -94,6 +95,15 @@ type Store struct {
 	// replacement subtracts what the old one held.
 	modelBytes map[string]int64
 	sizes      map[string]int64
+
+	// CountersRefresh bounds how stale lists' counters get (see
+	// FlushCounters); set before the first Apply. Zero: DefaultCountersRefresh.
+	CountersRefresh time.Duration
+	// countersDirtySince: when (unix ns) a counters document first changed
+	// a work after the last bump of TagCounters, 0 = none since;
+	// countersChanged notes one within an Apply (under mu).
+	countersDirtySince atomic.Int64
+	countersChanged    bool
 
 	// revision of the last applied KV entry, and when.
 	revision  uint64
@@ -181,6 +191,10 @@ func (s *Store) Apply(now time.Time, ups ...Update) []error {
 		}
 		s.applied++
 	}
+	if s.countersChanged {
+		s.countersChanged = false
+		s.countersDirtySince.CompareAndSwap(0, max(now.UnixNano(), 1))
+	}
 	s.updatedAt = now
 	return errs
 }
@@ -221,6 +235,8 @@ func decode(key string, v []byte) (any, error) {
 			d.PID = key[len(contract.KeyReviews):]
 		}
 		return &d, nil
+	case strings.HasPrefix(key, contract.KeyStat):
+		return decodeAs[contract.ProductStat](v)
 	case strings.HasPrefix(key, contract.KeyEvent):
 		return decodeAs[contract.Event](v)
 	case strings.HasPrefix(key, contract.KeyAward):
@@ -317,6 +333,8 @@ func (s *Store) apply(u Update, doc any) {
 				s.tags.Bump(TagAuthor(a.AuthorID))
 			}
 		}
+	case strings.HasPrefix(key, contract.KeyStat):
+		s.applyStat(key[len(contract.KeyStat):], doc, u.Delete)
 	case strings.HasPrefix(key, contract.KeyEvent):
 		if id, ok := idOf(key, contract.KeyEvent); ok {
 			setOrDelete(s.events, id, doc, u.Delete)

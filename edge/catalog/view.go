@@ -320,6 +320,10 @@ func (v *View) updatedInLastDay(f Filter) []*Prod {
 func (v *View) SortProds(ps []*Prod, order string) {
 	var cmp func(a, b *Prod) int
 	switch order {
+	case SortPopular, SortRating, SortZzim:
+		v.Depend(TagCounters)
+	}
+	switch order {
 	case SortPopular:
 		cmp = func(a, b *Prod) int { return compareInt(b.ViewCnt, a.ViewCnt) }
 	case SortNew:
@@ -375,6 +379,7 @@ type Match struct {
 // ignored, Hangul initial consonants allowed). section "" searches everything.
 func (v *View) Search(q, section string) []Match {
 	v.Depend(TagAllProducts)
+	v.Depend(TagCounters) // ties go to the most viewed
 	qk := search.Key(q)
 	if len(qk) == 0 {
 		return nil

@@ -52,6 +52,7 @@ type Item struct {
 
 // NewItem renders p as a list item at the view's instant.
 func NewItem(v *catalog.View, p *catalog.Prod) Item {
+	v.Depend(catalog.TagCounters) // ViewCnt
 	it := Item{
 		PID: p.PID, Section: p.Section, Thumbnail: p.ThumbURL, Title: p.Title, Authors: p.Authors,
 		IsAdult: p.IsAdult(), WaitForFree: p.WaitForFree, Gift: p.Gift, JumpingPass: p.JumpingPass,

@@ -97,6 +97,10 @@ type Config struct {
 	Objects ObjectSource
 	// MediaCacheBytes bounds the media object cache (EDGE_MEDIA_CACHE_MB × 1 MiB).
 	MediaCacheBytes int64
+	// CountersRefresh (EDGE_COUNTERS_REFRESH) bounds how stale the counters
+	// shown and ordered by in lists get (catalog.FlushCounters); the detail
+	// page shows a counters change at once. Default 30s.
+	CountersRefresh time.Duration
 	// AudienceCacheEntries bounds the verified audience tokens kept
 	// (EDGE_AUDIENCE_CACHE_ENTRIES, default 100,000: about 16 MB).
 	AudienceCacheEntries int
@@ -149,6 +153,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 		c.AudienceCacheEntries = n
 		return nil
 	})
+	fs.DurationVar(&c.CountersRefresh, "counters-refresh", catalog.DefaultCountersRefresh, "how stale zzim, view and review counts in lists may get: lists re-render at most once per this while counters change; the detail is never stale (env EDGE_COUNTERS_REFRESH)")
 	fs.DurationVar(&c.MediaTimeout, "media-timeout", 10*time.Second, "timeout of one object read from the content store (env EDGE_MEDIA_TIMEOUT)")
 	fs.IntVar(&c.NATSReplicas, "nats-replicas", 1, "replicas of the stream and bucket when creating them (env NATS_REPLICAS)")
 	fs.DurationVar(&c.ForwardTimeout, "forward-timeout", 30*time.Second, "timeout of a call forwarded to a writer (env EDGE_FORWARD_TIMEOUT)")
@@ -315,6 +320,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		s.objectSrc, s.ownStore = st, st
 	}
 	s.store = catalog.New(cache.NewTags())
+	s.store.CountersRefresh = cfg.CountersRefresh
 	if s.nc, err = natsutil.Connect(cfg.NATSURL, cfg.NATSAuth, "edge", log); err != nil {
 		return nil, err
 	}

@@ -348,8 +348,14 @@ func (r *Relay) once(ctx context.Context, l *lane) (int, error) {
 	if len(keys) > 0 {
 		// Serialise per key across relays, always locking in one order so two
 		// relays never deadlock: the relay that publishes last builds last.
+		// A work's counters and its document share one lock (lockName), so
+		// the later of the two in the bucket is never the older.
+		locks := make([]string, len(keys))
+		for i, k := range keys {
+			locks[i] = lockName(k)
+		}
 		if _, err := tx.Exec(ctx, `SELECT count(pg_advisory_xact_lock(h)) FROM
-			(SELECT hashtextextended(k, 0) h FROM unnest($1::text[]) k ORDER BY 1) s`, keys); err != nil {
+			(SELECT DISTINCT hashtextextended(k, 0) h FROM unnest($1::text[]) k ORDER BY 1) s`, locks); err != nil {
 			return 0, fmt.Errorf("lock outbox keys: %w", err)
 		}
 		if docs, err = r.build(ctx, tx, keys); err != nil {
@@ -379,6 +385,16 @@ func (r *Relay) once(ctx context.Context, l *lane) (int, error) {
 	r.sent.Add(float64(len(res.done)))
 	r.refused.WithLabelValues(l.kind).Add(float64(len(res.refused)))
 	return len(res.done), res.err
+}
+
+// lockName is the advisory lock a document is built under: its key, except
+// that a work's counters (stat.<pid>) take the work's (prod.<pid>): both
+// carry the counters, and an edge applies whichever comes later.
+func lockName(key string) string {
+	if pid, ok := strings.CutPrefix(key, contract.KeyStat); ok {
+		return contract.KeyProduct + pid
+	}
+	return key
 }
 
 // permanent reports whether JetStream refused a message for good (too big,
