@@ -51,7 +51,7 @@ func TestCountersReachListsOncePerRefresh(t *testing.T) {
 	if detail.valid(now) {
 		t.Fatal("detail still valid after its counters changed")
 	}
-	if p := s.products["P000000"]; p.ZzimCount != 1000 || len(p.Volumes) != 3 || p.Title == "" {
+	if p := s.products["P000000"]; p.ZzimCount() != 1000 || len(p.Volumes) != 3 || p.Title == "" {
 		t.Fatalf("counters not applied in place: %+v", p.Product)
 	}
 	if !popular.valid(now) || !newest.valid(now) {
@@ -82,4 +82,50 @@ func TestCountersReachListsOncePerRefresh(t *testing.T) {
 	if s.products["unknown"] != nil {
 		t.Fatal("counters made a work")
 	}
+}
+
+// A batch of counters documents applies under the read lock: it completes
+// while a render is in progress, and reads go on meanwhile, where a work's
+// whole document waits for the render to finish (issue 35: a zzim made
+// every read wait behind the full-scan renders it caused).
+func TestCountersDoNotWaitBehindARender(t *testing.T) {
+	now := time.Date(2026, 3, 2, 12, 0, 0, 0, contract.KST)
+	s := New(cache.NewTags())
+	if errs := s.Apply(now, Update{Key: contract.ProductKey("P000000"), Value: sampleProduct(0, 3), Revision: 1}); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	rendering, release := make(chan struct{}), make(chan struct{})
+	renderDone := make(chan struct{})
+	go func() {
+		defer close(renderDone)
+		s.Read(now, false, func(v *View) {
+			close(rendering)
+			<-release // a long render: a full scan of a big catalog
+		})
+	}()
+	<-rendering
+	applied := make(chan struct{})
+	go func() {
+		s.Apply(now, statUpdate("P000000", 4242, 2))
+		close(applied)
+	}()
+	select {
+	case <-applied:
+	case <-renderDone:
+		t.Fatal("render ended first")
+	case <-time.After(10 * time.Second): // a deadlock detector, not a timing
+		close(release)
+		t.Fatal("a counters update waited behind a render")
+	}
+	// Another read, while the render still holds the read lock.
+	var got int64
+	s.Read(now, false, func(v *View) { got = v.Product("P000000").ZzimCount() })
+	if got != 4242 {
+		t.Fatalf("zzim count %d, want 4242", got)
+	}
+	if rev, _, _, _ := s.Stats(); rev != 2 {
+		t.Fatalf("revision %d, want 2", rev)
+	}
+	close(release)
+	<-renderDone
 }

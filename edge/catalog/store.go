@@ -63,6 +63,9 @@ type Prod struct {
 	lastRelease time.Time
 	// memBytes estimates what this product holds in memory (see Bytes).
 	memBytes int64
+	// ctr: the counters once a counters document changed them (nil: the
+	// document's). Read through ViewCnt, ZzimCount, ReviewCount, PointSum.
+	ctr atomic.Pointer[Counters]
 }
 
 // Store is the set of read models. The zero value is not usable; use New.
@@ -100,10 +103,14 @@ type Store struct {
 	// FlushCounters); set before the first Apply. Zero: DefaultCountersRefresh.
 	CountersRefresh time.Duration
 	// countersDirtySince: when (unix ns) a counters document first changed
-	// a work after the last bump of TagCounters, 0 = none since;
-	// countersChanged notes one within an Apply (under mu).
+	// a work after the last bump of TagCounters, 0 = none since.
 	countersDirtySince atomic.Int64
-	countersChanged    bool
+
+	// meta guards revision, updatedAt and applied: a batch of counters
+	// documents applies under mu's read lock.
+	meta sync.Mutex
+	// applyNow is the instant of the Apply under way (under mu's write lock).
+	applyNow time.Time
 
 	// revision of the last applied KV entry, and when.
 	revision  uint64
@@ -179,23 +186,38 @@ func (s *Store) Apply(now time.Time, ups ...Update) []error {
 			errs = append(errs, err)
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	stats := isStat(ups)
+	if stats {
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+	} else {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.applyNow = now
+	}
+	var rev uint64
+	var applied uint64
+	counters := false
 	for i, u := range ups {
 		if !u.Delete && docs[i] == nil {
 			continue
 		}
-		s.apply(u, docs[i])
-		if u.Revision > s.revision {
-			s.revision = u.Revision
+		if stats {
+			counters = s.applyStat(u.Key[len(contract.KeyStat):], docs[i], u.Delete) || counters
+		} else {
+			s.apply(u, docs[i])
 		}
-		s.applied++
+		rev = max(rev, u.Revision)
+		applied++
 	}
-	if s.countersChanged {
-		s.countersChanged = false
+	if counters {
 		s.countersDirtySince.CompareAndSwap(0, max(now.UnixNano(), 1))
 	}
+	s.meta.Lock()
+	s.revision = max(s.revision, rev)
+	s.applied += applied
 	s.updatedAt = now
+	s.meta.Unlock()
 	return errs
 }
 
@@ -203,8 +225,11 @@ func (s *Store) Apply(now time.Time, ups ...Update) []error {
 // entries were applied in total.
 func (s *Store) Stats() (revision uint64, at time.Time, applied uint64, products int) {
 	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.revision, s.updatedAt, s.applied, len(s.products)
+	n := len(s.products)
+	s.mu.RUnlock()
+	s.meta.Lock()
+	defer s.meta.Unlock()
+	return s.revision, s.updatedAt, s.applied, n
 }
 
 // decode reads a KV value with encoding/json v2 (the Go team's
@@ -334,7 +359,9 @@ func (s *Store) apply(u Update, doc any) {
 			}
 		}
 	case strings.HasPrefix(key, contract.KeyStat):
-		s.applyStat(key[len(contract.KeyStat):], doc, u.Delete)
+		if s.applyStat(key[len(contract.KeyStat):], doc, u.Delete) {
+			s.countersDirtySince.CompareAndSwap(0, max(s.applyNow.UnixNano(), 1))
+		}
 	case strings.HasPrefix(key, contract.KeyEvent):
 		if id, ok := idOf(key, contract.KeyEvent); ok {
 			setOrDelete(s.events, id, doc, u.Delete)

@@ -325,7 +325,7 @@ func (v *View) SortProds(ps []*Prod, order string) {
 	}
 	switch order {
 	case SortPopular:
-		cmp = func(a, b *Prod) int { return compareInt(b.ViewCnt, a.ViewCnt) }
+		cmp = func(a, b *Prod) int { return compareInt(b.ViewCnt(), a.ViewCnt()) }
 	case SortNew:
 		cmp = func(a, b *Prod) int { return b.RegisteredAt.Compare(a.RegisteredAt) }
 	case SortTitle:
@@ -333,7 +333,7 @@ func (v *View) SortProds(ps []*Prod, order string) {
 	case SortRating:
 		cmp = func(a, b *Prod) int { return compareInt(rating(b), rating(a)) }
 	case SortZzim:
-		cmp = func(a, b *Prod) int { return compareInt(b.ZzimCount, a.ZzimCount) }
+		cmp = func(a, b *Prod) int { return compareInt(b.ZzimCount(), a.ZzimCount()) }
 	default:
 		// Precompute: LastUpdate is a binary search per call.
 		lu := make(map[*Prod]int64, len(ps))
@@ -352,10 +352,11 @@ func (v *View) SortProds(ps []*Prod, order string) {
 
 // rating is the average point × 1000 (0 without reviews).
 func rating(p *Prod) int64 {
-	if p.ReviewCount == 0 {
+	c := p.counters() // one set: a counters update may land meanwhile
+	if c.ReviewCount == 0 {
 		return 0
 	}
-	return p.PointSum * 1000 / int64(p.ReviewCount)
+	return c.PointSum * 1000 / int64(c.ReviewCount)
 }
 
 func compareInt[T ~int | ~int64](a, b T) int {
@@ -410,7 +411,7 @@ func (v *View) Search(q, section string) []Match {
 		if a.Score != b.Score {
 			return b.Score - a.Score
 		}
-		if c := compareInt(b.P.ViewCnt, a.P.ViewCnt); c != 0 {
+		if c := compareInt(b.P.ViewCnt(), a.P.ViewCnt()); c != 0 {
 			return c
 		}
 		return strings.Compare(a.P.PID, b.P.PID)
@@ -478,7 +479,7 @@ func (v *View) fallbackRanking(scope, tab string) (items []RankedProd) {
 		if i == rankingSize {
 			break
 		}
-		items = append(items, RankedProd{P: p, Rank: i + 1, Score: float64(p.ViewCnt)})
+		items = append(items, RankedProd{P: p, Rank: i + 1, Score: float64(p.ViewCnt())})
 	}
 	return items
 }

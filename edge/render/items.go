@@ -60,7 +60,7 @@ func NewItem(v *catalog.View, p *catalog.Prod) Item {
 		Genre: contract.GenreCodeOf(p.Section), GenreID: p.GenreID, SubGenre: p.SubGenre, Category1: p.Category1,
 		Summary: p.Summary, OriginalLabel: p.OriginalLabel, EndFlag: yn(p.FlagEnd),
 		FreeVolCnt: v.FreeVolumes(p), Cashback: p.CashbackRate, Discount: p.DiscountRate,
-		Badge: "NONE", ViewCnt: p.ViewCnt, Weekdays: p.Weekdays,
+		Badge: "NONE", ViewCnt: p.ViewCnt(), Weekdays: p.Weekdays,
 	}
 	if it.Authors == nil {
 		it.Authors = []contract.Author{}
