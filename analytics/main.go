@@ -29,11 +29,13 @@ func main() {
 	var cfg server.Config
 	cfg.RegisterFlags(fs)
 	format, level := svc.LogFlags(fs)
+	memFraction := svc.MemoryFlag(fs)
 	if err := svc.Parse(fs, os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "analytics:", err)
 		os.Exit(2)
 	}
 	log := svc.NewLogger(*format, *level)
+	svc.SetMemoryLimit(log, *memFraction)
 	ctx, cancel := svc.SignalContext()
 	defer cancel()
 	s, err := server.New(ctx, cfg, log)

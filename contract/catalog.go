@@ -133,6 +133,23 @@ func (p *Product) IsAdult() bool { return AdultAge(p.Age) }
 // only, for services that hold the rating without the document.
 func AdultAge(age int) bool { return age >= 19 }
 
+// ProductStat is a work's counters (stat.<pid>), published on their own so
+// that a zzim, a review or a view does not republish the whole work (issue
+// 35: a work is one KV value with every volume inline). The counters are
+// also in the work's document (prod.<pid>), as of when it was built: an edge
+// applies whichever of the two comes later in the bucket, so an edge that
+// does not know this key (a rolling upgrade) still shows the counters of
+// each full document, and one that knows it takes old full documents as
+// before. The writer builds both of one work under one lock, so the later
+// in the bucket is never the older.
+type ProductStat struct {
+	PID         string `json:"pid"`
+	ViewCnt     int64  `json:"viewCnt"`
+	ReviewCount int    `json:"reviewCount"`
+	PointSum    int64  `json:"pointSum"`
+	ZzimCount   int64  `json:"zzimCount"`
+}
+
 // Volume is one episode or book of a work.
 type Volume struct {
 	No        int       `json:"no"`

@@ -36,6 +36,7 @@ const (
 	KeyKeyword    = "keyword." // keyword.<id>      -> Keyword
 	KeyRanking    = "ranking." // ranking.<scope>.<tab> -> Ranking (scope: all|wt|cm|eb|genre-<id>)
 	KeyReviews    = "reviews." // reviews.<pid>     -> ReviewList
+	KeyStat       = "stat."    // stat.<pid>        -> ProductStat (a work's counters)
 	KeyQuickLinks = "quicklinks"
 	KeyJumpPass   = "jumpingpass"
 	KeySiteConfig = "siteconfig"
@@ -43,6 +44,9 @@ const (
 
 // ProductKey returns the catalog key of a product.
 func ProductKey(pid string) string { return KeyProduct + pid }
+
+// StatKey returns the catalog key of a product's counters.
+func StatKey(pid string) string { return KeyStat + pid }
 
 // TrackSubject is the subject a tracking event of type t is published on.
 func TrackSubject(t string) string { return EventsSubjectPrefix + "track." + t }

@@ -24,6 +24,7 @@ func envNames(t *testing.T) map[string]map[string]bool {
 		fs := flag.NewFlagSet(name, flag.ContinueOnError)
 		register(fs)
 		svc.LogFlags(fs)
+		svc.MemoryFlag(fs)
 		names := map[string]bool{}
 		fs.VisitAll(func(f *flag.Flag) {
 			if n := svc.EnvOf(f); n != "" {

@@ -29,11 +29,13 @@ func main() {
 	fs := flag.NewFlagSet("writer", flag.ExitOnError)
 	cfg.RegisterFlags(fs)
 	format, level := svc.LogFlags(fs)
+	memFraction := svc.MemoryFlag(fs)
 	if err := svc.Parse(fs, os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "writer:", err)
 		os.Exit(2)
 	}
 	log := svc.NewLogger(*format, *level)
+	svc.SetMemoryLimit(log, *memFraction)
 	// The writer binary decodes uploads: no libvips loader but the three
 	// formats it takes may run in it. (The launcher, which also rasterizes
 	// the demo's SVG drawings in its process, does not restrict.)

@@ -230,6 +230,13 @@ func (c *Cache) Set(key []byte, e *Entry) {
 	c.rc.Set(xxhash.Sum64(key), e, int64(len(e.Body)+len(e.Gzip)+len(e.Brotli)+64))
 }
 
+// Bytes is what the cached entries cost (bodies and their compressed
+// variants, 64 bytes each beside), as ristretto counts it against MaxBytes.
+func (c *Cache) Bytes() int64 { return c.rc.MaxCost() - c.rc.RemainingCost() }
+
+// MaxBytes is the cache's bound.
+func (c *Cache) MaxBytes() int64 { return c.rc.MaxCost() }
+
 // Wait blocks until buffered Sets are applied (tests and benchmarks).
 func (c *Cache) Wait() { c.rc.Wait() }
 

@@ -114,6 +114,15 @@ func (c *Objects) Bytes() int64 {
 	return n
 }
 
+// MaxBytes is the cache's bound.
+func (c *Objects) MaxBytes() int64 {
+	var n int64
+	for i := range c.shards {
+		n += c.shards[i].max
+	}
+	return n
+}
+
 // Close releases the cache's objects.
 func (c *Objects) Close() {
 	for i := range c.shards {

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	json "github.com/go-json-experiment/json"
@@ -60,6 +61,11 @@ type Prod struct {
 	releases    []time.Time // volume release instants, ascending
 	volsByNo    []contract.Volume
 	lastRelease time.Time
+	// memBytes estimates what this product holds in memory (see Bytes).
+	memBytes int64
+	// ctr: the counters once a counters document changed them (nil: the
+	// document's). Read through ViewCnt, ZzimCount, ReviewCount, PointSum.
+	ctr atomic.Pointer[Counters]
 }
 
 // Store is the set of read models. The zero value is not usable; use New.
@@ -88,6 +94,26 @@ type Store struct {
 	// (imageaudience.go): adult-only pictures are served by audience.
 	imageUse map[string]imageUse
 
+	// modelBytes estimates the bytes each kind of read model holds (see
+	// Bytes); sizes is the estimate of each document other than products
+	// (which keep theirs) and media documents (not counted), so a
+	// replacement subtracts what the old one held.
+	modelBytes map[string]int64
+	sizes      map[string]int64
+
+	// CountersRefresh bounds how stale lists' counters get (see
+	// FlushCounters); set before the first Apply. Zero: DefaultCountersRefresh.
+	CountersRefresh time.Duration
+	// countersDirtySince: when (unix ns) a counters document first changed
+	// a work after the last bump of TagCounters, 0 = none since.
+	countersDirtySince atomic.Int64
+
+	// meta guards revision, updatedAt and applied: a batch of counters
+	// documents applies under mu's read lock.
+	meta sync.Mutex
+	// applyNow is the instant of the Apply under way (under mu's write lock).
+	applyNow time.Time
+
 	// revision of the last applied KV entry, and when.
 	revision  uint64
 	updatedAt time.Time
@@ -109,6 +135,9 @@ func New(t *cache.Tags) *Store {
 		reviews:  make(map[string]*contract.ReviewList),
 		images:   make(map[string]*contract.MediaImage),
 		imageUse: make(map[string]imageUse),
+
+		modelBytes: make(map[string]int64),
+		sizes:      make(map[string]int64),
 	}
 }
 
@@ -159,19 +188,38 @@ func (s *Store) Apply(now time.Time, ups ...Update) []error {
 			errs = append(errs, err)
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	stats := isStat(ups)
+	if stats {
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+	} else {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.applyNow = now
+	}
+	var rev uint64
+	var applied uint64
+	counters := false
 	for i, u := range ups {
 		if !u.Delete && docs[i] == nil {
 			continue
 		}
-		s.apply(u, docs[i])
-		if u.Revision > s.revision {
-			s.revision = u.Revision
+		if stats {
+			counters = s.applyStat(u.Key[len(contract.KeyStat):], docs[i], u.Delete) || counters
+		} else {
+			s.apply(u, docs[i])
 		}
-		s.applied++
+		rev = max(rev, u.Revision)
+		applied++
 	}
+	if counters {
+		s.countersDirtySince.CompareAndSwap(0, max(now.UnixNano(), 1))
+	}
+	s.meta.Lock()
+	s.revision = max(s.revision, rev)
+	s.applied += applied
 	s.updatedAt = now
+	s.meta.Unlock()
 	return errs
 }
 
@@ -179,8 +227,11 @@ func (s *Store) Apply(now time.Time, ups ...Update) []error {
 // entries were applied in total.
 func (s *Store) Stats() (revision uint64, at time.Time, applied uint64, products int) {
 	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.revision, s.updatedAt, s.applied, len(s.products)
+	n := len(s.products)
+	s.mu.RUnlock()
+	s.meta.Lock()
+	defer s.meta.Unlock()
+	return s.revision, s.updatedAt, s.applied, n
 }
 
 // decode reads a KV value with encoding/json v2 (the Go team's
@@ -199,7 +250,9 @@ func decode(key string, v []byte) (any, error) {
 		if p.PID == "" {
 			p.PID = key[len(contract.KeyProduct):]
 		}
-		return derive(&p), nil
+		d := derive(&p)
+		d.memBytes = productBytes(len(v), len(p.Volumes))
+		return d, nil
 	case strings.HasPrefix(key, contract.KeyReviews):
 		var d contract.ReviewList
 		if err := json.Unmarshal(v, &d); err != nil {
@@ -209,6 +262,8 @@ func decode(key string, v []byte) (any, error) {
 			d.PID = key[len(contract.KeyReviews):]
 		}
 		return &d, nil
+	case strings.HasPrefix(key, contract.KeyStat):
+		return decodeAs[contract.ProductStat](v)
 	case strings.HasPrefix(key, contract.KeyEvent):
 		return decodeAs[contract.Event](v)
 	case strings.HasPrefix(key, contract.KeyAward):
@@ -271,6 +326,9 @@ func idOf(key, prefix string) (int64, bool) {
 // apply changes one model and bumps the tags it touches. Caller holds s.mu.
 func (s *Store) apply(u Update, doc any) {
 	key := u.Key
+	if !strings.HasPrefix(key, contract.KeyProduct) {
+		s.account(key, len(u.Value), u.Delete)
+	}
 	switch {
 	case strings.HasPrefix(key, contract.KeyProduct):
 		pid := key[len(contract.KeyProduct):]
@@ -282,11 +340,13 @@ func (s *Store) apply(u Update, doc any) {
 				return // an older document arriving late
 			}
 			s.products[pid] = nw
+			s.modelBytes[modelProducts] += nw.memBytes
 		} else {
 			delete(s.products, pid)
 		}
 		if old != nil {
 			s.countImages(old, -1)
+			s.modelBytes[modelProducts] -= old.memBytes
 		}
 		if nw != nil {
 			s.countImages(nw, 1)
@@ -301,6 +361,10 @@ func (s *Store) apply(u Update, doc any) {
 			for _, a := range p.Authors {
 				s.tags.Bump(TagAuthor(a.AuthorID))
 			}
+		}
+	case strings.HasPrefix(key, contract.KeyStat):
+		if s.applyStat(key[len(contract.KeyStat):], doc, u.Delete) {
+			s.countersDirtySince.CompareAndSwap(0, max(s.applyNow.UnixNano(), 1))
 		}
 	case strings.HasPrefix(key, contract.KeyEvent):
 		if id, ok := idOf(key, contract.KeyEvent); ok {

@@ -320,8 +320,12 @@ func (v *View) updatedInLastDay(f Filter) []*Prod {
 func (v *View) SortProds(ps []*Prod, order string) {
 	var cmp func(a, b *Prod) int
 	switch order {
+	case SortPopular, SortRating, SortZzim:
+		v.Depend(TagCounters)
+	}
+	switch order {
 	case SortPopular:
-		cmp = func(a, b *Prod) int { return compareInt(b.ViewCnt, a.ViewCnt) }
+		cmp = func(a, b *Prod) int { return compareInt(b.ViewCnt(), a.ViewCnt()) }
 	case SortNew:
 		cmp = func(a, b *Prod) int { return b.RegisteredAt.Compare(a.RegisteredAt) }
 	case SortTitle:
@@ -329,7 +333,7 @@ func (v *View) SortProds(ps []*Prod, order string) {
 	case SortRating:
 		cmp = func(a, b *Prod) int { return compareInt(rating(b), rating(a)) }
 	case SortZzim:
-		cmp = func(a, b *Prod) int { return compareInt(b.ZzimCount, a.ZzimCount) }
+		cmp = func(a, b *Prod) int { return compareInt(b.ZzimCount(), a.ZzimCount()) }
 	default:
 		// Precompute: LastUpdate is a binary search per call.
 		lu := make(map[*Prod]int64, len(ps))
@@ -348,10 +352,11 @@ func (v *View) SortProds(ps []*Prod, order string) {
 
 // rating is the average point × 1000 (0 without reviews).
 func rating(p *Prod) int64 {
-	if p.ReviewCount == 0 {
+	c := p.counters() // one set: a counters update may land meanwhile
+	if c.ReviewCount == 0 {
 		return 0
 	}
-	return p.PointSum * 1000 / int64(p.ReviewCount)
+	return c.PointSum * 1000 / int64(c.ReviewCount)
 }
 
 func compareInt[T ~int | ~int64](a, b T) int {
@@ -375,6 +380,7 @@ type Match struct {
 // ignored, Hangul initial consonants allowed). section "" searches everything.
 func (v *View) Search(q, section string) []Match {
 	v.Depend(TagAllProducts)
+	v.Depend(TagCounters) // ties go to the most viewed
 	qk := search.Key(q)
 	if len(qk) == 0 {
 		return nil
@@ -405,7 +411,7 @@ func (v *View) Search(q, section string) []Match {
 		if a.Score != b.Score {
 			return b.Score - a.Score
 		}
-		if c := compareInt(b.P.ViewCnt, a.P.ViewCnt); c != 0 {
+		if c := compareInt(b.P.ViewCnt(), a.P.ViewCnt()); c != 0 {
 			return c
 		}
 		return strings.Compare(a.P.PID, b.P.PID)
@@ -473,7 +479,7 @@ func (v *View) fallbackRanking(scope, tab string) (items []RankedProd) {
 		if i == rankingSize {
 			break
 		}
-		items = append(items, RankedProd{P: p, Rank: i + 1, Score: float64(p.ViewCnt)})
+		items = append(items, RankedProd{P: p, Rank: i + 1, Score: float64(p.ViewCnt())})
 	}
 	return items
 }

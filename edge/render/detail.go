@@ -231,10 +231,11 @@ func ProductDetail(v *catalog.View, pid string) (int, any) {
 	d.VolList = volList(v, p, vols)
 	d.SalesInfo = salesInfo(p, vols, v.FreeVolumes(p))
 	avg := 0.0
-	if p.ReviewCount > 0 {
-		avg = float64(p.PointSum*10/int64(p.ReviewCount)) / 10
+	c := p.Counters() // one set: a counters update may land while this renders
+	if c.ReviewCount > 0 {
+		avg = float64(c.PointSum*10/int64(c.ReviewCount)) / 10
 	}
-	d.ReviewInfo = &ReviewInfo{Count: p.ReviewCount, IsDisplay: p.ReviewCount > 0, Point: avg, PointSum: p.PointSum}
+	d.ReviewInfo = &ReviewInfo{Count: c.ReviewCount, IsDisplay: c.ReviewCount > 0, Point: avg, PointSum: c.PointSum}
 	d.KeywordTag = []KeywordTag{}
 	kws := v.Keywords()
 	for _, k := range p.Keywords {
@@ -282,7 +283,7 @@ func ProductDetail(v *catalog.View, pid string) (int, any) {
 	for _, a := range p.Authors {
 		d.AuthorZzims = append(d.AuthorZzims, AuthorZzim{AuthorID: a.AuthorID, AuthorName: a.AuthorName})
 	}
-	d.Metric = &Metric{ViewCnt: p.ViewCnt, ZzimCount: p.ZzimCount, ReviewCount: p.ReviewCount}
+	d.Metric = &Metric{ViewCnt: c.ViewCnt, ZzimCount: c.ZzimCount, ReviewCount: c.ReviewCount}
 	if len(vols) > 0 {
 		rv := contract.ViewVol(&vols[0], false, false, false)
 		d.RecentViewVol = &rv
@@ -315,7 +316,7 @@ func prodInfo(v *catalog.View, p *catalog.Prod, vols []contract.Volume) ProdInfo
 		SubGenre: p.SubGenre, Category1: p.Category1, Category2: p.Category2, Summary: p.Summary,
 		Provider: p.Provider, Authors: p.Authors, Age: p.Age, IsAdult: p.IsAdult(), UpdateState: "NONE",
 		FlagEnd: yn(p.FlagEnd), UpdateCycle: p.UpdateCycle, Weekdays: p.Weekdays, IsOriginal: p.IsOriginal,
-		IsMonopoly: p.IsMonopoly, IsShortStory: p.IsShortStory, OriginalLabel: p.OriginalLabel, ViewCnt: p.ViewCnt,
+		IsMonopoly: p.IsMonopoly, IsShortStory: p.IsShortStory, OriginalLabel: p.OriginalLabel, ViewCnt: p.ViewCnt(),
 		Unit: p.Unit, VolCnt: len(vols), IsSpecialPriceSet: p.IsSpecialPriceSet, IsPackage: p.IsPackage,
 		SpecialPriceSetMainSubdir: p.SpecialPriceSetMainSubdir, SpecialPriceSetProdCnt: p.SpecialPriceSetProdCnt,
 		WaitForFree: p.WaitForFree, Gift: p.Gift, JumpingPass: p.JumpingPass, WaitRecycle: p.WaitRecycle,

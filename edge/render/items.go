@@ -52,6 +52,7 @@ type Item struct {
 
 // NewItem renders p as a list item at the view's instant.
 func NewItem(v *catalog.View, p *catalog.Prod) Item {
+	v.Depend(catalog.TagCounters) // ViewCnt
 	it := Item{
 		PID: p.PID, Section: p.Section, Thumbnail: p.ThumbURL, Title: p.Title, Authors: p.Authors,
 		IsAdult: p.IsAdult(), WaitForFree: p.WaitForFree, Gift: p.Gift, JumpingPass: p.JumpingPass,
@@ -59,7 +60,7 @@ func NewItem(v *catalog.View, p *catalog.Prod) Item {
 		Genre: contract.GenreCodeOf(p.Section), GenreID: p.GenreID, SubGenre: p.SubGenre, Category1: p.Category1,
 		Summary: p.Summary, OriginalLabel: p.OriginalLabel, EndFlag: yn(p.FlagEnd),
 		FreeVolCnt: v.FreeVolumes(p), Cashback: p.CashbackRate, Discount: p.DiscountRate,
-		Badge: "NONE", ViewCnt: p.ViewCnt, Weekdays: p.Weekdays,
+		Badge: "NONE", ViewCnt: p.ViewCnt(), Weekdays: p.Weekdays,
 	}
 	if it.Authors == nil {
 		it.Authors = []contract.Author{}

@@ -30,6 +30,21 @@ func (s *Server) teen(ctx *fasthttp.RequestCtx, now time.Time) bool {
 type audCache struct {
 	mu sync.Mutex
 	m  map[string]audEntry
+	// max is how many tokens it keeps before it starts afresh
+	// (EDGE_AUDIENCE_CACHE_ENTRIES); bytes estimates what they hold.
+	max   int
+	bytes int64
+}
+
+// audEntryBytes is what one remembered token costs beside its text: the
+// map's slot (string header, entry, tophash) and the string's allocation rounding.
+const audEntryBytes = 64
+
+// Bytes estimates what the remembered tokens hold.
+func (a *audCache) Bytes() int64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.bytes
 }
 
 type audEntry struct {
@@ -53,8 +68,12 @@ func (a *audCache) level(secret, tok []byte, now time.Time) int {
 		e = audEntry{level: aud.AdultLevel, exp: aud.Expires.Unix()}
 	}
 	a.mu.Lock()
-	if a.m == nil || len(a.m) > 100_000 {
+	if a.m == nil || len(a.m) >= max(a.max, 1) {
 		a.m = make(map[string]audEntry)
+		a.bytes = 0
+	}
+	if _, ok := a.m[string(tok)]; !ok {
+		a.bytes += int64(len(tok)) + audEntryBytes
 	}
 	a.m[string(tok)] = e
 	a.mu.Unlock()

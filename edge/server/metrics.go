@@ -66,6 +66,7 @@ func newMetrics(s *Server) *metrics {
 			func() float64 { return float64(s.objects.Misses.Load()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "edge_media_cache_bytes", Help: "Bytes the media object cache holds."},
 			func() float64 { return float64(s.objects.Bytes()) }),
+		memoryCollector{s},
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "edge_catalog_products", Help: "Products in memory."},
 			func() float64 { _, _, _, n := s.store.Stats(); return float64(n) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "edge_catalog_revision", Help: "Last applied KV revision."},
@@ -96,6 +97,43 @@ func newMetrics(s *Server) *metrics {
 			}),
 	)
 	return m
+}
+
+var (
+	cacheBytesDesc = prometheus.NewDesc("edge_cache_bytes",
+		"Bytes each cache holds: bodies (rendered answers in ristretto, as counted against its bound), media (objects), audiences (verified audience tokens, estimated).", []string{"cache"}, nil)
+	cacheMaxDesc = prometheus.NewDesc("edge_cache_max_bytes",
+		"Each cache's bound from its flag (EDGE_CACHE_MB, EDGE_MEDIA_CACHE_MB; audiences: EDGE_AUDIENCE_CACHE_ENTRIES at ~160 bytes).", []string{"cache"}, nil)
+	catalogBytesDesc = prometheus.NewDesc("edge_catalog_bytes",
+		"Estimated bytes of the in-memory read models by kind (products, reviews, rankings, other), from their documents' sizes.", []string{"model"}, nil)
+)
+
+// memoryCollector reports what the edge's memory goes to, at scrape time:
+// the figures of the memory budget in edge/README.md.
+type memoryCollector struct{ s *Server }
+
+func (c memoryCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- cacheBytesDesc
+	ch <- cacheMaxDesc
+	ch <- catalogBytesDesc
+}
+
+func (c memoryCollector) Collect(ch chan<- prometheus.Metric) {
+	s := c.s
+	for _, x := range []struct {
+		name     string
+		used, mx int64
+	}{
+		{"bodies", s.cache.Bytes(), s.cache.MaxBytes()},
+		{"media", s.objects.Bytes(), s.objects.MaxBytes()},
+		{"audiences", s.auds.Bytes(), int64(s.auds.max) * (audEntryBytes + 96)},
+	} {
+		ch <- prometheus.MustNewConstMetric(cacheBytesDesc, prometheus.GaugeValue, float64(x.used), x.name)
+		ch <- prometheus.MustNewConstMetric(cacheMaxDesc, prometheus.GaugeValue, float64(x.mx), x.name)
+	}
+	for model, n := range s.store.Bytes() {
+		ch <- prometheus.MustNewConstMetric(catalogBytesDesc, prometheus.GaugeValue, float64(n), model)
+	}
 }
 
 // readyDetail adds the catalog's state to /readyz: ready stays true while NATS

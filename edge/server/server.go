@@ -101,6 +101,13 @@ type Config struct {
 	Objects ObjectSource
 	// MediaCacheBytes bounds the media object cache (EDGE_MEDIA_CACHE_MB × 1 MiB).
 	MediaCacheBytes int64
+	// CountersRefresh (EDGE_COUNTERS_REFRESH) bounds how stale the counters
+	// shown and ordered by in lists get (catalog.FlushCounters); the detail
+	// page shows a counters change at once. Default 30s.
+	CountersRefresh time.Duration
+	// AudienceCacheEntries bounds the verified audience tokens kept
+	// (EDGE_AUDIENCE_CACHE_ENTRIES, default 100,000: about 16 MB).
+	AudienceCacheEntries int
 	// MediaTimeout bounds one read of an object from the store.
 	MediaTimeout time.Duration
 	// WatchCheck is how often the edge compares what it applied with the
@@ -146,6 +153,15 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 		c.MediaCacheBytes = int64(n) << 20
 		return nil
 	})
+	fs.Func("audience-cache-entries", "verified audience tokens kept, about 160 bytes each (env EDGE_AUDIENCE_CACHE_ENTRIES, default 100000)", func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("audience-cache-entries must be a positive integer")
+		}
+		c.AudienceCacheEntries = n
+		return nil
+	})
+	fs.DurationVar(&c.CountersRefresh, "counters-refresh", catalog.DefaultCountersRefresh, "how stale zzim, view and review counts in lists may get: lists re-render at most once per this while counters change; the detail is never stale (env EDGE_COUNTERS_REFRESH)")
 	fs.DurationVar(&c.MediaTimeout, "media-timeout", 10*time.Second, "timeout of one object read from the content store (env EDGE_MEDIA_TIMEOUT)")
 	fs.IntVar(&c.NATSReplicas, "nats-replicas", 1, "replicas of the stream and bucket when creating them (env NATS_REPLICAS)")
 	fs.DurationVar(&c.ForwardTimeout, "forward-timeout", 30*time.Second, "timeout of a call forwarded to a writer (env EDGE_FORWARD_TIMEOUT)")
@@ -190,6 +206,9 @@ func (c *Config) withDefaults() Config {
 	}
 	if o.MediaCacheBytes <= 0 {
 		o.MediaCacheBytes = 512 << 20
+	}
+	if o.AudienceCacheEntries <= 0 {
+		o.AudienceCacheEntries = 100_000
 	}
 	if o.WatchCheck <= 0 {
 		o.WatchCheck = 2 * time.Second
@@ -301,6 +320,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		return nil, fmt.Errorf("create media object cache: %w", err)
 	}
 	s.objectSrc = cfg.Objects
+	s.auds.max = cfg.AudienceCacheEntries
 	if s.objectSrc == nil && cfg.ContentStoreURL != "" {
 		st, err := store.Open(ctx, cfg.ContentStoreURL)
 		if err != nil {
@@ -310,6 +330,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		s.objectSrc, s.ownStore = st, st
 	}
 	s.store = catalog.New(cache.NewTags())
+	s.store.CountersRefresh = cfg.CountersRefresh
 	if s.nc, err = natsutil.Connect(cfg.NATSURL, cfg.NATSAuth, "edge", log); err != nil {
 		return nil, err
 	}

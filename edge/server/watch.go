@@ -62,6 +62,7 @@ func (s *Server) watchOnce(ctx context.Context) error {
 		}
 		s.m.applied.Add(float64(len(batch)))
 		batch = batch[:0]
+		s.store.FlushCounters(s.cfg.Now())
 	}
 	initial := !s.synced.Load()
 	for {
@@ -162,6 +163,9 @@ func (s *Server) watchConnection(ctx context.Context) {
 			return
 		case <-t.C:
 		}
+		// Lists catch up with counters that stopped changing (the last
+		// zzim of a burst): see catalog.FlushCounters.
+		s.store.FlushCounters(s.cfg.Now())
 		if s.nc.IsConnected() {
 			if s.disconnectedAt.Swap(0) != 0 {
 				s.log.Info("nats back, catching up the catalog")

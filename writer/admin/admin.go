@@ -39,6 +39,13 @@ type API struct {
 	Changed func()
 	// Coupons grants members coupons (nil: the grant route answers 503).
 	Coupons Coupons
+	// Docs rebuilds catalog documents as the relay does, and MaxDoc is the
+	// largest one NATS accepts (natsutil.CatalogValueLimit, read at
+	// start-up): a change whose document would be larger is refused to the
+	// admin (422) and rolled back, never accepted and then dropped by the
+	// relay. Nil Docs or MaxDoc 0 check nothing.
+	Docs   outbox.Builder
+	MaxDoc int
 }
 
 // New makes the admin API. token is the bearer token of the admin role.
@@ -122,6 +129,9 @@ func (a *API) tx(ctx context.Context, f func(pgx.Tx) error) error {
 		if err := f(tx); err != nil {
 			return err
 		}
+		if err := outbox.CheckDocs(ctx, tx, a.Docs, a.MaxDoc); err != nil {
+			return err
+		}
 		return outbox.Notify(ctx, tx)
 	})
 	if err != nil {
@@ -134,9 +144,14 @@ func (a *API) tx(ctx context.Context, f func(pgx.Tx) error) error {
 func mapErr(err error) error {
 	var ve *catalog.ValidationError
 	var he *httpapi.Error
+	var tl *outbox.TooLargeError
 	switch {
 	case errors.As(err, &he):
 		return he
+	case errors.As(err, &tl):
+		return httpapi.Errorf(http.StatusUnprocessableEntity,
+			"변경 후 문서(%s)가 %d바이트로, 독자에게 전달할 수 있는 최대 크기 %d바이트를 넘어 저장하지 않았습니다. 회차 목록이나 소개 글을 줄여 다시 시도해 주세요.",
+			tl.Key, tl.Size, tl.Max)
 	case errors.As(err, &ve):
 		return httpapi.BadRequest("%s", ve.Msg)
 	case errors.Is(err, catalog.ErrNotFound):

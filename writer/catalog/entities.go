@@ -538,6 +538,7 @@ func BuildSiteDocs(ctx context.Context, tx pgx.Tx, keys []string) (map[string][]
 func Builders() map[string]outbox.Builder {
 	return map[string]outbox.Builder{
 		contract.KeyProduct:    BuildProducts,
+		contract.KeyStat:       BuildStats,
 		contract.KeyEvent:      BuildEvents,
 		contract.KeyAward:      BuildAwards,
 		contract.KeyFAQ:        BuildFAQ,

@@ -1,6 +1,7 @@
 package member_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -68,6 +69,28 @@ func product(t *testing.T, e *writertest.Env, pid string, ok func(contract.Produ
 	var p contract.Product
 	_ = json.Unmarshal(b, &p)
 	return p
+}
+
+// stat waits for the counters document of pid (stat.<pid>) that ok accepts.
+func stat(t *testing.T, e *writertest.Env, pid string, ok func(contract.ProductStat) bool) contract.ProductStat {
+	t.Helper()
+	b := writertest.WaitKV(t, e.KV, contract.StatKey(pid), 5*time.Second, func(b []byte) bool {
+		var s contract.ProductStat
+		return json.Unmarshal(b, &s) == nil && ok(s)
+	})
+	var s contract.ProductStat
+	_ = json.Unmarshal(b, &s)
+	return s
+}
+
+// prodRevision is the bucket revision of pid's work document.
+func prodRevision(t *testing.T, e *writertest.Env, pid string) uint64 {
+	t.Helper()
+	en, err := e.KV.Get(context.Background(), contract.ProductKey(pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return en.Revision()
 }
 
 func TestRecentlyViewed(t *testing.T) {

@@ -101,7 +101,7 @@ func (s *Service) reviewAdd(w http.ResponseWriter, r *http.Request) error {
 // summary (count, points) changed.
 func (s *Service) publishReviews(ctx context.Context, tx pgx.Tx, pid string, product bool) error {
 	if product {
-		if err := catalog.TouchProducts(ctx, tx, pid); err != nil {
+		if err := catalog.TouchStats(ctx, tx, pid); err != nil {
 			return err
 		}
 	}

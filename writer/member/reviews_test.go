@@ -41,7 +41,7 @@ func TestReviews(t *testing.T) {
 	if l.Reviews[0].ID != id || l.Reviews[0].Point != 9 || l.Reviews[0].UserName != "wr***" || l.Reviews[0].IsBuyerReview {
 		t.Fatalf("review doc: %+v", l.Reviews[0])
 	}
-	product(t, e, "W1", func(p contract.Product) bool { return p.ReviewCount == 1 && p.PointSum == 9 })
+	stat(t, e, "W1", func(s contract.ProductStat) bool { return s.ReviewCount == 1 && s.PointSum == 9 })
 
 	reader := newMember(t, e, "reader@example.com")
 	like := func(c *writertest.Client) (bool, int) {
@@ -130,7 +130,7 @@ func TestReviews(t *testing.T) {
 	if st, body := author.Do("DELETE", fmt.Sprintf("/home/api/v1/reviews/%d", id), nil); st != 200 {
 		t.Fatalf("delete own: %d %s", st, body)
 	}
-	product(t, e, "W1", func(p contract.Product) bool { return p.ReviewCount == 0 && p.PointSum == 0 })
+	stat(t, e, "W1", func(s contract.ProductStat) bool { return s.ReviewCount == 0 && s.PointSum == 0 })
 }
 
 // A review of a member who bought a volume (through writer/money, paid with

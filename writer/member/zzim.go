@@ -89,7 +89,7 @@ func (s *Service) zzimAdd(w http.ResponseWriter, r *http.Request) error {
 			if _, err := tx.Exec(ctx, `UPDATE works SET zzim_count = zzim_count + 1 WHERE pid = $1`, target); err != nil {
 				return fmt.Errorf("count zzim: %w", err)
 			}
-			if err := catalog.TouchProducts(ctx, tx, target); err != nil {
+			if err := catalog.TouchStats(ctx, tx, target); err != nil {
 				return err
 			}
 		}
@@ -171,7 +171,7 @@ func (s *Service) zzimDel(w http.ResponseWriter, r *http.Request) error {
 			if _, err := tx.Exec(ctx, `UPDATE works SET zzim_count = GREATEST(zzim_count - 1, 0) WHERE pid = ANY($1)`, targets); err != nil {
 				return fmt.Errorf("count zzims: %w", err)
 			}
-			if err := catalog.TouchProducts(ctx, tx, targets...); err != nil {
+			if err := catalog.TouchStats(ctx, tx, targets...); err != nil {
 				return err
 			}
 		}

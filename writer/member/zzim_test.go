@@ -29,6 +29,8 @@ func TestZzim(t *testing.T) {
 	addWork(t, e, "N1", "EB", 0)
 	addWork(t, e, "A1", "WT", 19)
 	m := newMember(t, e, "zzim@example.com")
+	product(t, e, "W1", func(contract.Product) bool { return true })
+	rev := prodRevision(t, e, "W1")
 	st, body := m.Do("POST", zz+"zzim-add", form("uid", m.uid, "section", "웹툰", "zzim_type", "prod", "pid", "W1"))
 	if st != 200 || writertest.Code(t, body) != 200 {
 		t.Fatalf("zzim-add: %d %s", st, body)
@@ -42,7 +44,14 @@ func TestZzim(t *testing.T) {
 	if decode[struct{ Idx int64 }](t, body).Idx != idx {
 		t.Fatalf("second add made a new entry: %s", body)
 	}
-	product(t, e, "W1", func(p contract.Product) bool { return p.ZzimCount == 1 })
+	// The count goes out as the work's small counters document; the work's
+	// own document (every volume) is not published again (issue 35).
+	if got := stat(t, e, "W1", func(s contract.ProductStat) bool { return s.ZzimCount == 1 }); got.PID != "W1" {
+		t.Fatalf("stat doc: %+v", got)
+	}
+	if r := prodRevision(t, e, "W1"); r != rev {
+		t.Fatalf("a zzim republished the work: revision %d -> %d", rev, r)
+	}
 	for _, pid := range []string{"N1", "A1"} {
 		if st, body := m.Do("POST", zz+"zzim-add", form("uid", m.uid, "zzim_type", "prod", "pid", pid)); st != 200 {
 			t.Fatalf("add %s: %d %s", pid, st, body)
@@ -132,7 +141,7 @@ func TestZzim(t *testing.T) {
 	if got := list(form("uid", m.uid)); strings.Join(got, ",") != "N1" {
 		t.Fatalf("after delete: %v", got)
 	}
-	product(t, e, "W1", func(p contract.Product) bool { return p.ZzimCount == 0 })
+	stat(t, e, "W1", func(s contract.ProductStat) bool { return s.ZzimCount == 0 })
 	// Business events reached EVENTS.
 	cons, err := e.JS.OrderedConsumer(context.Background(), contract.EventsStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{contract.BizSubject(contract.EvZzim)}})
 	if err != nil {

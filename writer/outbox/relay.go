@@ -93,6 +93,10 @@ type Relay struct {
 	lanes  [2]*lane
 	sent   prometheus.Counter
 	failed prometheus.Counter
+	// refused counts rows JetStream refused for good (a document over the
+	// bucket's value size): each is a change readers never see, so an
+	// alert fires on any (deploy/monitoring, OutboxRowRefused).
+	refused *prometheus.CounterVec
 }
 
 // lane is the rows of one outbox kind.
@@ -114,12 +118,22 @@ func New(pool *pgxpool.Pool, js jetstream.JetStream, build Builder, cfg Config, 
 			Name: "writer_outbox_sent_total", Help: "Outbox rows published and marked sent."}),
 		failed: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "writer_outbox_failures_total", Help: "Relay batches that failed and were retried."}),
+		refused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "writer_outbox_refused_total",
+			Help: "Outbox rows JetStream refused for good (too large, malformed) and marked with the error: changes that never reached the edges, by kind (kv: catalog documents, ev: business events)."},
+			[]string{"kind"}),
+	}
+	for _, l := range r.lanes {
+		r.refused.WithLabelValues(l.kind) // every kind shows 0 from the start, so rate() sees the first refusal
 	}
 	if reg != nil {
-		reg.MustRegister(r.sent, r.failed, pendingCollector{r})
+		reg.MustRegister(r.sent, r.failed, r.refused, pendingCollector{r})
 	}
 	return r
 }
+
+// Refused is the counter of rows of kind ("kv", "ev") refused for good.
+func (r *Relay) Refused(kind string) prometheus.Counter { return r.refused.WithLabelValues(kind) }
 
 // Wake makes the relay look for rows now. Call it after every commit that
 // wrote outbox rows on this node; it never blocks (wake-ups coalesce). Both
@@ -334,8 +348,14 @@ func (r *Relay) once(ctx context.Context, l *lane) (int, error) {
 	if len(keys) > 0 {
 		// Serialise per key across relays, always locking in one order so two
 		// relays never deadlock: the relay that publishes last builds last.
+		// A work's counters and its document share one lock (lockName), so
+		// the later of the two in the bucket is never the older.
+		locks := make([]string, len(keys))
+		for i, k := range keys {
+			locks[i] = lockName(k)
+		}
 		if _, err := tx.Exec(ctx, `SELECT count(pg_advisory_xact_lock(h)) FROM
-			(SELECT hashtextextended(k, 0) h FROM unnest($1::text[]) k ORDER BY 1) s`, keys); err != nil {
+			(SELECT DISTINCT hashtextextended(k, 0) h FROM unnest($1::text[]) k ORDER BY 1) s`, locks); err != nil {
 			return 0, fmt.Errorf("lock outbox keys: %w", err)
 		}
 		if docs, err = r.build(ctx, tx, keys); err != nil {
@@ -347,7 +367,7 @@ func (r *Relay) once(ctx context.Context, l *lane) (int, error) {
 		return 0, ctx.Err()
 	}
 	for id, reason := range res.refused {
-		r.log.Error("outbox row refused for good; marked with the error", "id", id, "err", reason)
+		r.log.Error("outbox row refused for good; marked with the error", "id", id, "lane", l.name, "err", reason)
 		if _, err := tx.Exec(ctx, `UPDATE outbox SET error = $2 WHERE id = $1`, id, reason); err != nil {
 			return 0, fmt.Errorf("mark refused outbox row: %w", err)
 		}
@@ -363,7 +383,18 @@ func (r *Relay) once(ctx context.Context, l *lane) (int, error) {
 		return 0, fmt.Errorf("commit relay tx: %w", err)
 	}
 	r.sent.Add(float64(len(res.done)))
+	r.refused.WithLabelValues(l.kind).Add(float64(len(res.refused)))
 	return len(res.done), res.err
+}
+
+// lockName is the advisory lock a document is built under: its key, except
+// that a work's counters (stat.<pid>) take the work's (prod.<pid>): both
+// carry the counters, and an edge applies whichever comes later.
+func lockName(key string) string {
+	if pid, ok := strings.CutPrefix(key, contract.KeyStat); ok {
+		return contract.KeyProduct + pid
+	}
+	return key
 }
 
 // permanent reports whether JetStream refused a message for good (too big,

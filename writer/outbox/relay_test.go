@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"storefront/contract"
 	"storefront/writer/internal/writertest"
@@ -397,9 +398,17 @@ func TestOversizedDocDoesNotBlock(t *testing.T) {
 	}
 	bump(t, pool, "ctr.big", false)
 	bump(t, pool, "ctr.small", false)
-	r := outbox.New(pool, js, build, outbox.Config{}, writertest.Log(), nil)
+	reg := prometheus.NewRegistry()
+	r := outbox.New(pool, js, build, outbox.Config{}, writertest.Log(), reg)
 	if n, err := r.Once(context.Background()); err != nil || n != 2 {
 		t.Fatalf("once: %d %v", n, err)
+	}
+	// The refusal is counted: the alert OutboxRowRefused fires on it.
+	if got := testutil.ToFloat64(r.Refused("kv")); got != 1 {
+		t.Fatalf("writer_outbox_refused_total{kind=kv} = %v, want 1", got)
+	}
+	if n, err := testutil.GatherAndCount(reg, "writer_outbox_refused_total"); err != nil || n != 2 {
+		t.Fatalf("refused series: %d %v, want one per kind", n, err)
 	}
 	writertest.WaitKV(t, kv, "ctr.small", time.Second, func([]byte) bool { return true })
 	var reason string

@@ -328,6 +328,12 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	if _, err := natsutil.Ensure(ectx, s.js, nopts); err != nil {
 		return nil, err
 	}
+	// Read once: changes made while NATS is down are checked against it too.
+	maxDoc, err := natsutil.CatalogValueLimit(ectx, s.js)
+	if err != nil {
+		return nil, err
+	}
+	log.Info("catalog documents limited by NATS", "max_bytes", maxDoc)
 	if cfg.ContentStoreURL != "" {
 		if s.store, err = store.Open(ctx, cfg.ContentStoreURL); err != nil {
 			return nil, err
@@ -346,6 +352,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	top.Handle("GET /metrics", ops)
 	adm := admin.New(s.pool, cfg.AdminToken, cfg.Now, log.With("part", "admin"))
 	adm.Changed = s.relay.Wake
+	adm.Docs, adm.MaxDoc = outbox.Route(s.builders()), maxDoc
 	adm.Routes(top)
 	s.media.Changed = s.relay.Wake
 	s.media.Routes(top, admin.Prefix, adm.Auth)
