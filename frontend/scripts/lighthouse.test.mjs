@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GATES, GOALS, axeFindings, failures, goals, judge, multiplierFor, ourLongTaskMs } from "./lighthouse.mjs";
+import { GATES, GOALS, axeFindings, calibratedTaskMs, failures, goals, judge, multiplierFor, ourLongTaskMs } from "./lighthouse.mjs";
 
 // the selectors Lighthouse reported for the largest paint of each page (2026-11-28)
 const LCP = {
@@ -103,6 +103,14 @@ describe("lighthouse: what fails the run and what is only reported", () => {
     };
     expect(ourLongTaskMs(lhr, "http://127.0.0.1:8080")).toBe(180);
     expect(axeFindings(lhr)).toEqual(["color-contrast (serious): <a>"]);
+  });
+
+  it("judges a long task at the slowdown the run's own benchmarkIndex calls for", () => {
+    // given 3.2x from the run before, measured 688 itself (1.6x): half as long
+    expect(calibratedTaskMs(1069, 3.2, 688)).toBe(535);
+    expect(calibratedTaskMs(300, 2, 875)).toBe(300);
+    // a host slower than the target phone runs at 1x: its tasks count whole
+    expect(calibratedTaskMs(800, 1, 300)).toBe(800);
   });
 
   it("calibrates the CPU slowdown to the target phone, between 1x and 4x", () => {
