@@ -97,9 +97,12 @@ func TestLeaseHasOneHolderAndIsTakenOverWhenItDies(t *testing.T) {
 	first.cancel()
 	<-first.done
 	_, took := waitHolder(t, 3*ttl, other)
+	// The second of slack is for timers firing late on a busy machine; the
+	// takeover itself waits on timers (expiry, the renewal tick), not the CPU.
 	if took > ttl+ttl/3+time.Second {
 		t.Fatalf("taken over after %s, want within TTL + TTL/3 (%s)", took, ttl+ttl/3)
 	}
+	t.Logf("taken over %s after the holder died (bound %s)", took.Round(time.Millisecond), ttl+ttl/3+time.Second)
 
 	// A holder that stops cleanly hands over at once, not after the TTL.
 	c := startHolder(t, url, "c", ttl)

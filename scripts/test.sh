@@ -5,8 +5,9 @@
 #      the short fault drills, and a bounded run of every fuzz target
 #   2. frontend type check and unit tests (vitest)
 #   3. the whole stack with a small demo catalog, and browser end-to-end tests
-#      (Playwright in Debian's Chromium) against it, then Lighthouse's budgets
-#      on the pages a phone lands on
+#      (Playwright in Debian's Chromium) against it, then Lighthouse
+#      on the pages a phone lands on (sizes, requests, CLS, the largest
+#      paint, long tasks and axe fail it; its timings are only reported)
 #   4. the deployment kit: the OCI images built without a daemon (twice: same
 #      digests) and checked, the systemd units, the alert rules (promtool), and
 #      the backup and restore drill (docs/operations.md); the Kubernetes
@@ -103,8 +104,8 @@ if [ -z "${TEST_SKIP_E2E:-}" ] && [ -f frontend/package.json ]; then
   (cd frontend && BASE_URL="http://127.0.0.1:$e2e_port" ADMIN_TOKEN=dev-admin-token npm run --silent e2e) || { tail -30 "$data/stack.log" >&2; failed+=("end-to-end tests"); }
   # What a phone loads (issue 23): Lighthouse on the home, a genre list, a
   # detail and the viewer of the same store, one run each (about a minute).
-  log "frontend: Lighthouse budgets"
-  (cd frontend && BASE_URL="http://127.0.0.1:$e2e_port" npm run --silent lighthouse) || failed+=("lighthouse budgets")
+  log "frontend: Lighthouse (gates fail, timings reported)"
+  (cd frontend && BASE_URL="http://127.0.0.1:$e2e_port" npm run --silent lighthouse) || failed+=("lighthouse gates")
   # The load tests start a store of their own: this one would only take CPU from it.
   kill -TERM "${pids[-1]}" 2>/dev/null || true
   wait "${pids[-1]}" 2>/dev/null || true

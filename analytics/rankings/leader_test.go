@@ -66,7 +66,8 @@ func TestOneRankerAtATimeAndTakeOver(t *testing.T) {
 	if b.computer.Computed() > 0 {
 		leader, other = b, a
 	}
-	if leader.computer.Computed() < 5 || other.computer.Computed() != 0 {
+	leaderComputed := leader.computer.Computed()
+	if leaderComputed < 5 || other.computer.Computed() != 0 {
 		t.Fatalf("computations: leader %d, other %d; want only one node computing, every 100ms",
 			leader.computer.Computed(), other.computer.Computed())
 	}
@@ -82,7 +83,11 @@ func TestOneRankerAtATimeAndTakeOver(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if took := time.Since(died); took > ttl+ttl/3+time.Second {
+	// The second of slack is for timers firing late on a busy machine.
+	took := time.Since(died)
+	if took > ttl+ttl/3+time.Second {
 		t.Fatalf("taken over after %s", took)
 	}
+	t.Logf("computing again %s after the leader died (bound %s); the leader computed %d times in %s",
+		took.Round(time.Millisecond), ttl+ttl/3+time.Second, leaderComputed, 2*ttl)
 }

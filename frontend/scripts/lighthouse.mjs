@@ -1,38 +1,45 @@
 #!/usr/bin/env node
-// What a phone goes through to show the first screen (issue 23 item 4):
+// What a phone goes through to show the first screen (issues 23 and 37):
 // Lighthouse 12 with its default mobile settings (Moto G Power screen, Slow 4G
-// and a 4x slower CPU, simulated) against the built store at BASE_URL, on the
-// home, a genre list, a work's detail and the viewer, against the budgets
-// LCP < 2.0 s, TBT < 200 ms, CLS < 0.05, and the home's JavaScript <= 130 KB
-// gzip (the build's own .gz siblings of the scripts the page loaded); every
-// budget fails the run.
+// and a CPU slowdown, simulated) against the built store at BASE_URL, on the
+// home, a genre list, a work's detail and the viewer.
 //
 //   BASE_URL=http://127.0.0.1:8080 node scripts/lighthouse.mjs
 //
+// Two kinds of figures (issue 37):
+//
+// GATES fail the run. They are what the same build gives on any machine,
+// fast or slow: the JavaScript and CSS each page loads (gzip bytes of the
+// build's own files), how many requests it makes, its layout shift (CLS), the
+// element of its largest paint being the picture the edge drew for it (the
+// banner, a cover, the strip), no long task of our own scripts above a
+// generous bound, and no serious or critical axe finding (Lighthouse's
+// accessibility audits). The one figure of these that a machine's speed moves
+// is the long task, so its bound (1 s, simulated at the slowdown the run's
+// own benchmarkIndex calls for: calibratedTaskMs) is 1.9 times the longest
+// measured in 18 runs at load average 8 to 19 on the two cores (535 ms, in a
+// run whose TBT was 1,813 ms), and a page that misses it is run once more and
+// judged by its shorter run.
+//
+// GOALS are reported, never failing: TBT < 200 ms, LCP < 2.0 s, FCP < 1.8 s,
+// Speed Index < 3.4 s (issue 23's budgets; FCP and SI at Lighthouse's own
+// "good" marks). They are timings of a simulated phone whose CPU is this
+// machine's CPU slowed down: the same commit gave TBT 287 ms on one machine
+// of this kind and < 200 ms on another, so a timing cannot decide whether the
+// test command passes. summary.json and the console compare each with its
+// goal, with the calibration used.
+//
 // CPU: Lighthouse's 4x slowdown is calibrated for a quiet high-end desktop
 // host (benchmarkIndex 1500-2000, docs/throttling.md "Calibrating the CPU
-// slowdown"): it moves that host into the mid-tier mobile bracket. This
-// machine has two cores shared with other builds, and its benchmarkIndex
-// moves with their load (940-1280 measured), so a constant 4x emulates a phone
-// two to four times slower than the target and the budgets would judge the
-// neighbours' builds. As those docs prescribe for a slower host, the
-// multiplier is calibrated: a first Lighthouse run measures the host's
-// benchmarkIndex and every page runs at benchmarkIndex / 437.5 (the target
-// 1750 / 4), between 1 and 4: exactly 4x on the host the default assumes.
-// LH_CPU_MULTIPLIER=4 forces the raw default.
+// slowdown"). As those docs prescribe for a slower host, the multiplier is
+// calibrated: a first Lighthouse run measures the host's benchmarkIndex and
+// every page runs at benchmarkIndex / 437.5 (the target 1750 / 4), between 1
+// and 4; each run's slowdown follows the benchmarkIndex the run before it
+// measured. LH_CPU_MULTIPLIER=4 forces the raw default.
 //
-// Every budget fails the run (strict by default). Timing on two shared cores
-// is noisy, so a page whose timing (LCP, TBT) misses is run once more and the
-// best of the two runs is judged for each timing metric; layout shift takes
-// the worse run, and the JavaScript size is never retried (it is the same
-// bytes every run, the larger is kept). Each run's CPU slowdown is calibrated
-// on the benchmarkIndex the run before it measured, so it follows the
-// neighbours' load through the run. LH_LOOSE=1 (a developer's loaded machine
-// only, never the test command) reports the misses without failing.
-//
-// RUNS (default 1) runs every page that many times and judges the median
-// (the README's figures come from RUNS=3); the retry above comes on top.
-// Reports go to LH_OUTPUT_DIR (default test-results/lighthouse): one JSON
+// RUNS (default 1) runs every page that many times and reports the median
+// timing; gates take the worst run (sizes, requests, CLS, the LCP element,
+// axe). Reports go to LH_OUTPUT_DIR (default test-results/lighthouse): one JSON
 // per page and run, and summary.json.
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -51,11 +58,32 @@ const outDir = path.resolve(root, process.env.LH_OUTPUT_DIR ?? "test-results/lig
 const only = process.env.LH_PAGES ? process.env.LH_PAGES.split(",").map((s) => s.trim()) : null;
 const chrome = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-/** BUDGET is issue 23's target on every page. */
-export const BUDGET = { lcpMs: 2000, tbtMs: 200, cls: 0.05, homeJsGzipKB: 130 };
+/** GOALS are the speed targets: measured and compared in the report, never failing the run. */
+export const GOALS = { fcpMs: 1800, lcpMs: 2000, tbtMs: 200, siMs: 3400 };
 
-/** LOOSE reports the misses without failing (LH_LOOSE=1, for a developer's loaded machine). */
-const LOOSE = !!process.env.LH_LOOSE;
+/**
+ * GATES fail the run. Per page: the gzip KB of JavaScript and CSS it loads
+ * (the build's own files), the requests it makes, and which element its
+ * largest paint must be: the picture the edge draws into the page
+ * (edge/README.md "The first screen"; edge/server/pages.go's classes bn, gr,
+ * hero and st, which the app's hashed class names never take), matched on the
+ * element's CSS selector as Lighthouse reports it. Sizes are the ones measured
+ * on 2026-11-28 plus about 2 %; requests 22-29 measured, 40 allowed (lazy
+ * pictures come and go with the timing).
+ */
+export const GATES = {
+  cls: 0.05,
+  longTaskMs: 1000,
+  pages: {
+    home: { jsGzipKB: 130, cssGzipKB: 5, requests: 40, lcp: /div\.bn > i > img$/ },
+    genre: { jsGzipKB: 136, cssGzipKB: 5, requests: 40, lcp: /div\.gr > i > img$/ },
+    detail: { jsGzipKB: 148, cssGzipKB: 6, requests: 40, lcp: /div\.hero > img$/ },
+    viewer: { jsGzipKB: 144, cssGzipKB: 6, requests: 40, lcp: /div\.st > img$/ },
+  },
+};
+
+/** AXE_FAILS are the axe impacts that fail the run (as tests/e2e/a11y.spec.ts). */
+const AXE_FAILS = new Set(["serious", "critical"]);
 
 /** pages picks a webtoon the visitor may see (not adult) and its first volume. */
 async function pages() {
@@ -93,11 +121,11 @@ export function multiplierFor(bi) {
 /** calibrate measures the host once (Lighthouse's benchmarkIndex) before the first page. */
 async function calibrate() {
   if (FIXED_CPU) return null;
-  const lhr = await lighthouse(`${base}/cs/privacy`, path.join(outDir, "calibration.json"), 4);
+  const lhr = await lighthouse(`${base}/cs/privacy`, path.join(outDir, "calibration.json"), 4, ["performance"]);
   return lhr.environment.benchmarkIndex;
 }
 
-async function lighthouse(url, file, cpu) {
+async function lighthouse(url, file, cpu, categories = ["performance", "accessibility"]) {
   const bin = path.join(root, "node_modules", ".bin", "lighthouse");
   await run(
     bin,
@@ -107,7 +135,7 @@ async function lighthouse(url, file, cpu) {
       "--quiet",
       "--output=json",
       `--output-path=${file}`,
-      "--only-categories=performance",
+      `--only-categories=${categories.join(",")}`,
       "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
     ],
     { env: { ...process.env, CHROME_PATH: chrome }, maxBuffer: 64 << 20, timeout: 180_000 },
@@ -115,12 +143,12 @@ async function lighthouse(url, file, cpu) {
   return JSON.parse(readFileSync(file, "utf8"));
 }
 
-/** jsGzipKB sums the gzip size of every script of the build the page requested. */
-function jsGzipKB(lhr) {
+/** gzipKB sums the gzip size of every file of the given type the page requested from the build. */
+function gzipKB(lhr, type) {
   let gz = 0;
   const seen = new Set();
   for (const r of lhr.audits["network-requests"].details.items) {
-    if (r.resourceType !== "Script") continue;
+    if (r.resourceType !== type) continue;
     const p = new URL(r.url).pathname;
     if (seen.has(p)) continue;
     seen.add(p);
@@ -132,58 +160,123 @@ function jsGzipKB(lhr) {
   return { kb: +(gz / 1024).toFixed(1), files: seen.size };
 }
 
+/** ourLongTaskMs is the longest task attributed to a script of ours (the store's origin), simulated. */
+export function ourLongTaskMs(lhr, origin) {
+  let most = 0;
+  for (const t of lhr.audits["long-tasks"]?.details?.items ?? []) {
+    let o = "";
+    try {
+      o = new URL(t.url).origin;
+    } catch {
+      continue; // "Unattributable": the browser's own work
+    }
+    if (o === origin) most = Math.max(most, t.duration);
+  }
+  return Math.round(most);
+}
+
+/**
+ * calibratedTaskMs brings a task simulated at the slowdown a run was given
+ * (chosen from the benchmarkIndex of the run before it) to the slowdown its
+ * own benchmarkIndex calls for: when the neighbours' load changes between two
+ * runs, a run given 3.2x while it measured 688 (1.6x) makes every task twice
+ * as long as the phone it stands for.
+ */
+export function calibratedTaskMs(ms, cpu, bi) {
+  if (FIXED_CPU || !bi) return Math.round(ms);
+  return Math.round((ms * multiplierFor(bi)) / cpu);
+}
+
+/** axeFindings lists the accessibility audits that failed with a serious or critical impact. */
+export function axeFindings(lhr) {
+  const out = [];
+  for (const [id, a] of Object.entries(lhr.audits)) {
+    const impact = a.details?.debugData?.impact;
+    if (a.score === 0 && AXE_FAILS.has(impact)) out.push(`${id} (${impact}): ${a.details?.items?.[0]?.node?.snippet ?? a.title}`);
+  }
+  return out;
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** figures reads one run's metrics from its report. */
 function figures(lhr, cpu) {
   const a = lhr.audits;
-  const js = jsGzipKB(lhr);
+  const js = gzipKB(lhr, "Script");
+  const css = gzipKB(lhr, "Stylesheet");
+  const lcpNode = a["largest-contentful-paint-element"]?.details?.items?.[0]?.items?.[0]?.node;
   return {
     fcpMs: Math.round(a["first-contentful-paint"].numericValue),
     lcpMs: Math.round(a["largest-contentful-paint"].numericValue),
     tbtMs: Math.round(a["total-blocking-time"].numericValue),
-    cls: +a["cumulative-layout-shift"].numericValue.toFixed(3),
     siMs: Math.round(a["speed-index"].numericValue),
+    cls: +a["cumulative-layout-shift"].numericValue.toFixed(3),
     jsGzipKB: js.kb,
     jsFiles: js.files,
+    cssGzipKB: css.kb,
+    requests: a["network-requests"].details.items.length,
+    longTaskMs: calibratedTaskMs(ourLongTaskMs(lhr, new URL(base).origin), cpu, lhr.environment.benchmarkIndex),
+    longTaskSimulatedMs: ourLongTaskMs(lhr, new URL(base).origin),
+    lcpElement: lcpNode?.selector ?? "",
+    lcpSnippet: lcpNode?.snippet ?? "",
+    axe: axeFindings(lhr),
     cpu,
     benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
-    lcpElement: a["largest-contentful-paint-element"]?.details?.items?.[0]?.items?.[0]?.node?.snippet ?? "",
   };
 }
 
 /**
- * judge sums a page's runs: the median of the runs asked for, then, when a
- * retry came, the better of the two for each timing metric, the worse layout
- * shift, and the larger JavaScript (sizes are never retried away).
+ * judge sums a page's runs: the median of each timing; for the gates the
+ * worst run (largest bytes, requests and layout shift, every LCP element and
+ * axe finding), except the long task, which a retry may shorten (the only
+ * gate a machine's speed moves).
  */
 export function judge(rows, retry) {
   const m = {};
-  for (const k of ["fcpMs", "lcpMs", "tbtMs", "cls", "siMs", "jsGzipKB"]) m[k] = median(rows.map((r) => r[k]));
+  for (const k of ["fcpMs", "lcpMs", "tbtMs", "siMs", "longTaskMs"]) m[k] = median(rows.map((r) => r[k]));
+  for (const k of ["cls", "jsGzipKB", "cssGzipKB", "requests"]) m[k] = Math.max(...rows.map((r) => r[k]));
+  m.lcpElements = [...new Set(rows.map((r) => r.lcpElement))];
+  m.axe = [...new Set(rows.flatMap((r) => r.axe))];
   if (retry) {
-    for (const k of ["fcpMs", "lcpMs", "tbtMs", "siMs"]) m[k] = Math.min(m[k], retry[k]);
-    m.cls = Math.max(m.cls, retry.cls);
-    m.jsGzipKB = Math.max(m.jsGzipKB, retry.jsGzipKB);
+    m.longTaskMs = Math.min(m.longTaskMs, retry.longTaskMs);
+    for (const k of ["cls", "jsGzipKB", "cssGzipKB", "requests"]) m[k] = Math.max(m[k], retry[k]);
+    if (!m.lcpElements.includes(retry.lcpElement)) m.lcpElements.push(retry.lcpElement);
+    for (const f of retry.axe) if (!m.axe.includes(f)) m.axe.push(f);
   }
   return m;
 }
 
-/** misses lists what a page's figures miss of the budgets; timing says whether a retry may help. */
-export function misses(name, m) {
+/** failures lists what fails the run: a page's gates missed. retryable says a retry may help. */
+export function failures(name, m) {
+  const g = GATES.pages[name];
   const out = [];
-  if (m.lcpMs >= BUDGET.lcpMs) out.push({ timing: true, what: `${name}: LCP ${m.lcpMs} ms >= ${BUDGET.lcpMs}` });
-  if (m.tbtMs >= BUDGET.tbtMs) out.push({ timing: true, what: `${name}: TBT ${m.tbtMs} ms >= ${BUDGET.tbtMs}` });
-  if (m.cls >= BUDGET.cls) out.push({ timing: false, what: `${name}: CLS ${m.cls} >= ${BUDGET.cls}` });
-  if (name === "home" && m.jsGzipKB > BUDGET.homeJsGzipKB) out.push({ timing: false, what: `home: JavaScript ${m.jsGzipKB} KB gzip > ${BUDGET.homeJsGzipKB}` });
+  const fail = (what, retryable = false) => out.push({ retryable, what: `${name}: ${what}` });
+  if (m.jsGzipKB > g.jsGzipKB) fail(`JavaScript ${m.jsGzipKB} KB gzip > ${g.jsGzipKB}`);
+  if (m.cssGzipKB > g.cssGzipKB) fail(`CSS ${m.cssGzipKB} KB gzip > ${g.cssGzipKB}`);
+  if (m.requests > g.requests) fail(`${m.requests} requests > ${g.requests}`);
+  if (m.cls >= GATES.cls) fail(`CLS ${m.cls} >= ${GATES.cls}`);
+  for (const e of m.lcpElements) if (!g.lcp.test(e)) fail(`the largest paint is ${e.slice(0, 120) || "nothing"}, not ${g.lcp}`);
+  if (m.longTaskMs > GATES.longTaskMs) fail(`a task of our scripts ran ${m.longTaskMs} ms > ${GATES.longTaskMs}`, true);
+  for (const f of m.axe) fail(`axe: ${f.slice(0, 160)}`);
+  return out;
+}
+
+/** goals compares a page's timings with their goals: reported, never failing the run. */
+export function goals(m) {
+  const out = {};
+  for (const [k, goal] of Object.entries(GOALS)) out[k] = { value: m[k], goal, met: m[k] < goal };
   return out;
 }
 
 async function main() {
   mkdirSync(outDir, { recursive: true });
   let bi = await calibrate();
+  const calibration = FIXED_CPU
+    ? { cpu: FIXED_CPU, how: "LH_CPU_MULTIPLIER" }
+    : { benchmarkIndex: Math.round(bi), cpu: multiplierFor(bi), how: "benchmarkIndex / 437.5, between 1 and 4, recalibrated before every run" };
   console.log(FIXED_CPU ? `CPU slowdown ${FIXED_CPU}x (LH_CPU_MULTIPLIER)` : `host benchmarkIndex ${Math.round(bi)}: CPU slowdown ${multiplierFor(bi)}x, recalibrated before every run`);
-  const summary = { base, runs, budget: BUDGET, loose: LOOSE, calibrationBenchmarkIndex: bi && Math.round(bi), pages: {} };
-  const failures = [];
+  const summary = { base, runs, goals: GOALS, gates: { ...GATES, pages: gatesJSON() }, calibration, pages: {} };
+  const failed = [];
   const once = async (p, label) => {
     const cpu = multiplierFor(bi);
     const lhr = await lighthouse(base + p.path, path.join(outDir, `${p.name}-${label}.json`), cpu);
@@ -191,27 +284,46 @@ async function main() {
     bi = lhr.environment.benchmarkIndex;
     return figures(lhr, cpu);
   };
-  const show = (name, m, note) =>
-    console.log(`${name.padEnd(7)} FCP ${m.fcpMs} ms  LCP ${m.lcpMs} ms  TBT ${m.tbtMs} ms  CLS ${m.cls}  SI ${m.siMs} ms  JS ${m.jsGzipKB} KB gzip${note}`);
+  const show = (name, m, note) => {
+    const g = goals(m);
+    const t = (k, label, unit = " ms") => `${label} ${m[k]}${unit}${g[k].met ? "" : ` (goal < ${GOALS[k]})`}`;
+    console.log(
+      `${name.padEnd(7)} ${t("fcpMs", "FCP")}  ${t("lcpMs", "LCP")}  ${t("tbtMs", "TBT")}  ${t("siMs", "SI")}  |  CLS ${m.cls}  JS ${m.jsGzipKB} KB  CSS ${m.cssGzipKB} KB gzip  ${m.requests} requests  longest task ${m.longTaskMs} ms${note}`,
+    );
+  };
   for (const p of await pages()) {
     const rows = [];
     for (let i = 1; i <= runs; i++) rows.push(await once(p, String(i)));
     let m = judge(rows);
-    show(p.name, m, `  (${p.path}; CPU ${rows.map((r) => r.cpu).join("/")}x; LCP element ${rows[0].lcpElement.slice(0, 80)})`);
+    show(p.name, m, `  (${p.path}; CPU ${rows.map((r) => r.cpu).join("/")}x; benchmarkIndex ${rows.map((r) => r.benchmarkIndex).join("/")}; LCP element ${rows[0].lcpElement} ${rows[0].lcpSnippet.slice(0, 60)})`);
     let retry;
-    if (misses(p.name, m).some((x) => x.timing)) {
+    if (failures(p.name, m).some((x) => x.retryable)) {
       retry = await once(p, "retry");
       m = judge(rows, retry);
-      show(p.name, m, `  (best of the runs and a retry at CPU ${retry.cpu}x)`);
+      show(p.name, m, `  (and a retry at CPU ${retry.cpu}x, the shorter long task kept)`);
     }
-    summary.pages[p.name] = { path: p.path, ...m, runs: rows, retry };
-    failures.push(...misses(p.name, m).map((x) => x.what));
+    const missed = failures(p.name, m).map((x) => x.what);
+    summary.pages[p.name] = { path: p.path, ...m, goals: goals(m), failures: missed, runs: rows, retry };
+    failed.push(...missed);
   }
-  summary.failures = failures;
+  summary.failures = failed;
+  summary.goalsMissed = Object.entries(summary.pages).flatMap(([name, pg]) =>
+    Object.entries(pg.goals)
+      .filter(([, g]) => !g.met)
+      .map(([k, g]) => `${name}: ${k} ${g.value} >= ${g.goal}`),
+  );
   writeFileSync(path.join(outDir, "summary.json"), JSON.stringify(summary, null, 2));
-  if (!failures.length) return console.log("lighthouse budgets met");
-  console.error(`lighthouse budgets missed${LOOSE ? " (LH_LOOSE=1: not failing)" : ""}:\n  ${failures.join("\n  ")}`);
-  if (!LOOSE) process.exit(1);
+  if (summary.goalsMissed.length) {
+    console.log(`speed goals missed on this machine (reported, not failing; CPU calibrated from benchmarkIndex ${calibration.benchmarkIndex ?? "-"}):\n  ${summary.goalsMissed.join("\n  ")}`);
+  }
+  if (!failed.length) return console.log("lighthouse gates met");
+  console.error(`lighthouse gates missed:\n  ${failed.join("\n  ")}`);
+  process.exit(1);
+}
+
+/** gatesJSON writes the per-page gates with their LCP patterns as text. */
+function gatesJSON() {
+  return Object.fromEntries(Object.entries(GATES.pages).map(([k, v]) => [k, { ...v, lcp: String(v.lcp) }]));
 }
 
 // Run when started (npm run lighthouse), not when its rules are imported by its test.

@@ -41,6 +41,7 @@ func TestStatementAndLockTimeouts(t *testing.T) {
 	if pgCode(err) != "57014" || time.Since(start) > 2*time.Second {
 		t.Fatalf("a 3 s statement: %v after %s, want query_canceled (57014) after 500ms", err, time.Since(start))
 	}
+	t.Logf("statement cancelled after %s (timeout 500ms, bound 2s)", time.Since(start).Round(time.Millisecond))
 
 	other, err := pgx.Connect(ctx, e.DatabaseURL)
 	if err != nil {
@@ -63,6 +64,7 @@ func TestStatementAndLockTimeouts(t *testing.T) {
 	if pgCode(err) != "55P03" || time.Since(start) > 2*time.Second {
 		t.Fatalf("waiting on a held lock: %v after %s, want lock_not_available (55P03) after 200ms", err, time.Since(start))
 	}
+	t.Logf("lock wait cancelled after %s (timeout 200ms, bound 2s)", time.Since(start).Round(time.Millisecond))
 }
 
 // Behind PgBouncer in transaction pooling mode, pgx's default (named

@@ -180,6 +180,8 @@ test("product lists: three columns of at least 96px, two-line titles, lazy thumb
 test("a list keeps its pages and scroll when the reader comes back", async ({ page }) => {
   await page.goto("/webtoon/genre/all");
   const items = page.getByTestId("product-item");
+  // The first page is drawn in steps on the app's first load; the button comes with its last.
+  await expect(page.getByTestId("list-more")).toBeVisible();
   const first = await items.count();
   await page.getByTestId("list-more").click();
   await expect.poll(() => items.count()).toBeGreaterThan(first);

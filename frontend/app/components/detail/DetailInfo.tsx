@@ -1,12 +1,15 @@
 import { Link } from "react-router";
 import { ProductGrid } from "~/components/product/ProductGrid";
 import { Section } from "~/components/Section/Section";
+import { useFirstLoadSteps } from "~/utils/firstLoadSteps";
 import type { Detail } from "~/utils/storeApi";
 import * as s from "./detail.css";
 
 /** The work-information tab: summary, authors (each with its zzim), keywords, notices and related works. */
 export function DetailInfo({ detail, authorZzim, onAuthor }: { detail: Detail; authorZzim: Map<string, number>; onAuthor: (authorId: number) => void }) {
   const p = detail.prodInfo;
+  // The related works are below the fold: they follow the page, one shelf per step.
+  const related = useFirstLoadSteps("detail-related", detail.related.length, 0, 1);
   return (
     <div>
       <div className={s.block}>
@@ -60,7 +63,7 @@ export function DetailInfo({ detail, authorZzim, onAuthor }: { detail: Detail; a
           <p className={s.summary}>{n.body}</p>
         </details>
       ))}
-      {detail.related.map((r) => (
+      {detail.related.slice(0, related).map((r) => (
         <Section key={r.code} title={r.title}>
           <ProductGrid items={r.list.slice(0, 6)} label={r.title} />
         </Section>

@@ -3,6 +3,7 @@ import { Link, useLocation } from "react-router";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { usePromotionLib } from "~/shell/promotion";
 import type { ListAnswer } from "~/utils/storeApi";
+import { useFirstLoadSteps } from "~/utils/firstLoadSteps";
 import { listPlace, saveListPlace } from "~/utils/prefs";
 import { ProductGrid, ProductRows } from "./ProductGrid";
 import { Tabs, type Tab } from "./Tabs";
@@ -88,8 +89,14 @@ export function ListScreen({ title, initial, load, tabs, tabsLabel, controls, li
   }, [pages]);
 
   const onOpen = useCallback(() => saveListPlace({ url, scroll: window.scrollY, index: pages.length }), [url, pages.length]);
-  const items = pages.flatMap((p) => p.list);
-  const total = initial.paging?.totalCount ?? items.length;
+  const all = pages.flatMap((p) => p.list);
+  // A phone's first screen and more with the page (twelve covers: with six the
+  // footer was in view and each step moved it, CLS 0.018-0.032), six more per
+  // step; everything at once when a place is to be restored.
+  const [restoring] = useState(() => listPlace(url) !== null);
+  const shown = useFirstLoadSteps("list", all.length, 12, 6, restoring);
+  const items = all.slice(0, shown);
+  const total = initial.paging?.totalCount ?? all.length;
 
   return (
     <section aria-label={title} className={s.page}>
@@ -109,7 +116,7 @@ export function ListScreen({ title, initial, load, tabs, tabsLabel, controls, li
       ) : (
         <ProductGrid items={items} label={title} onOpen={onOpen} eager={6} />
       )}
-      {hasMore && (
+      {hasMore && shown === all.length && (
         <button type="button" className={s.more} onClick={more} disabled={busy} data-testid="list-more">
           {busy ? "불러오는 중…" : "더 보기"}
         </button>
