@@ -40,7 +40,7 @@ func TestMetricsStateMemoryBytes(t *testing.T) {
 	eventually(t, "the rendered body counted", func() bool {
 		return metric(t, g, `edge_cache_bytes{cache="bodies"}`) >= bodies+float64(len(body))
 	})
-	_, b := g.get("/metrics")
+	_, b := g.opsGet("/metrics")
 	for _, m := range []string{`edge_cache_bytes{cache="media"}`, `edge_cache_bytes{cache="audiences"}`, `edge_catalog_bytes{model="reviews"}`,
 		`edge_catalog_bytes{model="rankings"}`, `edge_catalog_bytes{model="other"}`} {
 		if !strings.Contains(string(b), m+" ") {
