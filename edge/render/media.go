@@ -15,23 +15,16 @@ import (
 // chunks (<base>/<n>.html). Pages up to previewPages need no token; the rest
 // take the download-auth token as ?t=.
 type VolumeManifest struct {
-	Header       Header         `json:"header"`
-	PID          string         `json:"pid"`
-	No           int            `json:"no"`
-	Ver          string         `json:"ver"`
-	Base         string         `json:"base"`
-	Kind         string         `json:"kind"`
-	PreviewPages int            `json:"previewPages"`
-	Formats      []string       `json:"formats"`
-	Pages        []ManifestPage `json:"pages"`
-	Chunks       int            `json:"chunks"`
-}
-
-// ManifestPage is one page (a comic page or a strip segment).
-type ManifestPage struct {
-	W      int   `json:"w"`
-	H      int   `json:"h"`
-	Widths []int `json:"widths"`
+	Header       Header                  `json:"header"`
+	PID          string                  `json:"pid"`
+	No           int                     `json:"no"`
+	Ver          string                  `json:"ver"`
+	Base         string                  `json:"base"`
+	Kind         string                  `json:"kind"`
+	PreviewPages int                     `json:"previewPages"`
+	Formats      []string                `json:"formats"`
+	Pages        []contract.ManifestPage `json:"pages"`
+	Chunks       int                     `json:"chunks"`
 }
 
 // VolumeMediaOf renders the manifest of volume no of pid: 404 while the
@@ -67,12 +60,12 @@ func VolumeMediaOf(v *catalog.View, pid string, no int, manifest func(ver string
 		return 503, contract.Envelope{Header: Header{Code: 503, Message: "일시적인 오류입니다. 잠시 후 다시 시도해 주세요."}}
 	}
 	out := VolumeManifest{Header: OK, PID: p.PID, No: no, Ver: cur.Ver, Base: contract.VolumeMediaBase(p.PID, no, cur.Ver),
-		Kind: cur.Kind, PreviewPages: vol.PreviewPages, Formats: cur.Formats, Pages: make([]ManifestPage, len(cur.Pages)), Chunks: cur.Chunks}
+		Kind: cur.Kind, PreviewPages: vol.PreviewPages, Formats: cur.Formats, Pages: make([]contract.ManifestPage, len(cur.Pages)), Chunks: cur.Chunks}
 	if out.Formats == nil {
 		out.Formats = []string{}
 	}
 	for i, pg := range cur.Pages {
-		out.Pages[i] = ManifestPage{W: pg.W, H: pg.H, Widths: pg.Widths}
+		out.Pages[i] = pg
 		if out.Pages[i].Widths == nil {
 			out.Pages[i].Widths = []int{}
 		}
