@@ -239,7 +239,19 @@ func ReadSnapshot(ctx context.Context, kv jetstream.KeyValue, obs jetstream.Obje
 	if n != info.Records || maxRev != info.Revision {
 		return SnapshotInfo{}, fmt.Errorf("snapshot: %d records up to revision %d, its metadata says %d up to %d", n, maxRev, info.Records, info.Revision)
 	}
-	if _, _, err := decodeSnapshot(data, batch, apply); err != nil {
+	// Decoding the next batch overlaps applying this one: the caller's
+	// apply has a serial part (its lock) that leaves a core free.
+	batches := make(chan []SnapshotEntry, 2)
+	decoded := make(chan error, 1)
+	go func() {
+		_, _, err := decodeSnapshot(data, batch, func(es []SnapshotEntry) { batches <- es })
+		close(batches)
+		decoded <- err
+	}()
+	for es := range batches {
+		apply(es)
+	}
+	if err := <-decoded; err != nil {
 		return SnapshotInfo{}, err
 	}
 	return info, nil
