@@ -115,6 +115,12 @@ type Config struct {
 	// delivering while the connection stayed up shows as staleness and is
 	// restarted after three checks without progress.
 	WatchCheck time.Duration
+	// NoSnapshot (EDGE_SNAPSHOT=false): start by replaying the whole
+	// catalog bucket, never from a snapshot, and write none (snapshot.go).
+	NoSnapshot bool
+	// SnapshotEvery (EDGE_SNAPSHOT_EVERY) is how often the edge holding the
+	// snapshot lease writes a catalog snapshot; 0 = this edge writes none.
+	SnapshotEvery time.Duration
 }
 
 // RegisterFlags registers the edge's flags with environment fallbacks.
@@ -166,6 +172,12 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.NATSReplicas, "nats-replicas", 1, "replicas of the stream and bucket when creating them (env NATS_REPLICAS)")
 	fs.DurationVar(&c.ForwardTimeout, "forward-timeout", 30*time.Second, "timeout of a call forwarded to a writer (env EDGE_FORWARD_TIMEOUT)")
 	fs.DurationVar(&c.WatchCheck, "watch-check", 2*time.Second, "how often the catalog watch's progress is checked against the bucket (env EDGE_WATCH_CHECK)")
+	fs.Func("snapshot", "start from the latest catalog snapshot and write them under the lease; false = replay the bucket (env EDGE_SNAPSHOT, default true)", func(v string) error {
+		b, err := strconv.ParseBool(v)
+		c.NoSnapshot = !b
+		return err
+	})
+	fs.DurationVar(&c.SnapshotEvery, "snapshot-every", 10*time.Minute, "how often the edge holding the snapshot lease writes a catalog snapshot; 0 = never (env EDGE_SNAPSHOT_EVERY)")
 	fs.DurationVar(&c.PublishTimeout, "publish-timeout", 5*time.Second, "timeout waiting for JetStream to ack tracking events (env EDGE_PUBLISH_TIMEOUT)")
 	svc.ModeFlag(fs, &c.CookieMode)
 	fs.BoolVar(&c.ProxyProtocol, "proxy-protocol", false, "the balancers of -trusted-proxies send a PROXY protocol header (v1/v2) naming the reader; anyone else's is refused (env EDGE_PROXY_PROTOCOL)")
@@ -282,6 +294,7 @@ type Server struct {
 	startedAt    time.Time
 
 	restart chan struct{}
+	snap    snapshots
 	// compressSem bounds background compressions to the cores.
 	compressSem chan struct{}
 	flight      singleflight.Group
@@ -371,6 +384,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		Bundler: trackbundle.New(s.js, trackbundle.Options{AckWait: cfg.PublishTimeout}), Trusted: trusted}
 	s.reg = svc.NewRegistry()
 	s.m = newMetrics(s)
+	s.registerSnapshotMetrics()
 	s.mediaReqs = s.m.requests.WithLabelValues("media")
 	s.ops = opsHandler(s)
 	if s.ln, err = net.Listen("tcp", cfg.Addr); err != nil {
@@ -430,6 +444,7 @@ func (s *Server) Run(ctx context.Context) error {
 	go func() { watchDone <- s.watch(wctx) }()
 	go s.watchConnection(wctx)
 	go s.watchProgress(wctx)
+	go s.writeSnapshots(wctx)
 
 	srv := &fasthttp.Server{
 		Handler:               s.handle,

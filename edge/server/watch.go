@@ -46,6 +46,8 @@ func (s *Server) watchOnce(ctx context.Context) error {
 	rev, _, _, _ := s.store.Stats()
 	if s.synced.Load() && rev > 0 {
 		opts = append(opts, jetstream.ResumeFromRevision(rev+1))
+	} else if from := s.snapshotStart(ctx); from > 0 {
+		opts = append(opts, jetstream.ResumeFromRevision(from))
 	}
 	w, err := s.kv.WatchAll(ctx, opts...)
 	if err != nil {
