@@ -129,5 +129,7 @@ func BenchmarkMediaHit(b *testing.B) {
 	b.Run("cover-webp", func(b *testing.B) { benchMediaHit(b, s, cover+"?w=360", "Accept", "image/webp,*/*") })
 	b.Run("cover-explicit", func(b *testing.B) { benchMediaHit(b, s, cover+"/720.jpg") })
 	// A cover only adult works show, for an adult: the audience cookie checked.
-	b.Run("adult-cover-webp", func(b *testing.B) { benchMediaHit(b, s, adultCover+"?w=360", "Accept", "image/webp,*/*", "Cookie", adult) })
+	b.Run("adult-cover-webp", func(b *testing.B) {
+		benchMediaHit(b, s, adultCover+"?w=360", "Accept", "image/webp,*/*", "Cookie", adult)
+	})
 }
