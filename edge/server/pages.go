@@ -268,7 +268,7 @@ const bootStarter = `<script>(function(){var d=document,b=d.getElementById("sf-b
 
 // newPageShell prepares index for drawn pages; ok is false for a build it
 // does not recognise (its routes are then served as they are).
-func newPageShell(index []byte) (*pageShell, bool) {
+func newPageShell(index []byte, sources static.Sources) (*pageShell, bool) {
 	boot := bootScript.FindSubmatchIndex(index)
 	if boot == nil || !bytes.Contains(index, []byte("</head>")) || !bytes.Contains(index, []byte("<body>")) {
 		return nil, false
@@ -290,7 +290,7 @@ func newPageShell(index []byte) (*pageShell, bool) {
 	before := len(out)
 	out = modulePreload.ReplaceAll(out, nil)
 	bootAt -= before - len(out)
-	return &pageShell{html: out, csp: static.PageCSP(out), modules: strings.Join(mods, " "), bootAt: bootAt}, true
+	return &pageShell{html: out, csp: static.PageCSP(out, sources), modules: strings.Join(mods, " "), bootAt: bootAt}, true
 }
 
 // assemble puts a first screen into the shell: its head fragment and style

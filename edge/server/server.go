@@ -121,6 +121,12 @@ type Config struct {
 	// SnapshotEvery (EDGE_SNAPSHOT_EVERY) is how often the edge holding the
 	// snapshot lease writes a catalog snapshot; 0 = this edge writes none.
 	SnapshotEvery time.Duration
+	// PageSources are the origins the pages' Content-Security-Policy admits
+	// besides the store's own (EDGE_CSP_SCRIPT_ORIGINS, EDGE_CSP_CONNECT_ORIGINS,
+	// EDGE_CSP_FRAME_ORIGINS): in live mode, PortOne's identity verification
+	// SDK (SECURITY.md, "Third parties"). Empty = the store's origin only,
+	// which is all development needs (the sandboxes are ours).
+	PageSources static.Sources
 }
 
 // RegisterFlags registers the edge's flags with environment fallbacks.
@@ -188,6 +194,17 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 		c.TrustedProxies = v
 		return nil
 	})
+	originsFlag := func(name, directive, env string, dst *[]string) {
+		fs.Func(name, "https origins, comma-separated, the pages' Content-Security-Policy admits in "+directive+
+			" besides the store's own (live: PortOne's identity verification SDK, SECURITY.md \"Third parties\"); default none (env "+env+")", func(v string) error {
+			o, err := static.ParseOrigins(v)
+			*dst = o
+			return err
+		})
+	}
+	originsFlag("csp-script-origins", "script-src", "EDGE_CSP_SCRIPT_ORIGINS", &c.PageSources.Script)
+	originsFlag("csp-connect-origins", "connect-src", "EDGE_CSP_CONNECT_ORIGINS", &c.PageSources.Connect)
+	originsFlag("csp-frame-origins", "frame-src", "EDGE_CSP_FRAME_ORIGINS", &c.PageSources.Frame)
 	c.NATSAuth.RegisterFlags(fs)
 	c.Events.RegisterFlags(fs)
 	c.Timeouts.RegisterFlags(fs, "EDGE", edgeTimeouts)
@@ -359,13 +376,13 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		s.nc.Close()
 		return nil, err
 	}
-	if s.static, err = static.LoadStatic(cfg.StaticDir, log); err != nil {
+	if s.static, err = static.LoadStatic(cfg.StaticDir, cfg.PageSources, log); err != nil {
 		s.nc.Close()
 		return nil, err
 	}
 	if !s.static.IsPlaceholder() {
 		index, _ := s.static.Index()
-		if sh, ok := newPageShell(index); ok {
+		if sh, ok := newPageShell(index, cfg.PageSources); ok {
 			s.shell, s.pageBrand = sh, html.EscapeString(pageTitle(index))
 		} else {
 			log.Warn("index.html has no React Router boot script: routes are served without their first screen")

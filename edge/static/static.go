@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"mime"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -36,11 +37,22 @@ type file struct {
 // inlineScript finds the scripts written into a page (not those with src).
 var inlineScript = regexp.MustCompile(`(?s)<script(\s[^>]*)?>(.*?)</script>`)
 
+// Sources are origins a page may use besides its own, per directive: the
+// scripts and windows of a third party the page talks to in the browser
+// (PortOne's identity verification SDK in live mode). Empty in development,
+// where the writer's sandboxes stand in for them on our own origins.
+type Sources struct {
+	Script, Connect, Frame []string
+}
+
 // PageCSP is the policy of a built page. Images may come from any https host
-// (the ad pixel); everything else is this origin.
-func PageCSP(html []byte) string {
+// (the ad pixel); everything else is this origin and the extra sources.
+func PageCSP(html []byte, extra Sources) string {
 	var b strings.Builder
 	b.WriteString("default-src 'self'; script-src 'self'")
+	for _, o := range extra.Script {
+		b.WriteString(" " + o)
+	}
 	for _, m := range inlineScript.FindAllSubmatch(html, -1) {
 		if bytes.Contains(m[1], []byte("src=")) {
 			continue
@@ -48,9 +60,41 @@ func PageCSP(html []byte) string {
 		sum := sha256.Sum256(m[2])
 		b.WriteString(" 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'")
 	}
-	b.WriteString("; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; font-src 'self' data:; " +
-		"connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'")
+	b.WriteString("; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; font-src 'self' data:; connect-src 'self'")
+	for _, o := range extra.Connect {
+		b.WriteString(" " + o)
+	}
+	if len(extra.Frame) > 0 {
+		// Without frame-src, frames fall back to default-src 'self'.
+		b.WriteString("; frame-src 'self'")
+		for _, o := range extra.Frame {
+			b.WriteString(" " + o)
+		}
+	}
+	b.WriteString("; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'")
 	return b.String()
+}
+
+// ParseOrigins reads a comma-separated list of https origins
+// ("https://cdn.portone.io,https://host:8443") for Sources. Anything that is
+// not exactly an https origin is refused rather than loosening the policy
+// more than its operator meant: another scheme, a path, query or fragment, a
+// wildcard, a keyword such as 'unsafe-inline', spaces (which would add a
+// source of their own), an empty entry. An empty v is no origins.
+func ParseOrigins(v string) ([]string, error) {
+	if v == "" {
+		return nil, nil
+	}
+	var out []string
+	for _, o := range strings.Split(v, ",") {
+		u, err := url.Parse(o)
+		if err != nil || strings.ContainsAny(o, " \t\r\n;'*\"") || u.Scheme != "https" || u.Host == "" || u.Hostname() == "" ||
+			u.Opaque != "" || u.User != nil || u.Path != "" || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.HasSuffix(o, "#") {
+			return nil, fmt.Errorf("origin %q: want https://host[:port], comma-separated, without spaces, paths or wildcards", o)
+		}
+		out = append(out, "https://"+u.Host)
+	}
+	return out, nil
 }
 
 // Static serves the built SPA from memory: index.html for every route the SPA
@@ -85,7 +129,8 @@ const (
 var placeholder = []byte(`<!doctype html><html lang="ko"><meta charset="utf-8"><title>storefront</title><p>The frontend is not built (STATIC_DIR has no index.html). The API is under /home/api/v1/.</p></html>`)
 
 // LoadStatic reads every file under dir. A missing dir is not an error.
-func LoadStatic(dir string, log *slog.Logger) (*Static, error) {
+// extra are the origins its pages' policy admits besides their own.
+func LoadStatic(dir string, extra Sources, log *slog.Logger) (*Static, error) {
 	s := &Static{files: make(map[string]*file)}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -127,7 +172,7 @@ func LoadStatic(dir string, log *slog.Logger) (*Static, error) {
 			f.cacheControl = cacheRevalid
 		case strings.HasSuffix(urlPath, ".html"):
 			f.cacheControl = cacheRevalid
-			f.csp = PageCSP(b)
+			f.csp = PageCSP(b, extra)
 		default:
 			f.cacheControl = cacheShort
 		}

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"storefront/writer/internal/standin"
 )
 
 var pageTmpl = template.Must(template.New("certification").Parse(`<!doctype html>
@@ -81,7 +83,7 @@ func (s *Sandbox) submit(w http.ResponseWriter, r *http.Request) {
 	if r.PostForm.Get("cancel") != "" {
 		back.Set("code", "IDENTITY_VERIFICATION_CANCELLED")
 		back.Set("message", "사용자가 본인인증을 취소했습니다.")
-		redirect(w, r, rq.redirectURL, back)
+		standin.Back(w, r, rq.redirectURL, back)
 		return
 	}
 	p := Person{Name: strings.TrimSpace(r.PostForm.Get("name")), BirthDate: r.PostForm.Get("birthDate"),
@@ -100,24 +102,7 @@ func (s *Sandbox) submit(w http.ResponseWriter, r *http.Request) {
 		back.Set("message", iv.Failure.Reason)
 	}
 	s.cfg.Log.Info("identity verification", "id", rq.id, "status", iv.Status)
-	redirect(w, r, rq.redirectURL, back)
-}
-
-func redirect(w http.ResponseWriter, r *http.Request, target string, q url.Values) {
-	if target == "" {
-		// No page to go back to (a test or a script): the query as JSON.
-		flat := map[string]string{}
-		for k := range q {
-			flat[k] = q.Get(k)
-		}
-		writeJSON(w, http.StatusOK, flat)
-		return
-	}
-	sep := "?"
-	if strings.Contains(target, "?") {
-		sep = "&"
-	}
-	http.Redirect(w, r, target+sep+q.Encode(), http.StatusSeeOther)
+	standin.Back(w, r, rq.redirectURL, back)
 }
 
 // PageURL is the certification page of a sandbox at base for one

@@ -26,7 +26,6 @@
 package portonesandbox
 
 import (
-	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha512"
@@ -35,13 +34,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
 
 	"storefront/writer/identity"
+	"storefront/writer/internal/standin"
 )
 
 // Development defaults, matching the writer's IDENTITY_* defaults.
@@ -237,28 +236,18 @@ func (s *Sandbox) finish(id string, p Person) (*identity.Verification, bool) {
 	return iv, true
 }
 
-// Server is a sandbox listening on a port (Start).
+// Server is a sandbox listening on a port (Start): its URL, and Close.
 type Server struct {
 	*Sandbox
-	URL string
-	srv *http.Server
+	*standin.Server
 }
 
 // Start serves a sandbox on addr ("127.0.0.1:0" for a free port).
 func Start(addr string, cfg Config) (*Server, error) {
-	ln, err := net.Listen("tcp", addr)
+	sb := New(cfg)
+	h, err := standin.Start(addr, sb.Handler())
 	if err != nil {
-		return nil, fmt.Errorf("portonesandbox: listen: %w", err)
+		return nil, fmt.Errorf("portonesandbox: %w", err)
 	}
-	s := &Server{Sandbox: New(cfg), URL: "http://" + ln.Addr().String()}
-	s.srv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = s.srv.Serve(ln) }()
-	return s, nil
-}
-
-// Close stops the server.
-func (s *Server) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	return s.srv.Shutdown(ctx)
+	return &Server{sb, h}, nil
 }

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"storefront/writer/internal/standin"
 )
 
 // widget is what the widget was opened with.
@@ -84,23 +86,6 @@ func (s *Sandbox) page(w http.ResponseWriter, r *http.Request) {
 	_ = pageTmpl.Execute(w, map[string]any{"OrderName": wd.OrderName, "Amount": wd.Amount, "Path": r.URL.Path})
 }
 
-func redirect(w http.ResponseWriter, r *http.Request, target string, q url.Values) {
-	if target == "" {
-		// No page to go back to (a load test or a script): the query as JSON.
-		flat := map[string]string{}
-		for k := range q {
-			flat[k] = q.Get(k)
-		}
-		writeJSON(w, http.StatusOK, flat)
-		return
-	}
-	sep := "?"
-	if strings.Contains(target, "?") {
-		sep = "&"
-	}
-	http.Redirect(w, r, target+sep+q.Encode(), http.StatusSeeOther)
-}
-
 // approve is the buyer passing authentication in the widget: the payment
 // exists from here on, IN_PROGRESS until the merchant confirms it.
 func (s *Sandbox) approve(w http.ResponseWriter, r *http.Request) {
@@ -115,11 +100,11 @@ func (s *Sandbox) approve(w http.ResponseWriter, r *http.Request) {
 		// The widget refuses an order id used before; a second approval of
 		// one still waiting for its confirm lands on the same payment.
 		if p.Status != InProgress {
-			redirect(w, r, wd.FailURL, url.Values{"code": {"DUPLICATED_ORDER_ID"},
+			standin.Back(w, r, wd.FailURL, url.Values{"code": {"DUPLICATED_ORDER_ID"},
 				"message": {"이미 승인 및 취소가 진행된 중복된 주문번호 입니다. 다른 주문번호로 진행해주세요."}, "orderId": {wd.OrderID}})
 			return
 		}
-		redirect(w, r, wd.SuccessURL, successQuery(p))
+		standin.Back(w, r, wd.SuccessURL, successQuery(p))
 		return
 	}
 	now := s.cfg.Now()
@@ -132,7 +117,7 @@ func (s *Sandbox) approve(w http.ResponseWriter, r *http.Request) {
 	s.payments[p.PaymentKey] = p
 	s.byOrder[p.OrderID] = p.PaymentKey
 	s.mu.Unlock()
-	redirect(w, r, wd.SuccessURL, successQuery(p))
+	standin.Back(w, r, wd.SuccessURL, successQuery(p))
 }
 
 func successQuery(p *payment) url.Values {
@@ -147,7 +132,7 @@ func (s *Sandbox) giveUp(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	redirect(w, r, wd.FailURL, url.Values{"code": {"PAY_PROCESS_CANCELED"}, "message": {"사용자에 의해 결제가 취소되었습니다."},
+	standin.Back(w, r, wd.FailURL, url.Values{"code": {"PAY_PROCESS_CANCELED"}, "message": {"사용자에 의해 결제가 취소되었습니다."},
 		"orderId": {wd.OrderID}})
 }
 

@@ -26,11 +26,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
+
+	"storefront/writer/internal/standin"
 )
 
 // Dev defaults of the keys, matching the writer's PAYMENT_SECRET_KEY and
@@ -209,30 +210,26 @@ func (s *Sandbox) Handler() http.Handler {
 	return mux
 }
 
-// Server is a sandbox listening on its own port.
+// Server is a sandbox listening on its own port (its URL).
 type Server struct {
 	*Sandbox
-	URL string
-	srv *http.Server
+	*standin.Server
 }
 
 // Start serves a sandbox on addr ("127.0.0.1:0" for a free port), for the dev launcher.
 func Start(addr string, cfg Config) (*Server, error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("listen payment sandbox: %w", err)
-	}
 	sb := New(cfg)
-	srv := &http.Server{Handler: sb.Handler(), ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	return &Server{Sandbox: sb, URL: "http://" + ln.Addr().String(), srv: srv}, nil
+	h, err := standin.Start(addr, sb.Handler())
+	if err != nil {
+		sb.Close()
+		return nil, fmt.Errorf("payment sandbox: %w", err)
+	}
+	return &Server{sb, h}, nil
 }
 
 // Close stops the server and its deliveries.
 func (s *Server) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	err := s.srv.Shutdown(ctx)
+	err := s.Server.Close()
 	s.Sandbox.Close()
 	return err
 }
