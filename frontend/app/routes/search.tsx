@@ -30,7 +30,6 @@ export default function SearchScreen() {
     if (text) live.input(text);
     return live.dispose;
     // The first query only; later ones come from typing.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [live]);
 
   const type = useCallback(
