@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"strconv"
@@ -60,6 +61,17 @@ func TestAudienceTable(t *testing.T) {
 		_, list := g.get("/home/api/v1/webtoon/genre/21", h...)
 		if hasAdult(list) != c.AdultContent {
 			t.Errorf("%s: list shows adult works %v, table says %v", name, hasAdult(list), c.AdultContent)
+		}
+		// Search answers by title and by initial consonants alike: "ㄱㅁ"
+		// (귀멸) and "귀 멸" hit every adult and ordinary work of the catalog.
+		for _, q := range []string{"%E3%84%B1%E3%85%81", "%EA%B7%80%20%EB%A9%B8"} {
+			_, found := g.get("/home/api/v1/search?size=50&q="+q, h...)
+			if !bytes.Contains(found, []byte(`"pid":"nwt"`)) {
+				t.Errorf("%s: search %s misses the ordinary work: %s", name, q, found)
+			}
+			if hasAdult(found) != c.AdultContent {
+				t.Errorf("%s: search %s shows adult works %v, table says %v", name, q, hasAdult(found), c.AdultContent)
+			}
 		}
 	}
 }

@@ -56,6 +56,7 @@ export default [
 
     route("jumpingpass/:section?", "routes/jumpingpass.tsx"),
     route("keyword/:page?", "routes/keyword.tsx"),
+    route("search", "routes/search.tsx"),
     route("ranking", "routes/ranking.tsx"),
 
     route(":section/detail/:pid?", "routes/detail.tsx"),

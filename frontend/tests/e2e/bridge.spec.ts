@@ -86,17 +86,17 @@ test.describe("Android app web view", () => {
 
   test("a route change tells the app the URL changed", async ({ page }) => {
     await page.goto("/cs");
-    await page.locator('a[href="/keyword"]').first().click();
-    await expect(page).toHaveURL(/\/keyword$/);
-    await expect.poll(() => sentOf(page, "urlChanged")).toContainEqual({ url: "/keyword" });
+    await page.locator('a[href="/search"]').first().click();
+    await expect(page).toHaveURL(/\/search$/);
+    await expect.poll(() => sentOf(page, "urlChanged")).toContainEqual({ url: "/search" });
   });
 
   test("the app's title bar gets each page's title", async ({ page }) => {
     await page.goto("/cs");
     await expect.poll(() => sentOf(page, "setTitle")).toEqual([{ title: "고객센터" }]);
-    await page.locator('a[href="/keyword"]').first().click();
-    await expect(page).toHaveURL(/\/keyword$/);
-    await expect.poll(() => sentOf(page, "setTitle")).toEqual([{ title: "고객센터" }, { title: "키워드" }]);
+    await page.locator('a[href="/search"]').first().click();
+    await expect(page).toHaveURL(/\/search$/);
+    await expect.poll(() => sentOf(page, "setTitle")).toEqual([{ title: "고객센터" }, { title: "검색" }]);
   });
 
   test("login goes to the app's native login with the return url and the seed's message", async ({ page }) => {
@@ -163,12 +163,12 @@ test.describe("iOS app web view", () => {
   test("the first page sends its title only; a route change sends urlChanged and the new title", async ({ page }) => {
     await page.goto("/cs");
     await expect.poll(() => sent(page)).toEqual([{ action: "setTitle", data: { title: "고객센터" } }]);
-    await page.locator('a[href="/keyword"]').first().click();
-    await expect(page).toHaveURL(/\/keyword$/);
+    await page.locator('a[href="/search"]').first().click();
+    await expect(page).toHaveURL(/\/search$/);
     await expect.poll(() => sent(page)).toEqual([
       { action: "setTitle", data: { title: "고객센터" } },
-      { action: "urlChanged", data: { url: "/keyword" } },
-      { action: "setTitle", data: { title: "키워드" } },
+      { action: "urlChanged", data: { url: "/search" } },
+      { action: "setTitle", data: { title: "검색" } },
     ]);
   });
 

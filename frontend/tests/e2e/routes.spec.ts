@@ -56,6 +56,8 @@ const ROUTES: [string, RegExp | string][] = [
   ["/ranking?category=wt&tab=weekly", "랭킹"],
   ["/keyword", /#/],
   ["/keyword/1?id=2", "#빙의"],
+  ["/search", "검색"],
+  ["/search?q=%E3%84%B1", "‘ㄱ’ 검색 결과"],
   ["/awards", "블루페이지 어워즈"],
   ["/awards/webtoon", "올해의 웹툰"],
   ["/bluerun", "블루런"],

@@ -36,15 +36,15 @@ test("queued page views leave by sendBeacon when the page hides; product detail 
   const detailPath = new URL(page.url()).pathname;
   await page.goBack();
   await expect(page).toHaveURL(/\/$/);
-  await page.locator('a[href="/keyword"]').first().click();
-  await expect(page).toHaveURL(/\/keyword$/);
+  await page.locator('a[href="/search"]').first().click();
+  await expect(page).toHaveURL(/\/search$/);
   // Hide the page: what is still queued leaves by sendBeacon.
   await page.evaluate(() => {
     Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
     document.dispatchEvent(new Event("visibilitychange"));
   });
   const events = async () => [...bodies.filter((b) => b !== ""), ...(await page.evaluate(() => window.__beaconBodies))].flatMap((b) => (JSON.parse(b) as { events: Sent[] }).events);
-  await expect.poll(async () => (await events()).map((e) => `${e.type} ${e.url}`)).toEqual(["page_view /", `view_content ${detailPath}`, "page_view /", "page_view /keyword"]);
+  await expect.poll(async () => (await events()).map((e) => `${e.type} ${e.url}`)).toEqual(["page_view /", `view_content ${detailPath}`, "page_view /", "page_view /search"]);
   // The detail view names the work and where the reader came from.
   const view = (await events())[1];
   expect(view).toMatchObject({ pid: decodeURIComponent(detailPath.split("/").pop()!), referrer: "/" });

@@ -35,7 +35,7 @@ function MainHeader({ onMenu }: { onMenu?: () => void }) {
         <Link to="/" className={s.logo}>
           {PRODUCT_NAME}
         </Link>
-        <Link to="/keyword" className={s.iconButton} aria-label="검색">
+        <Link to="/search" className={s.iconButton} aria-label="검색">
           <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true">
             <circle cx="11" cy="11" r="6.5" fill="none" stroke="currentColor" strokeWidth="2" />
             <path d="M16 16l4 4" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
