@@ -167,49 +167,83 @@ func (s *Service) Purchase(ctx context.Context, uid int64, key string, req Purch
 	if err := validKey(key); err != nil {
 		return Answer{}, err
 	}
-	p, err := s.cfg.Catalog.Product(ctx, s.pool, req.PID, loadVols(req))
-	if err != nil {
-		return Answer{}, err
+	var err error
+	reads := &purchaseReads{s: s, req: req, uid: uid, pid: req.PID, vols: loadVols(req), now: s.now()}
+	if _, ok := s.cfg.Catalog.(PGCatalog); !ok {
+		// Another catalog cannot join the wallet lock's round trip.
+		if reads.p, err = s.cfg.Catalog.Product(ctx, s.pool, req.PID, reads.vols); err != nil {
+			return Answer{}, err
+		}
 	}
+	return s.oncePre(ctx, uid, key, "purchase", req, reads, func(tx pgx.Tx, b *pgx.Batch, w *Wallet) (any, error) {
+		return s.purchase(ctx, tx, b, w, reads.p, req, reads, reads.now)
+	})
+}
+
+// check refuses a purchase the catalog does not allow (before a stored answer
+// is replayed, as when the catalog was read before the transaction).
+func (r *purchaseReads) check(ctx context.Context, tx pgx.Tx) error {
+	p, req, now := r.p, r.req, r.now
 	if err := sellable(p); err != nil {
-		return Answer{}, err
+		return err
 	}
-	now := s.now()
-	if err := s.forAudience(ctx, uid, p, req.Channel, now); err != nil {
-		return Answer{}, err
+	if err := r.s.forAudienceOn(ctx, tx, r.uid, p, req.Channel, now); err != nil {
+		return err
 	}
 	for _, no := range req.Vols {
 		v, ok := p.Volume(no, now)
 		if !ok {
-			return Answer{}, httpapi.Errorf(http.StatusNotFound, "회차를 찾을 수 없습니다. (%d화)", no)
+			return httpapi.Errorf(http.StatusNotFound, "회차를 찾을 수 없습니다. (%d화)", no)
 		}
 		if req.BuyType == BuyRent && v.RentPrice <= 0 && !v.IsFree {
-			return Answer{}, httpapi.BadRequest("대여할 수 없는 회차입니다. (%d화)", no)
+			return httpapi.BadRequest("대여할 수 없는 회차입니다. (%d화)", no)
 		}
 	}
-	reads := &purchaseReads{uid: uid, pid: p.PID, vols: loadVols(req)}
-	return s.oncePre(ctx, uid, key, "purchase", req, reads, func(tx pgx.Tx, b *pgx.Batch, w *Wallet) (any, error) {
-		return s.purchase(ctx, tx, b, w, p, req, reads, now)
-	})
+	return nil
 }
 
-// purchaseReads are the entitlements and a new purchase id, read in the
-// round trip that takes the wallet lock.
+// purchaseReads are the work (when the catalog is PGCatalog), the
+// entitlements and a new purchase id, read in the round trip that takes the
+// wallet lock.
 type purchaseReads struct {
+	s    *Service
+	req  PurchaseRequest
 	uid  int64
 	pid  string
 	vols []int
+	now  time.Time
+	p    *Product
 	ents map[int]entitlement
 	id   int64
+	// read: p comes from this round trip.
+	read bool
 }
 
 func (r *purchaseReads) queue(b *pgx.Batch) {
-	b.Queue(`SELECT vol, kind, expires_at FROM entitlements WHERE uid = $1 AND pid = $2 AND ($3::int[] IS NULL OR vol = ANY($3))`, r.uid, r.pid, r.vols)
+	r.read = r.p == nil
+	if r.read {
+		queueProduct(b, r.pid, r.vols)
+	}
+	// Two statements for the reason of productSQL.
+	if r.vols == nil {
+		b.Queue(`SELECT vol, kind, expires_at FROM entitlements WHERE uid = $1 AND pid = $2`, r.uid, r.pid)
+	} else {
+		b.Queue(`SELECT vol, kind, expires_at FROM entitlements WHERE uid = $1 AND pid = $2 AND vol = ANY($3)`, r.uid, r.pid, r.vols)
+	}
 	b.Queue(`SELECT nextval(pg_get_serial_sequence('purchases', 'id'))`)
 }
 
 func (r *purchaseReads) scan(br pgx.BatchResults) error {
 	var err error
+	if r.read {
+		rows, err := br.Query()
+		if err != nil {
+			return fmt.Errorf("load product %s: %w", r.pid, err)
+		}
+		if r.p, err = scanProduct(rows, r.pid); err != nil {
+			return err
+		}
+	}
 	if r.ents, err = scanEntitlements(br); err != nil {
 		return fmt.Errorf("load entitlements %d/%s: %w", r.uid, r.pid, err)
 	}
