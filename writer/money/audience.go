@@ -30,9 +30,15 @@ const (
 // member's adult level read from the account now (a body or cookie could say
 // anything) and the channel from X-Channel. The edge already hides the work's
 // pages from the teen version, so without this the member paid for nothing.
-// It runs before any transaction, so a refusal writes nothing and stores no
-// idempotent answer: the member may verify and retry with the same key.
+// A refusal writes nothing and stores no idempotent answer (a purchase checks
+// inside its transaction, through q, and rolls back): the member may verify
+// and retry with the same key.
 func (s *Service) forAudience(ctx context.Context, uid int64, p *Product, channel string, now time.Time) error {
+	return s.forAudienceOn(ctx, s.pool, uid, p, channel, now)
+}
+
+// forAudienceOn is forAudience reading the member through q.
+func (s *Service) forAudienceOn(ctx context.Context, q auth.Querier, uid int64, p *Product, channel string, now time.Time) error {
 	if !p.Adult {
 		return nil
 	}
@@ -40,7 +46,7 @@ func (s *Service) forAudience(ctx context.Context, uid int64, p *Product, channe
 	level := 0
 	if adultCh {
 		// Only adult works on adult channels pay this read.
-		u, err := auth.ReadUser(ctx, s.pool, uid)
+		u, err := auth.ReadUser(ctx, q, uid)
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
 		case err != nil:

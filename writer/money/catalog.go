@@ -110,17 +110,47 @@ func (PGCatalog) JumpingPass(ctx context.Context, q Querier) (JumpingPassOffer, 
 // PGCatalog reads the core engineer's works and volumes tables (writer/migrations 0001).
 type PGCatalog struct{}
 
-// Product loads pid with one query.
-func (PGCatalog) Product(ctx context.Context, q Querier, pid string, vols []int) (*Product, error) {
-	rows, err := q.Query(ctx, `SELECT w.section, w.hidden, w.age, w.service_code, w.rent_days, w.discount_rate,
+// productSQL reads a work and the asked volumes in one query, productAllSQL
+// with every volume. Two statements, not one with "$2 IS NULL OR": a
+// prepared statement's generic plan cannot tell the two apart, so the one
+// statement either scanned every volume of the work for a purchase of one or
+// was planned again on every call.
+const (
+	productCols = `SELECT w.section, w.hidden, w.age, w.service_code, w.rent_days, w.discount_rate,
 			w.is_special_price_set, w.wait_for_free, w.wait_recycle, w.wait_exclude_newest, w.jumping_pass,
 			v.no, v.is_free, v.buy_price, v.buy_price_org, v.rent_price, v.rent_price_org, v.release_at,
 			v.pages, v.preview_pages
-		FROM works w LEFT JOIN volumes v ON v.pid = w.pid AND ($2::int[] IS NULL OR v.no = ANY($2))
-		WHERE w.pid = $1 ORDER BY v.no`, pid, vols)
+		FROM works w `
+	productSQL    = productCols + `LEFT JOIN volumes v ON v.pid = w.pid AND v.no = ANY($2) WHERE w.pid = $1 ORDER BY v.no`
+	productAllSQL = productCols + `LEFT JOIN volumes v ON v.pid = w.pid WHERE w.pid = $1 ORDER BY v.no`
+)
+
+// queueProduct adds the read of pid (vols nil: every volume) to b.
+func queueProduct(b *pgx.Batch, pid string, vols []int) {
+	if vols == nil {
+		b.Queue(productAllSQL, pid)
+	} else {
+		b.Queue(productSQL, pid, vols)
+	}
+}
+
+// Product loads pid with one query.
+func (PGCatalog) Product(ctx context.Context, q Querier, pid string, vols []int) (*Product, error) {
+	var rows pgx.Rows
+	var err error
+	if vols == nil {
+		rows, err = q.Query(ctx, productAllSQL, pid)
+	} else {
+		rows, err = q.Query(ctx, productSQL, pid, vols)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("load product %s: %w", pid, err)
 	}
+	return scanProduct(rows, pid)
+}
+
+// scanProduct reads the rows of productSQL (ErrNoProduct when there are none).
+func scanProduct(rows pgx.Rows, pid string) (*Product, error) {
 	defer rows.Close()
 	var p *Product
 	for rows.Next() {

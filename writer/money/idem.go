@@ -81,6 +81,13 @@ type prefetch interface {
 	scan(br pgx.BatchResults) error
 }
 
+// checker is a prefetch that validates the request from what it read (and
+// may read more on tx) before a stored answer is replayed or the operation
+// runs; its error is returned as is, never stored under the key.
+type checker interface {
+	check(ctx context.Context, tx pgx.Tx) error
+}
+
 // oncePre is once with reads fetched together with the wallet lock.
 func (s *Service) oncePre(ctx context.Context, uid int64, key, op string, params any, pre prefetch, fn func(tx pgx.Tx, b *pgx.Batch, w *Wallet) (any, error)) (Answer, error) {
 	if err := validKey(key); err != nil {
@@ -93,11 +100,16 @@ func (s *Service) oncePre(ctx context.Context, uid int64, key, op string, params
 	h := sha256.Sum256(append([]byte(op+"\n"), pj...))
 	var ans Answer
 	var refusal *httpapi.Error
-	err = s.inTx(ctx, func(tx pgx.Tx) error {
+	err = s.inPipeTx(ctx, func(tx *pipeTx) error {
 		ans, refusal = Answer{}, nil
 		w, stored, err := lockWalletAndKey(ctx, tx, uid, key, pre)
 		if err != nil {
 			return err
+		}
+		if c, ok := pre.(checker); ok {
+			if err := c.check(ctx, tx); err != nil {
+				return err
+			}
 		}
 		if stored != nil {
 			ans, err = stored.replay(op, h[:])
@@ -117,8 +129,13 @@ func (s *Service) oncePre(ctx context.Context, uid int64, key, op string, params
 			return fmt.Errorf("marshal %s answer: %w", op, err)
 		}
 		ans = Answer{Status: http.StatusOK, Body: body}
+		// No ON CONFLICT: a refusal stored meanwhile under the same key (it is
+		// stored without the wallet lock) makes this insert fail, and with it
+		// the COMMIT queued behind it, so the effect is never committed
+		// without its key.
 		b.Queue(`INSERT INTO money_idempotency (uid, key, op, req_hash, status, body, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`, uid, key, op, h[:], ans.Status, ans.Body, s.now())
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`, uid, key, op, h[:], ans.Status, ans.Body, s.now())
+		b.Queue(`COMMIT`)
 		br := tx.SendBatch(ctx, b)
 		var tag pgconn.CommandTag
 		for i := 0; i < b.Len() && err == nil; i++ {
@@ -127,11 +144,14 @@ func (s *Service) oncePre(ctx context.Context, uid int64, key, op string, params
 		if cerr := br.Close(); err == nil {
 			err = cerr
 		}
-		if err != nil {
-			return fmt.Errorf("apply %s: %w", op, err)
-		}
-		if tag.RowsAffected() == 0 {
+		var pe *pgconn.PgError
+		switch {
+		case errors.As(err, &pe) && pe.Code == "23505" && pe.TableName == "money_idempotency":
 			return errKeyTaken
+		case err != nil:
+			return fmt.Errorf("apply %s: %w", op, err)
+		case tag.String() != "COMMIT":
+			return fmt.Errorf("apply %s: %w", op, pgx.ErrTxCommitRollback)
 		}
 		return nil
 	})
@@ -189,24 +209,31 @@ func (st *storedAnswer) replay(op string, h []byte) (Answer, error) {
 
 // lockWalletAndKey locks the user's wallet (creating it empty on first use)
 // and then reads the idempotency key's stored answer, in one round trip.
-func lockWalletAndKey(ctx context.Context, tx pgx.Tx, uid int64, key string, pre prefetch) (*Wallet, *storedAnswer, error) {
+func lockWalletAndKey(ctx context.Context, tx *pipeTx, uid int64, key string, pre prefetch) (*Wallet, *storedAnswer, error) {
 	for attempt := 0; attempt < 2; attempt++ {
 		b := &pgx.Batch{}
+		tx.queueBegin(b)
 		b.Queue(`SELECT `+walletCols+` FROM wallets WHERE uid = $1 FOR UPDATE`, uid)
 		b.Queue(`SELECT op, req_hash, status, body FROM money_idempotency WHERE uid = $1 AND key = $2`, uid, key)
 		if pre != nil {
 			pre.queue(b)
 		}
 		br := tx.SendBatch(ctx, b)
+		var berr error
+		if b.Len() > 0 && b.QueuedQueries[0].SQL == "BEGIN" {
+			_, berr = br.Exec()
+		}
 		w, werr := scanWallet(br.QueryRow())
 		var st storedAnswer
 		serr := br.QueryRow().Scan(&st.op, &st.hash, &st.status, &st.body)
 		var perr error
-		if pre != nil && werr == nil && serr != nil {
+		if pre != nil && werr == nil && (serr == nil || errors.Is(serr, pgx.ErrNoRows)) {
 			perr = pre.scan(br)
 		}
 		cerr := br.Close()
 		switch {
+		case berr != nil:
+			return nil, nil, fmt.Errorf("begin: %w", berr)
 		case perr != nil:
 			return nil, nil, perr
 		case werr != nil && !errors.Is(werr, pgx.ErrNoRows):

@@ -167,74 +167,17 @@ func (s *Service) Purchase(ctx context.Context, uid int64, key string, req Purch
 	if err := validKey(key); err != nil {
 		return Answer{}, err
 	}
-	p, err := s.cfg.Catalog.Product(ctx, s.pool, req.PID, loadVols(req))
-	if err != nil {
-		return Answer{}, err
-	}
-	if err := sellable(p); err != nil {
-		return Answer{}, err
-	}
-	now := s.now()
-	if err := s.forAudience(ctx, uid, p, req.Channel, now); err != nil {
-		return Answer{}, err
-	}
-	for _, no := range req.Vols {
-		v, ok := p.Volume(no, now)
-		if !ok {
-			return Answer{}, httpapi.Errorf(http.StatusNotFound, "회차를 찾을 수 없습니다. (%d화)", no)
-		}
-		if req.BuyType == BuyRent && v.RentPrice <= 0 && !v.IsFree {
-			return Answer{}, httpapi.BadRequest("대여할 수 없는 회차입니다. (%d화)", no)
-		}
-	}
-	reads := &purchaseReads{uid: uid, pid: p.PID, vols: loadVols(req)}
-	return s.oncePre(ctx, uid, key, "purchase", req, reads, func(tx pgx.Tx, b *pgx.Batch, w *Wallet) (any, error) {
-		return s.purchase(ctx, tx, b, w, p, req, reads, now)
-	})
-}
-
-// purchaseReads are the entitlements and a new purchase id, read in the
-// round trip that takes the wallet lock.
-type purchaseReads struct {
-	uid  int64
-	pid  string
-	vols []int
-	ents map[int]entitlement
-	id   int64
-}
-
-func (r *purchaseReads) queue(b *pgx.Batch) {
-	b.Queue(`SELECT vol, kind, expires_at FROM entitlements WHERE uid = $1 AND pid = $2 AND ($3::int[] IS NULL OR vol = ANY($3))`, r.uid, r.pid, r.vols)
-	b.Queue(`SELECT nextval(pg_get_serial_sequence('purchases', 'id'))`)
-}
-
-func (r *purchaseReads) scan(br pgx.BatchResults) error {
 	var err error
-	if r.ents, err = scanEntitlements(br); err != nil {
-		return fmt.Errorf("load entitlements %d/%s: %w", r.uid, r.pid, err)
-	}
-	if err := br.QueryRow().Scan(&r.id); err != nil {
-		return fmt.Errorf("new purchase id: %w", err)
-	}
-	return nil
-}
-
-func scanEntitlements(br pgx.BatchResults) (map[int]entitlement, error) {
-	rows, err := br.Query()
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[int]entitlement{}
-	for rows.Next() {
-		var vol int
-		var e entitlement
-		if err := rows.Scan(&vol, &e.Kind, &e.ExpiresAt); err != nil {
-			return nil, err
+	reads := &purchaseReads{s: s, req: req, uid: uid, pid: req.PID, vols: loadVols(req), now: s.now()}
+	if _, ok := s.cfg.Catalog.(PGCatalog); !ok {
+		// Another catalog cannot join the wallet lock's round trip.
+		if reads.p, err = s.cfg.Catalog.Product(ctx, s.pool, req.PID, reads.vols); err != nil {
+			return Answer{}, err
 		}
-		out[vol] = e
 	}
-	return out, rows.Err()
+	return s.oncePre(ctx, uid, key, "purchase", req, reads, func(tx pgx.Tx, b *pgx.Batch, w *Wallet) (any, error) {
+		return s.purchase(ctx, tx, b, w, reads.p, req, reads, reads.now)
+	})
 }
 
 // purchase decides everything under the wallet lock and queues the writes in b.

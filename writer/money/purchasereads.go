@@ -1,0 +1,103 @@
+package money
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"storefront/writer/httpapi"
+)
+
+// check refuses a purchase the catalog does not allow (before a stored answer
+// is replayed, as when the catalog was read before the transaction).
+func (r *purchaseReads) check(ctx context.Context, tx pgx.Tx) error {
+	p, req, now := r.p, r.req, r.now
+	if err := sellable(p); err != nil {
+		return err
+	}
+	if err := r.s.forAudienceOn(ctx, tx, r.uid, p, req.Channel, now); err != nil {
+		return err
+	}
+	for _, no := range req.Vols {
+		v, ok := p.Volume(no, now)
+		if !ok {
+			return httpapi.Errorf(http.StatusNotFound, "회차를 찾을 수 없습니다. (%d화)", no)
+		}
+		if req.BuyType == BuyRent && v.RentPrice <= 0 && !v.IsFree {
+			return httpapi.BadRequest("대여할 수 없는 회차입니다. (%d화)", no)
+		}
+	}
+	return nil
+}
+
+// purchaseReads are the work (when the catalog is PGCatalog), the
+// entitlements and a new purchase id, read in the round trip that takes the
+// wallet lock.
+type purchaseReads struct {
+	s    *Service
+	req  PurchaseRequest
+	uid  int64
+	pid  string
+	vols []int
+	now  time.Time
+	p    *Product
+	ents map[int]entitlement
+	id   int64
+	// read: p comes from this round trip.
+	read bool
+}
+
+func (r *purchaseReads) queue(b *pgx.Batch) {
+	r.read = r.p == nil
+	if r.read {
+		queueProduct(b, r.pid, r.vols)
+	}
+	// Two statements for the reason of productSQL.
+	if r.vols == nil {
+		b.Queue(`SELECT vol, kind, expires_at FROM entitlements WHERE uid = $1 AND pid = $2`, r.uid, r.pid)
+	} else {
+		b.Queue(`SELECT vol, kind, expires_at FROM entitlements WHERE uid = $1 AND pid = $2 AND vol = ANY($3)`, r.uid, r.pid, r.vols)
+	}
+	b.Queue(`SELECT nextval(pg_get_serial_sequence('purchases', 'id'))`)
+}
+
+func (r *purchaseReads) scan(br pgx.BatchResults) error {
+	var err error
+	if r.read {
+		rows, err := br.Query()
+		if err != nil {
+			return fmt.Errorf("load product %s: %w", r.pid, err)
+		}
+		if r.p, err = scanProduct(rows, r.pid); err != nil {
+			return err
+		}
+	}
+	if r.ents, err = scanEntitlements(br); err != nil {
+		return fmt.Errorf("load entitlements %d/%s: %w", r.uid, r.pid, err)
+	}
+	if err := br.QueryRow().Scan(&r.id); err != nil {
+		return fmt.Errorf("new purchase id: %w", err)
+	}
+	return nil
+}
+
+func scanEntitlements(br pgx.BatchResults) (map[int]entitlement, error) {
+	rows, err := br.Query()
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int]entitlement{}
+	for rows.Next() {
+		var vol int
+		var e entitlement
+		if err := rows.Scan(&vol, &e.Kind, &e.ExpiresAt); err != nil {
+			return nil, err
+		}
+		out[vol] = e
+	}
+	return out, rows.Err()
+}
