@@ -367,13 +367,13 @@ func TestReleasesWrittenAfterStartRingWhenDue(t *testing.T) {
 		t.Fatalf("%d notifications before any release instant", got)
 	}
 	w.clk.move(3 * time.Second) // volume 1's instant passes, volume 2's not yet
-	writertest.Eventually(t, 5*time.Second, "volume 1 notified", func() bool { return tagged(w.f, t, "W1", 1) == n })
+	writertest.Eventually(t, 30*time.Second, "volume 1 notified", func() bool { return tagged(w.f, t, "W1", 1) == n })
 	time.Sleep(500 * time.Millisecond)
 	if got := tagged(w.f, t, "W1", 2); got != 0 {
 		t.Fatalf("postponed volume 2 rang %d times at its first instant", got)
 	}
 	w.clk.move(3 * time.Second) // volume 2's new instant passes
-	writertest.Eventually(t, 5*time.Second, "volume 2 notified", func() bool { return tagged(w.f, t, "W1", 2) == n })
+	writertest.Eventually(t, 30*time.Second, "volume 2 notified", func() bool { return tagged(w.f, t, "W1", 2) == n })
 	time.Sleep(500 * time.Millisecond) // room for a duplicate or a hidden one
 	if got, w1, w2 := w.f.Requests(), tagged(w.f, t, "W1", 1), tagged(w.f, t, "W1", 2); got != 2*n || w1 != n || w2 != n {
 		t.Fatalf("%d notifications (volume 1 %d, volume 2 %d), want %d each and no others", got, w1, w2, n)
