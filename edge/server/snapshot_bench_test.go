@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -13,8 +12,6 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"storefront/contract"
-	"storefront/demo"
 	"storefront/devstack/testenv"
 	"storefront/natsutil"
 )
@@ -36,18 +33,7 @@ func BenchmarkStartupSnapshot100k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cat := demo.Generate(demo.Options{Seed: 1, Works: 100000, VolumesPerWork: 5, Now: benchNow})
-	for i := range cat.Products {
-		v, _ := json.Marshal(&cat.Products[i])
-		if i%2000 == 0 {
-			<-js.PublishAsyncComplete()
-		}
-		if _, err := js.PublishAsync("$KV."+contract.CatalogBucket+"."+contract.ProductKey(cat.Products[i].PID), v); err != nil {
-			b.Fatal(err)
-		}
-	}
-	<-js.PublishAsyncComplete()
-	cat = nil
+	put100kWorks(b, js)
 	obs, err := natsutil.EnsureSnapshots(ctx, js, natsutil.Options{})
 	if err != nil {
 		b.Fatal(err)
