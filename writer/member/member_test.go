@@ -62,25 +62,26 @@ func form(kv ...string) writertest.Form {
 
 func product(t *testing.T, e *writertest.Env, pid string, ok func(contract.Product) bool) contract.Product {
 	t.Helper()
-	b := writertest.WaitKV(t, e.KV, contract.ProductKey(pid), 5*time.Second, func(b []byte) bool {
-		var p contract.Product
-		return json.Unmarshal(b, &p) == nil && ok(p)
-	})
-	var p contract.Product
-	_ = json.Unmarshal(b, &p)
-	return p
+	return waitDoc(t, e, contract.ProductKey(pid), ok)
 }
 
 // stat waits for the counters document of pid (stat.<pid>) that ok accepts.
 func stat(t *testing.T, e *writertest.Env, pid string, ok func(contract.ProductStat) bool) contract.ProductStat {
 	t.Helper()
-	b := writertest.WaitKV(t, e.KV, contract.StatKey(pid), 5*time.Second, func(b []byte) bool {
-		var s contract.ProductStat
-		return json.Unmarshal(b, &s) == nil && ok(s)
+	return waitDoc(t, e, contract.StatKey(pid), ok)
+}
+
+// waitDoc waits for the KV document under key that decodes as T and that ok
+// accepts, and returns it.
+func waitDoc[T any](t *testing.T, e *writertest.Env, key string, ok func(T) bool) T {
+	t.Helper()
+	b := writertest.WaitKV(t, e.KV, key, 5*time.Second, func(b []byte) bool {
+		var d T
+		return json.Unmarshal(b, &d) == nil && ok(d)
 	})
-	var s contract.ProductStat
-	_ = json.Unmarshal(b, &s)
-	return s
+	var d T
+	_ = json.Unmarshal(b, &d)
+	return d
 }
 
 // prodRevision is the bucket revision of pid's work document.
