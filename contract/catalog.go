@@ -57,8 +57,9 @@ type Author struct {
 }
 
 // Product is the read model of one work (pid = the seed's subdir). The writer
-// publishes the whole document under ProductKey(pid) on every change; the edge
-// derives every list, index and detail answer from these documents.
+// publishes it under ProductKey(pid) on every change, as a head whose volumes
+// are in pages (contract/volumes.go); the edge derives every list, index and
+// detail answer from the heads and, for volumes, the pages.
 //
 // Volumes carry their release time: a volume whose ReleaseAt lies in the future
 // is delivered ahead of time and becomes visible by the edge's own clock.
@@ -117,7 +118,10 @@ type Product struct {
 	Notices  []ProductNotice     `json:"notices,omitempty"`
 	EventIDs []int64             `json:"eventIds,omitempty"`
 	Trailers []Trailer           `json:"trailers,omitempty"`
-	Volumes  []Volume            `json:"volumes"`
+	// Volumes inline is CatalogSchema 1 (contract/volumes.go): a head of
+	// schema 2 leaves it empty and has VolumeIndex, its volumes in pages.
+	Volumes     []Volume     `json:"volumes,omitempty"`
+	VolumeIndex *VolumeIndex `json:"volumeIndex,omitempty"`
 	// Hidden works are kept in the bucket (so an edge drops them) but never shown.
 	Hidden       bool      `json:"hidden,omitempty"`
 	RegisteredAt time.Time `json:"registeredAt"`
