@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -86,3 +87,17 @@ func PageHash(vols []Volume) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
 }
+
+// BucketOf is the KV bucket a catalog document key lives in: volume pages
+// (KeyVolumePage) in VolumesBucket, every other key in CatalogBucket.
+func BucketOf(key string) string {
+	if strings.HasPrefix(key, KeyVolumePage) {
+		return VolumesBucket
+	}
+	return CatalogBucket
+}
+
+// KVSubject is the JetStream subject a put or delete of key publishes to
+// ($KV.<bucket>.<key>): a producer that publishes documents as messages
+// (the writer's relay, benchserve) rather than through a KeyValue.
+func KVSubject(key string) string { return "$KV." + BucketOf(key) + "." + key }
