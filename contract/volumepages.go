@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -101,3 +102,32 @@ func BucketOf(key string) string {
 // ($KV.<bucket>.<key>): a producer that publishes documents as messages
 // (the writer's relay, benchserve) rather than through a KeyValue.
 func KVSubject(key string) string { return "$KV." + BucketOf(key) + "." + key }
+
+// JoinVolumes is SplitVolumes undone: head with its pages' volumes inline
+// (Volumes set, VolumeIndex nil), for tools and tests that want a work
+// whole. pages are matched to head's references by index and must carry the
+// same hash: a page of another version of the work is an error (a reader
+// got a page newer than its head and must read the head again).
+func JoinVolumes(head *Product, pages []VolumePage) (Product, error) {
+	p := *head
+	if head.VolumeIndex == nil {
+		return p, nil
+	}
+	byIndex := make(map[int]*VolumePage, len(pages))
+	for i := range pages {
+		byIndex[pages[i].Index] = &pages[i]
+	}
+	p.VolumeIndex = nil
+	p.Volumes = make([]Volume, 0, head.VolumeIndex.Count)
+	for _, ref := range head.VolumeIndex.Pages {
+		pg := byIndex[ref.Index]
+		switch {
+		case pg == nil:
+			return p, fmt.Errorf("work %s: volume page %d missing", head.PID, ref.Index)
+		case pg.Hash != ref.Hash:
+			return p, fmt.Errorf("work %s: volume page %d is %s, the head names %s", head.PID, ref.Index, pg.Hash, ref.Hash)
+		}
+		p.Volumes = append(p.Volumes, pg.Volumes...)
+	}
+	return p, nil
+}

@@ -149,3 +149,19 @@ func TestSplitVolumesEmpty(t *testing.T) {
 		t.Fatalf("empty index JSON %s", b)
 	}
 }
+
+func TestJoinVolumesUndoesSplit(t *testing.T) {
+	p := contract.Product{PID: "N1", Title: "t", Volumes: vols(250)}
+	head, pages := contract.SplitVolumes(&p, splitNow)
+	got, err := contract.JoinVolumes(&head, pages)
+	if err != nil || got.VolumeIndex != nil || len(got.Volumes) != 250 || got.Volumes[249].No != 250 || got.Volumes[249].BuyPrice != p.Volumes[249].BuyPrice {
+		t.Fatalf("join: %v, %d volumes", err, len(got.Volumes))
+	}
+	pages[1].Hash = "0000000000000000"
+	if _, err := contract.JoinVolumes(&head, pages); err == nil {
+		t.Fatal("a page of another version joined")
+	}
+	if _, err := contract.JoinVolumes(&head, pages[:1]); err == nil {
+		t.Fatal("a missing page joined")
+	}
+}
