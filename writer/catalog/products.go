@@ -545,3 +545,21 @@ func TouchProducts(ctx context.Context, tx pgx.Tx, pids ...string) error {
 	}
 	return outbox.Doc(ctx, tx, keys...)
 }
+
+// RepublishAll enqueues every work's document (hidden ones included) for the
+// relay to build and publish again, in pid order, and wakes every node's
+// relay: the writer's full rebuild of the catalog's works (`writer
+// republish`; migration 0135 does the same). A head already in the bucket
+// keeps the relay from sending again the pages it names with the same hash,
+// so a rebuild over a complete bucket writes heads only, and one over an
+// empty or inline bucket writes every page. It returns how many works.
+func RepublishAll(ctx context.Context, tx pgx.Tx) (int64, error) {
+	tag, err := tx.Exec(ctx, `INSERT INTO outbox (kind, key) SELECT 'kv', $1 || pid FROM works ORDER BY pid`, contract.KeyProduct)
+	if err != nil {
+		return 0, fmt.Errorf("enqueue every work: %w", err)
+	}
+	if err := outbox.Notify(ctx, tx); err != nil {
+		return 0, err
+	}
+	return tag.RowsAffected(), nil
+}

@@ -100,9 +100,10 @@ type Relay struct {
 	// alert fires on any (deploy/monitoring, OutboxRowRefused).
 	refused *prometheus.CounterVec
 	// kv is the catalog bucket, where planPages reads the heads published
-	// before (catalogKV).
-	kvMu sync.Mutex
-	kv   jetstream.KeyValue
+	// before, and pages the volumes bucket's stream (buckets).
+	kvMu  sync.Mutex
+	kv    jetstream.KeyValue
+	pages jetstream.Stream
 }
 
 // lane is the rows of one outbox kind.
@@ -693,9 +694,9 @@ func (r *Relay) previousHeads(ctx context.Context, keys []string) map[string]*co
 	// whole read is bounded, and a head not read in time gets every page.
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.AckTimeout)
 	defer cancel()
-	kv, err := r.catalogKV(ctx)
+	kv, pages, err := r.buckets(ctx)
 	if err != nil {
-		r.log.Debug("catalog bucket unreadable; sending every volume page", "err", err)
+		r.log.Debug("catalog buckets unreadable; sending every volume page", "err", err)
 		return out
 	}
 	var mu sync.Mutex
@@ -716,6 +717,23 @@ func (r *Relay) previousHeads(ctx context.Context, keys []string) map[string]*co
 			if json.Unmarshal(e.Value(), &h) != nil || h.VolumeIndex == nil {
 				return
 			}
+			if len(h.VolumeIndex.Pages) > 0 {
+				// Which of the pages it names the volumes bucket holds: one
+				// request per work, so a bucket of pages that lost its data
+				// (or was restored older than the heads) gets them again.
+				pid := strings.TrimPrefix(k, contract.KeyProduct)
+				info, err := pages.Info(ctx, jetstream.WithSubjectFilter(contract.KVSubject(contract.KeyVolumePage+pid+".>")))
+				if err != nil {
+					return
+				}
+				held := h.VolumeIndex.Pages[:0]
+				for _, ref := range h.VolumeIndex.Pages {
+					if info.State.Subjects[contract.KVSubject(contract.VolumePageKey(pid, ref.Index))] > 0 {
+						held = append(held, ref)
+					}
+				}
+				h.VolumeIndex.Pages = held
+			}
 			mu.Lock()
 			out[k] = h.VolumeIndex
 			mu.Unlock()
@@ -725,19 +743,24 @@ func (r *Relay) previousHeads(ctx context.Context, keys []string) map[string]*co
 	return out
 }
 
-// catalogKV is the catalog bucket, looked up once.
-func (r *Relay) catalogKV(ctx context.Context) (jetstream.KeyValue, error) {
+// buckets are the catalog bucket and the stream of the volumes bucket,
+// looked up once.
+func (r *Relay) buckets(ctx context.Context) (jetstream.KeyValue, jetstream.Stream, error) {
 	r.kvMu.Lock()
 	defer r.kvMu.Unlock()
 	if r.kv != nil {
-		return r.kv, nil
+		return r.kv, r.pages, nil
 	}
 	kv, err := r.js.KeyValue(ctx, contract.CatalogBucket)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	r.kv = kv
-	return kv, nil
+	pages, err := r.js.Stream(ctx, "KV_"+contract.VolumesBucket)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.kv, r.pages = kv, pages
+	return kv, pages, nil
 }
 
 // Pending counts rows not yet sent.
