@@ -686,8 +686,9 @@ func (r *Relay) planPages(ctx context.Context, heads map[string]*message, docs m
 }
 
 // previousHeads reads the heads of keys now in the catalog bucket (their
-// VolumeIndex; nil when absent, unreadable or inline). A handful of gets run
-// at once: a relay batch of 500 works waits for about 500/8 round trips.
+// VolumeIndex; nil when absent, unreadable or inline) and which of its pages
+// the volumes bucket holds: two requests per work, 32 works at once, so a
+// relay batch of 500 works waits for about 2 x 500/32 round trips.
 func (r *Relay) previousHeads(ctx context.Context, keys []string) map[string]*contract.VolumeIndex {
 	out := make(map[string]*contract.VolumeIndex, len(keys))
 	// With NATS unreachable every get would wait for its own timeout: the
@@ -701,7 +702,7 @@ func (r *Relay) previousHeads(ctx context.Context, keys []string) map[string]*co
 	}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, 8)
+	sem := make(chan struct{}, 32)
 	for _, k := range keys {
 		wg.Add(1)
 		sem <- struct{}{}
