@@ -444,6 +444,9 @@ type message struct {
 	stale []string
 }
 
+// pageWindow is how many volume pages the relay has in flight at most.
+const pageWindow = 1000
+
 // errNotSent marks messages a batch did not get to publish.
 var errNotSent = errors.New("not published: an earlier publish of the batch failed")
 
@@ -502,8 +505,11 @@ func (r *Relay) publish(ctx context.Context, rows []row, docs map[string][]byte)
 		}
 	}
 	pages := r.planPages(ctx, byKey, docs)
-	if len(pages) > 0 {
-		if err := r.send(ctx, pages); err != nil {
+	// In windows: a batch of long works is tens of thousands of pages, and
+	// more than the connection's async in-flight limit (4,000) stalls each
+	// publish past it until acks arrive, failing the batch when they are slow.
+	for i := 0; i < len(pages); i += pageWindow {
+		if err := r.send(ctx, pages[i:min(i+pageWindow, len(pages))]); err != nil {
 			res.err = err
 			return res
 		}
