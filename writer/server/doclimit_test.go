@@ -136,6 +136,31 @@ func TestAdminPublishesLongWorkInPages(t *testing.T) {
 		t.Fatalf("joined work: %d volumes", len(whole.Volumes))
 	}
 
+	// A new episode: a page of its own (100), no other page rewritten, and
+	// the head's recent releases end with it.
+	before = after
+	st, body := e.Admin.Do("POST", "/admin/api/v1/works/"+pid+"/volumes", map[string]any{"title": "제10001화", "buyPrice": 100, "pages": 30})
+	if st != 201 || !strings.Contains(string(body), `"no":10001`) {
+		t.Fatalf("episode 10001: %d %s", st, body)
+	}
+	b = writertest.WaitKV(t, e.KV, contract.ProductKey(pid), 5*time.Second, func(b []byte) bool { return head(t, b).VolumeIndex.Count == 10001 })
+	idx := head(t, b).VolumeIndex
+	if len(idx.Pages) != 101 || idx.Pages[100].First != 10001 || idx.Pages[100].Count != 1 {
+		t.Fatalf("pages after episode 10001: %d, last %+v", len(idx.Pages), idx.Pages[len(idx.Pages)-1])
+	}
+	if r := idx.Recent; len(r) != contract.RecentMin || r[len(r)-1].No != 10001 || r[0].No != 9998 {
+		t.Fatalf("recent after episode 10001: %+v", r)
+	}
+	after = pageRevisions(t, vols, pid, 101)
+	for i := range 100 {
+		if after[i] != before[i] {
+			t.Fatalf("page %d rewritten by a new episode", i)
+		}
+	}
+	if after[100] == 0 {
+		t.Fatal("page 100 not stored")
+	}
+
 	// A reader buys episode 9,999 (writer/money reads PostgreSQL).
 	m, _ := signupUID(t, e, "reader10000@example.com")
 	if st, body := m.Do("POST", "/home/api/v1/wallet/join-bonus", nil); st != 200 {
@@ -147,7 +172,7 @@ func TestAdminPublishesLongWorkInPages(t *testing.T) {
 	}
 	m.Headers = nil
 
-	// Down to 250 episodes: pages 3..99 leave the bucket, 0 and 1 are not
+	// Down to 250 episodes: pages 3..100 leave the bucket, 0 and 1 are not
 	// rewritten, 2 (201..300 -> 201..250) is.
 	before = after
 	if st, body := e.Admin.Do("PATCH", "/admin/api/v1/works/"+pid, map[string]any{"volumes": episodes(250)}); st != 200 {
@@ -155,13 +180,13 @@ func TestAdminPublishesLongWorkInPages(t *testing.T) {
 	}
 	writertest.WaitKV(t, e.KV, contract.ProductKey(pid), 5*time.Second, func(b []byte) bool { return head(t, b).VolumeIndex.Count == 250 })
 	writertest.Eventually(t, 5*time.Second, "stale pages deleted", func() bool {
-		return pageRevisions(t, vols, pid, 100)[99] == 0
+		return pageRevisions(t, vols, pid, 101)[100] == 0
 	})
-	after = pageRevisions(t, vols, pid, 100)
+	after = pageRevisions(t, vols, pid, 101)
 	if after[0] != before[0] || after[1] != before[1] || after[2] == before[2] || after[2] == 0 {
 		t.Fatalf("pages 0-2: %v -> %v", before[:3], after[:3])
 	}
-	for i := 3; i < 100; i++ {
+	for i := 3; i < 101; i++ {
 		if after[i] != 0 {
 			t.Fatalf("page %d of a 250-episode work still in the bucket", i)
 		}
