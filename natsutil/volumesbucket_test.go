@@ -39,3 +39,23 @@ func TestEnsureMakesVolumesBucket(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The document limit the writer checks holds for pages too: a volumes
+// bucket with a smaller value size lowers it.
+func TestCatalogValueLimitCountsVolumesBucket(t *testing.T) {
+	t.Parallel()
+	js := connect(t)
+	ctx := context.Background()
+	if _, err := natsutil.Ensure(ctx, js, natsutil.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := natsutil.CatalogValueLimit(ctx, js); err != nil || n != natsutil.DefaultCatalogValueBytes {
+		t.Fatalf("limit %d (%v), want %d", n, err, natsutil.DefaultCatalogValueBytes)
+	}
+	if _, err := js.UpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: contract.VolumesBucket, History: 1, MaxValueSize: 512 << 10}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := natsutil.CatalogValueLimit(ctx, js); err != nil || n != 512<<10 {
+		t.Fatalf("limit %d (%v), want the volumes bucket's %d", n, err, 512<<10)
+	}
+}
