@@ -2,6 +2,7 @@
 //
 //	writer [flags]           the service
 //	writer migrate [flags]   apply the PostgreSQL migrations and exit
+//	writer republish [flags] enqueue every work for the relays to publish again, and exit
 package main
 
 import (
@@ -21,6 +22,16 @@ func main() {
 		cancel()
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "writer migrate:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if len(os.Args) > 1 && os.Args[1] == "republish" {
+		ctx, cancel := svc.SignalContext()
+		err := republish(ctx, os.Args[2:])
+		cancel()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "writer republish:", err)
 			os.Exit(1)
 		}
 		return

@@ -312,7 +312,12 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	// Reads may go to the Distributed tables; the audit row is written to
 	// this server's own table, as every insert of analytics.
 	rp := reports.New(s.read, retryingConn{ch}, cfg.AnalystSecret, cfg.Now, log)
-	rp.Releases = catalogReleases(kv, cfg.Now)
+	// The bucket of volume pages exists wherever the catalog does (Ensure).
+	vols, err := js.KeyValue(ctx, contract.VolumesBucket)
+	if err != nil {
+		return nil, fmt.Errorf("analytics: volume pages bucket: %w", err)
+	}
+	rp.Releases = catalogReleases(kv, vols, cfg.Now)
 	rp.Register(mux)
 	s.http = cfg.Timeouts.Apply(&http.Server{Handler: mux})
 	return s, nil

@@ -115,12 +115,28 @@ func edge(ctx context.Context, addr string, works int, log *slog.Logger) error {
 	}
 	now := time.Now()
 	cat := demo.Generate(demo.Options{Seed: 1, Works: works, Now: now})
+	// As the writer publishes a work: its volume pages, then its head
+	// (contract.SplitVolumes); pages are acknowledged before any head goes.
 	for i := range cat.Products {
-		v, _ := json.Marshal(&cat.Products[i])
+		head, pages := contract.SplitVolumes(&cat.Products[i], now)
+		for j := range pages {
+			v, _ := json.Marshal(&pages[j])
+			if _, err := js.PublishAsync(contract.KVSubject(contract.VolumePageKey(head.PID, pages[j].Index)), v); err != nil {
+				return err
+			}
+		}
+		if i%1000 == 999 {
+			<-js.PublishAsyncComplete()
+		}
+	}
+	<-js.PublishAsyncComplete()
+	for i := range cat.Products {
+		head, _ := contract.SplitVolumes(&cat.Products[i], now)
+		v, _ := json.Marshal(&head)
 		if i%1000 == 0 {
 			<-js.PublishAsyncComplete()
 		}
-		if _, err := js.PublishAsync("$KV."+contract.CatalogBucket+"."+contract.ProductKey(cat.Products[i].PID), v); err != nil {
+		if _, err := js.PublishAsync(contract.KVSubject(contract.ProductKey(head.PID)), v); err != nil {
 			return err
 		}
 	}

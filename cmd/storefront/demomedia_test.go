@@ -100,6 +100,20 @@ func TestDemoCatalogGoesThroughTheMediaPipelineOnce(t *testing.T) {
 			t.Fatalf("KV %s: %v", key, err)
 		}
 	}
+	vols, err := js.KeyValue(ctx, contract.VolumesBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	getVols := func(key string, into any) {
+		t.Helper()
+		e, err := vols.Get(ctx, key)
+		if err != nil {
+			t.Fatalf("KV %s: %v", key, err)
+		}
+		if err := json.Unmarshal(e.Value(), into); err != nil {
+			t.Fatalf("KV %s: %v", key, err)
+		}
+	}
 	checked := map[string]bool{}
 	exists := func(what, key string) {
 		t.Helper()
@@ -143,8 +157,20 @@ func TestDemoCatalogGoesThroughTheMediaPipelineOnce(t *testing.T) {
 	volumes := 0
 	manifests := map[string]*contract.ContentManifest{}
 	for _, pid := range pids {
-		var p contract.Product
-		get(contract.ProductKey(pid), &p)
+		var head contract.Product
+		get(contract.ProductKey(pid), &head)
+		var pages []contract.VolumePage
+		if head.VolumeIndex != nil {
+			for _, ref := range head.VolumeIndex.Pages {
+				var pg contract.VolumePage
+				getVols(contract.VolumePageKey(pid, ref.Index), &pg)
+				pages = append(pages, pg)
+			}
+		}
+		p, err := contract.JoinVolumes(&head, pages)
+		if err != nil {
+			t.Fatal(err)
+		}
 		picture(pid+" cover", p.ThumbURL)
 		picture(pid+" wide cover", p.ThumbWideURL)
 		for _, v := range p.Volumes {

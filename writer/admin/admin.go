@@ -150,7 +150,7 @@ func mapErr(err error) error {
 		return he
 	case errors.As(err, &tl):
 		return httpapi.Errorf(http.StatusUnprocessableEntity,
-			"변경 후 문서(%s)가 %d바이트로, 독자에게 전달할 수 있는 최대 크기 %d바이트를 넘어 저장하지 않았습니다. 회차 목록이나 소개 글을 줄여 다시 시도해 주세요.",
+			"변경 후 문서(%s)가 %d바이트로, 독자에게 전달할 수 있는 최대 크기 %d바이트를 넘어 저장하지 않았습니다. 소개 글이나 공지를 줄여 다시 시도해 주세요.",
 			tl.Key, tl.Size, tl.Max)
 	case errors.As(err, &ve):
 		return httpapi.BadRequest("%s", ve.Msg)

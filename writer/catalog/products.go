@@ -497,7 +497,13 @@ func LoadProduct(ctx context.Context, q Querier, pid string, forUpdate bool) (*c
 	return p, nil
 }
 
-// BuildProducts is the outbox builder for prod.<pid> keys.
+// BuildProducts is the outbox builder for prod.<pid> keys. Each work is
+// published as its head under prod.<pid> and its volume pages under
+// vols.<pid>.<i> (contract.SplitVolumes, clock now): the page keys are not
+// among keys, and the relay publishes them to the volumes bucket before the
+// head that names them (outbox.Relay). A page is at most 100 volumes, so a
+// work of 10,000 episodes is a head of a few kilobytes and 100 pages, where
+// it was one value NATS refused.
 func BuildProducts(ctx context.Context, tx pgx.Tx, keys []string) (map[string][]byte, error) {
 	pids := make([]string, len(keys))
 	for i, k := range keys {
@@ -507,13 +513,22 @@ func BuildProducts(ctx context.Context, tx pgx.Tx, keys []string) (map[string][]
 	if err != nil {
 		return nil, err
 	}
+	now := time.Now().UTC()
 	out := make(map[string][]byte, len(ps))
 	for pid, p := range ps {
-		b, err := json.Marshal(p)
+		head, pages := contract.SplitVolumes(p, now)
+		b, err := json.Marshal(&head)
 		if err != nil {
 			return nil, fmt.Errorf("marshal product %s: %w", pid, err)
 		}
 		out[contract.ProductKey(pid)] = b
+		for i := range pages {
+			b, err := json.Marshal(&pages[i])
+			if err != nil {
+				return nil, fmt.Errorf("marshal volume page %s/%d: %w", pid, i, err)
+			}
+			out[contract.VolumePageKey(pid, pages[i].Index)] = b
+		}
 	}
 	return out, nil
 }
@@ -529,4 +544,22 @@ func TouchProducts(ctx context.Context, tx pgx.Tx, pids ...string) error {
 		keys[i] = contract.ProductKey(p)
 	}
 	return outbox.Doc(ctx, tx, keys...)
+}
+
+// RepublishAll enqueues every work's document (hidden ones included) for the
+// relay to build and publish again, in pid order, and wakes every node's
+// relay: the writer's full rebuild of the catalog's works (`writer
+// republish`; migration 0135 does the same). A head already in the bucket
+// keeps the relay from sending again the pages it names with the same hash,
+// so a rebuild over a complete bucket writes heads only, and one over an
+// empty or inline bucket writes every page. It returns how many works.
+func RepublishAll(ctx context.Context, tx pgx.Tx) (int64, error) {
+	tag, err := tx.Exec(ctx, `INSERT INTO outbox (kind, key) SELECT 'kv', $1 || pid FROM works ORDER BY pid`, contract.KeyProduct)
+	if err != nil {
+		return 0, fmt.Errorf("enqueue every work: %w", err)
+	}
+	if err := outbox.Notify(ctx, tx); err != nil {
+		return 0, err
+	}
+	return tag.RowsAffected(), nil
 }

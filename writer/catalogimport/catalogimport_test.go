@@ -96,6 +96,18 @@ func TestImportIdempotentAndPublished(t *testing.T) {
 	if len(keys) != 308 {
 		t.Fatalf("kv holds %d keys, want 308", len(keys))
 	}
+	// Each work's 20 volumes: one page in the volumes bucket, which its head names.
+	pages, err := writertest.VolumesKV(t, kv).Keys(ctx)
+	if err != nil || len(pages) != 300 {
+		t.Fatalf("volumes bucket holds %d keys (%v), want 300", len(pages), err)
+	}
+	e, err := kv.Get(ctx, contract.ProductKey("100007"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := writertest.MustWork(t, kv, e.Value()); len(p.Volumes) != 20 || !p.Volumes[4].ReleaseAt.Equal(want.Volumes[4].ReleaseAt) {
+		t.Fatalf("published work 100007: %d volumes", len(p.Volumes))
+	}
 }
 
 func benchImport(b *testing.B, works, vols int) {

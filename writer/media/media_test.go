@@ -174,8 +174,8 @@ func (e *env) content(pid string, no int, ok func(contract.Volume, contract.Cont
 	var vol contract.Volume
 	var m contract.ContentManifest
 	writertest.WaitKV(e.T, e.KV, contract.ProductKey(pid), 10*time.Second, func(b []byte) bool {
-		var p contract.Product
-		if json.Unmarshal(b, &p) != nil {
+		p, whole := writertest.Work(e.T, e.KV, b)
+		if !whole {
 			return false
 		}
 		for _, v := range p.Volumes {

@@ -22,7 +22,8 @@ func (e *TooLargeError) Error() string {
 
 // CheckDocs builds, with build and inside tx, every catalog document tx has
 // enqueued so far (its own outbox rows of kind kv, found by their xmin), as
-// the relay will build them after the commit, and returns a *TooLargeError
+// the relay will build them after the commit (with what the builder returns
+// beside them: a work's volume pages), and returns a *TooLargeError
 // for the largest one over max bytes. max <= 0 or a nil build checks nothing.
 //
 // For low-rate writers (the admin API): it rebuilds each changed document
@@ -51,8 +52,15 @@ func CheckDocs(ctx context.Context, tx pgx.Tx, build Builder, max int) error {
 	if err != nil {
 		return fmt.Errorf("build enqueued documents: %w", err)
 	}
+	// Every document the keys make, not only the keys': a work is its head
+	// and its volume pages (catalog.BuildProducts), each one KV value.
+	all := make([]string, 0, len(docs))
+	for k := range docs {
+		all = append(all, k)
+	}
+	sort.Strings(all)
 	var worst *TooLargeError
-	for _, k := range keys {
+	for _, k := range all {
 		if n := len(docs[k]); n > max && (worst == nil || n > worst.Size) {
 			worst = &TooLargeError{Key: k, Size: n, Max: max}
 		}

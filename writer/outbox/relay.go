@@ -1,11 +1,13 @@
 package outbox
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -97,6 +99,11 @@ type Relay struct {
 	// bucket's value size): each is a change readers never see, so an
 	// alert fires on any (deploy/monitoring, OutboxRowRefused).
 	refused *prometheus.CounterVec
+	// kv is the catalog bucket, where planPages reads the heads published
+	// before, and pages the volumes bucket's stream (buckets).
+	kvMu  sync.Mutex
+	kv    jetstream.KeyValue
+	pages jetstream.Stream
 }
 
 // lane is the rows of one outbox kind.
@@ -422,8 +429,39 @@ type published struct {
 	err error
 }
 
+// message is one JetStream publish and what became of it.
+type message struct {
+	msg  *nats.Msg
+	opts []jetstream.PublishOpt
+	ids  []int64 // outbox rows it settles (none for a volume page)
+	f    jetstream.PubAckFuture
+	// Outcome: acked, or err (nil with !acked: not sent or no ack yet).
+	acked bool
+	err   error
+	// pages must be stored before this head is published; stale are page
+	// keys its work no longer has, deleted once it is acked.
+	pages []*message
+	stale []string
+}
+
+// pageWindow is how many volume pages the relay has in flight at most.
+const pageWindow = 1000
+
+// errNotSent marks messages a batch did not get to publish.
+var errNotSent = errors.New("not published: an earlier publish of the batch failed")
+
 // publish sends the batch and waits for the acks. A document key that occurs
 // in several rows is published once and its outcome applies to all of them.
+//
+// A work's head (prod.<pid>) names volume pages the builder returned beside
+// it (vols.<pid>.<i>, contract.SplitVolumes). Pages go to their own bucket
+// first, and a head goes out only once JetStream has stored every page it
+// names: an edge that sees a head can always get its pages. A head whose
+// page failed stays pending with its rows (a page refused for good refuses
+// the head's rows with the page's reason). Pages whose hash the head
+// already in the bucket names for the same index are not sent again, so a
+// rename of a 10,000-episode work is one head; pages past a shrunk work's
+// last one (or all of a deleted work's) are deleted after its head.
 func (r *Relay) publish(ctx context.Context, rows []row, docs map[string][]byte) published {
 	res := published{refused: map[int64]string{}}
 	settle := func(ids []int64, reason string) {
@@ -434,12 +472,6 @@ func (r *Relay) publish(ctx context.Context, rows []row, docs map[string][]byte)
 			}
 		}
 	}
-	type message struct {
-		msg  *nats.Msg
-		opts []jetstream.PublishOpt
-		ids  []int64
-		f    jetstream.PubAckFuture
-	}
 	var msgs []*message
 	byKey := map[string]*message{}
 	for _, x := range rows {
@@ -449,7 +481,7 @@ func (r *Relay) publish(ctx context.Context, rows []row, docs map[string][]byte)
 				m.ids = append(m.ids, x.id)
 				continue
 			}
-			m := &message{msg: &nats.Msg{Subject: "$KV." + contract.CatalogBucket + "." + x.key}, ids: []int64{x.id}}
+			m := &message{msg: &nats.Msg{Subject: contract.KVSubject(x.key)}, ids: []int64{x.id}}
 			if b, ok := docs[x.key]; ok {
 				m.msg.Data = b
 			} else {
@@ -472,16 +504,90 @@ func (r *Relay) publish(ctx context.Context, rows []row, docs map[string][]byte)
 			settle([]int64{x.id}, "unknown outbox kind "+x.kind)
 		}
 	}
-	var sent []*message
+	pages := r.planPages(ctx, byKey, docs)
+	// In windows: a batch of long works is tens of thousands of pages, and
+	// more than the connection's async in-flight limit (4,000) stalls each
+	// publish past it until acks arrive, failing the batch when they are slow.
+	for i := 0; i < len(pages); i += pageWindow {
+		if err := r.send(ctx, pages[i:min(i+pageWindow, len(pages))]); err != nil {
+			res.err = err
+			return res
+		}
+	}
+	var ready []*message
 	for _, m := range msgs {
+		blocked := false
+		for _, pg := range m.pages {
+			switch {
+			case pg.acked:
+			case permanent(pg.err):
+				settle(m.ids, fmt.Sprintf("volume page %s: %v", pg.msg.Subject, pg.err))
+				blocked = true
+			default:
+				if res.err == nil {
+					res.err = fmt.Errorf("publish %s: %w", pg.msg.Subject, cmp.Or(pg.err, errNotSent))
+				}
+				blocked = true
+			}
+			if blocked {
+				break
+			}
+		}
+		if !blocked {
+			ready = append(ready, m)
+		}
+	}
+	if err := r.send(ctx, ready); err != nil {
+		res.err = err
+		return res
+	}
+	var stale []*message
+	for _, m := range ready {
+		switch {
+		case m.acked:
+			settle(m.ids, "")
+			for _, k := range m.stale {
+				stale = append(stale, &message{msg: &nats.Msg{Subject: contract.KVSubject(k),
+					Header: nats.Header{"KV-Operation": []string{"DEL"}}}})
+			}
+		case permanent(m.err):
+			settle(m.ids, m.err.Error())
+		case res.err == nil && m.err != nil:
+			res.err = fmt.Errorf("publish %s: %w", m.msg.Subject, m.err)
+		}
+	}
+	if len(stale) > 0 {
+		// A page no head names is never read: one left behind by a failure
+		// here costs bucket bytes, not correctness.
+		if err := r.send(ctx, stale); err != nil {
+			res.err = cmp.Or(res.err, err)
+			return res
+		}
+		for _, m := range stale {
+			if !m.acked {
+				r.log.Warn("stale volume page not deleted; harmless, no head names it", "subject", m.msg.Subject, "err", m.err)
+			}
+		}
+	}
+	return res
+}
+
+// send publishes msgs asynchronously and waits for their acks up to
+// AckTimeout, recording each one's outcome. It returns an error only when
+// ctx ended (outcomes are then incomplete).
+func (r *Relay) send(ctx context.Context, msgs []*message) error {
+	var sent []*message
+	for i, m := range msgs {
 		f, err := r.js.PublishMsgAsync(m.msg, m.opts...)
 		if err != nil {
+			m.err = err
 			if permanent(err) {
-				settle(m.ids, err.Error())
 				continue
 			}
 			// The connection takes no more now: the rest waits for the next try.
-			res.err = fmt.Errorf("publish %s: %w", m.msg.Subject, err)
+			for _, rest := range msgs[i+1:] {
+				rest.err = errNotSent
+			}
 			break
 		}
 		m.f = f
@@ -491,42 +597,177 @@ func (r *Relay) publish(ctx context.Context, rows []row, docs map[string][]byte)
 	defer timer.Stop()
 	timedOut := false
 	for _, m := range sent {
-		var acked bool
-		var err error
 		select {
 		case <-m.f.Ok():
-			acked = true
-		case err = <-m.f.Err():
+			m.acked = true
+		case m.err = <-m.f.Err():
 		default:
 			if timedOut {
 				// Only collect what has arrived; the rest stays pending.
+				m.err = errNoAck
 				continue
 			}
 			select {
 			case <-m.f.Ok():
-				acked = true
-			case err = <-m.f.Err():
+				m.acked = true
+			case m.err = <-m.f.Err():
 			case <-timer.C:
 				timedOut = true
-				if res.err == nil {
-					res.err = errors.New("publish: no JetStream ack within timeout")
-				}
-				continue
+				m.err = errNoAck
 			case <-ctx.Done():
-				res.err = ctx.Err()
-				return res
+				return ctx.Err()
 			}
 		}
-		switch {
-		case acked:
-			settle(m.ids, "")
-		case permanent(err):
-			settle(m.ids, err.Error())
-		case res.err == nil:
-			res.err = fmt.Errorf("publish %s: %w", m.msg.Subject, err)
+	}
+	return nil
+}
+
+// errNoAck: JetStream did not acknowledge within AckTimeout.
+var errNoAck = errors.New("no JetStream ack within timeout")
+
+// planPages attaches to each head being published the page documents docs
+// holds for it that the bucket does not already hold, and the page keys to
+// delete after it: those the head in the bucket names beyond the new head's
+// pages (all of them when the head is deleted). The head in the bucket is
+// the truth of what pages were stored (pages are stored before their head),
+// so a NATS that lost its data gets every page again; a head that cannot be
+// read or is of the inline shape (CatalogSchema 1) leaves every page to send.
+// It returns the page messages in a stable order.
+func (r *Relay) planPages(ctx context.Context, heads map[string]*message, docs map[string][]byte) []*message {
+	var keys []string
+	for k := range heads {
+		if strings.HasPrefix(k, contract.KeyProduct) {
+			keys = append(keys, k)
 		}
 	}
-	return res
+	if len(keys) == 0 {
+		return nil
+	}
+	sort.Strings(keys)
+	prev := r.previousHeads(ctx, keys)
+	var out []*message
+	for _, k := range keys {
+		m := heads[k]
+		pid := strings.TrimPrefix(k, contract.KeyProduct)
+		old := prev[k]
+		var next *contract.VolumeIndex
+		if m.msg.Data != nil {
+			var h struct {
+				VolumeIndex *contract.VolumeIndex `json:"volumeIndex"`
+			}
+			if err := json.Unmarshal(m.msg.Data, &h); err == nil {
+				next = h.VolumeIndex
+			}
+		}
+		have := map[int]string{}
+		if old != nil {
+			for _, ref := range old.Pages {
+				have[ref.Index] = ref.Hash
+			}
+		}
+		want := map[int]bool{}
+		if next != nil {
+			for _, ref := range next.Pages {
+				want[ref.Index] = true
+				if have[ref.Index] == ref.Hash {
+					continue
+				}
+				pk := contract.VolumePageKey(pid, ref.Index)
+				if b, ok := docs[pk]; ok {
+					pg := &message{msg: &nats.Msg{Subject: contract.KVSubject(pk), Data: b}}
+					m.pages = append(m.pages, pg)
+					out = append(out, pg)
+				}
+			}
+		}
+		if old != nil {
+			for _, ref := range old.Pages {
+				if !want[ref.Index] {
+					m.stale = append(m.stale, contract.VolumePageKey(pid, ref.Index))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// previousHeads reads the heads of keys now in the catalog bucket (their
+// VolumeIndex; nil when absent, unreadable or inline) and which of its pages
+// the volumes bucket holds: two requests per work, 32 works at once, so a
+// relay batch of 500 works waits for about 2 x 500/32 round trips.
+func (r *Relay) previousHeads(ctx context.Context, keys []string) map[string]*contract.VolumeIndex {
+	out := make(map[string]*contract.VolumeIndex, len(keys))
+	// With NATS unreachable every get would wait for its own timeout: the
+	// whole read is bounded, and a head not read in time gets every page.
+	ctx, cancel := context.WithTimeout(ctx, r.cfg.AckTimeout)
+	defer cancel()
+	kv, pages, err := r.buckets(ctx)
+	if err != nil {
+		r.log.Debug("catalog buckets unreadable; sending every volume page", "err", err)
+		return out
+	}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 32)
+	for _, k := range keys {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			e, err := kv.Get(ctx, k)
+			if err != nil {
+				return
+			}
+			var h struct {
+				VolumeIndex *contract.VolumeIndex `json:"volumeIndex"`
+			}
+			if json.Unmarshal(e.Value(), &h) != nil || h.VolumeIndex == nil {
+				return
+			}
+			if len(h.VolumeIndex.Pages) > 0 {
+				// Which of the pages it names the volumes bucket holds: one
+				// request per work, so a bucket of pages that lost its data
+				// (or was restored older than the heads) gets them again.
+				pid := strings.TrimPrefix(k, contract.KeyProduct)
+				info, err := pages.Info(ctx, jetstream.WithSubjectFilter(contract.KVSubject(contract.KeyVolumePage+pid+".>")))
+				if err != nil {
+					return
+				}
+				held := h.VolumeIndex.Pages[:0]
+				for _, ref := range h.VolumeIndex.Pages {
+					if info.State.Subjects[contract.KVSubject(contract.VolumePageKey(pid, ref.Index))] > 0 {
+						held = append(held, ref)
+					}
+				}
+				h.VolumeIndex.Pages = held
+			}
+			mu.Lock()
+			out[k] = h.VolumeIndex
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// buckets are the catalog bucket and the stream of the volumes bucket,
+// looked up once.
+func (r *Relay) buckets(ctx context.Context) (jetstream.KeyValue, jetstream.Stream, error) {
+	r.kvMu.Lock()
+	defer r.kvMu.Unlock()
+	if r.kv != nil {
+		return r.kv, r.pages, nil
+	}
+	kv, err := r.js.KeyValue(ctx, contract.CatalogBucket)
+	if err != nil {
+		return nil, nil, err
+	}
+	pages, err := r.js.Stream(ctx, "KV_"+contract.VolumesBucket)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.kv, r.pages = kv, pages
+	return kv, pages, nil
 }
 
 // Pending counts rows not yet sent.

@@ -66,6 +66,14 @@ func start(t *testing.T) *env {
 		admin: &writertest.Client{T: t, Base: base, Token: "tok"}}
 }
 
+// work is the work of head b with its volume pages joined (writertest.Work);
+// its Volumes are empty while the pages are not those b names.
+func work(t testing.TB, e *env, b []byte) contract.Product {
+	t.Helper()
+	p, _ := writertest.Work(t, e.kv, b)
+	return p
+}
+
 func product(t testing.TB, b []byte) contract.Product {
 	var p contract.Product
 	if err := json.Unmarshal(b, &p); err != nil {
@@ -91,7 +99,7 @@ func TestAdminRenameReachesKV(t *testing.T) {
 		t.Fatalf("create: %d %s", st, body)
 	}
 	first := writertest.WaitKV(t, e.kv, "prod.P100", 5*time.Second, func(b []byte) bool { return product(t, b).Title == "달빛 조각사" })
-	p := product(t, first)
+	p := writertest.MustWork(t, e.kv, first)
 	if len(p.Volumes) != 2 || p.Volumes[1].BuyPrice != 100 || p.Authors[0].AuthorName != "남희성" || p.Authors[0].AuthorID == 0 {
 		t.Fatalf("document incomplete: %+v", p)
 	}
@@ -103,7 +111,7 @@ func TestAdminRenameReachesKV(t *testing.T) {
 	if st != 200 {
 		t.Fatalf("rename: %d %s", st, body)
 	}
-	got := product(t, writertest.WaitKV(t, e.kv, "prod.P100", 5*time.Second, func(b []byte) bool { return product(t, b).Title == "달빛 조각사 외전" }))
+	got := writertest.MustWork(t, e.kv, writertest.WaitKV(t, e.kv, "prod.P100", 5*time.Second, func(b []byte) bool { return product(t, b).Title == "달빛 조각사 외전" }))
 	t.Logf("rename reached the KV in %s", time.Since(t0))
 	if got.Version <= p.Version || len(got.Volumes) != 2 {
 		t.Fatalf("renamed doc: version %d -> %d, %d volumes", p.Version, got.Version, len(got.Volumes))
@@ -125,7 +133,7 @@ func TestAdminVolumeScheduledRelease(t *testing.T) {
 	if st != 201 || !strings.Contains(string(body), `"no":3`) {
 		t.Fatalf("add volume: %d %s", st, body)
 	}
-	got := product(t, writertest.WaitKV(t, e.kv, "prod.P200", 5*time.Second, func(b []byte) bool { return len(product(t, b).Volumes) == 3 }))
+	got := writertest.MustWork(t, e.kv, writertest.WaitKV(t, e.kv, "prod.P200", 5*time.Second, func(b []byte) bool { return len(work(t, e, b).Volumes) == 3 }))
 	if !got.Volumes[2].ReleaseAt.Equal(at) || got.Volumes[2].BuyPrice != 200 {
 		t.Fatalf("volume 3: %+v", got.Volumes[2])
 	}
@@ -134,13 +142,13 @@ func TestAdminVolumeScheduledRelease(t *testing.T) {
 		t.Fatalf("update volume: %d %s", st, body)
 	}
 	writertest.WaitKV(t, e.kv, "prod.P200", 5*time.Second, func(b []byte) bool {
-		p := product(t, b)
+		p := work(t, e, b)
 		return len(p.Volumes) == 3 && p.Volumes[2].BuyPrice == 300
 	})
 	if st, body := e.admin.Do("DELETE", "/admin/api/v1/works/P200/volumes/3", nil); st != 200 {
 		t.Fatalf("delete volume: %d %s", st, body)
 	}
-	writertest.WaitKV(t, e.kv, "prod.P200", 5*time.Second, func(b []byte) bool { return len(product(t, b).Volumes) == 2 })
+	writertest.WaitKV(t, e.kv, "prod.P200", 5*time.Second, func(b []byte) bool { return len(work(t, e, b).Volumes) == 2 })
 }
 
 func TestAdminOtherEntities(t *testing.T) {

@@ -1,8 +1,10 @@
 // Command streambackup backs up and restores the store's JetStream streams
 // online, with JetStream's own snapshots (the format of `nats stream backup`
 // and `nats stream restore`): the EVENTS stream with the analytics consumer's
-// position, and the catalog KV bucket (stream KV_catalog). One folder per
-// stream under the backup folder.
+// position, the catalog KV bucket (stream KV_catalog) and its bucket of
+// volume pages (KV_catalog-vols; absent from a store or backup of before
+// paged volumes, and then skipped). One folder per stream under the backup
+// folder.
 //
 //	streambackup -nats-url nats://... backup  /backups/nats/2026-11-25
 //	streambackup -nats-url nats://... restore /backups/nats/2026-11-25
@@ -38,8 +40,14 @@ func main() {
 }
 
 // streams are what the store keeps in JetStream: the events not yet in
-// ClickHouse (and the consumer's place in them), and the read models.
-var streams = []string{contract.EventsStream, "KV_" + contract.CatalogBucket}
+// ClickHouse (and the consumer's place in them), and the read models: the
+// catalog's heads and their volume pages (contract/volumes.go), which a
+// head names by hash, so the two are backed up and restored together.
+var streams = []string{contract.EventsStream, "KV_" + contract.CatalogBucket, "KV_" + contract.VolumesBucket}
+
+// optional streams may be missing: the volume pages of a store not yet
+// moved to paged volumes (CatalogSchema 1), and so of its backups.
+var optional = map[string]bool{"KV_" + contract.VolumesBucket: true}
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("streambackup", flag.ContinueOnError)
@@ -69,6 +77,10 @@ func run(args []string) error {
 		at := filepath.Join(dir, name)
 		if fs.Arg(0) == "backup" {
 			st, err := mgr.LoadStream(name)
+			if optional[name] && jsm.IsNatsError(err, 10059) { // stream not found
+				fmt.Printf("%s: none (a store of inline volumes)\n", name)
+				continue
+			}
 			if err != nil {
 				return fmt.Errorf("cannot load stream %s: %w", name, err)
 			}
@@ -84,6 +96,10 @@ func run(args []string) error {
 				return fmt.Errorf("cannot snapshot stream %s: %w", name, err)
 			}
 			fmt.Printf("%s: %d bytes in %s\n", name, p.BytesReceived(), at)
+			continue
+		}
+		if _, err := os.Stat(at); optional[name] && errors.Is(err, os.ErrNotExist) {
+			fmt.Printf("%s: not in the backup (taken before paged volumes); the writer republishes\n", name)
 			continue
 		}
 		_, state, err := mgr.RestoreSnapshotFromDirectory(ctx, name, at)

@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"storefront/contract"
 	"storefront/devstack"
 	"storefront/devstack/testenv"
 	"storefront/natsutil"
@@ -64,6 +65,12 @@ func JS(t testing.TB) (*devstack.NATS, jetstream.JetStream, jetstream.KeyValue) 
 	if err != nil {
 		t.Fatal(err)
 	}
+	vols, err := js.KeyValue(context.Background(), contract.VolumesBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	volumeBuckets.Store(kv, vols)
+	t.Cleanup(func() { volumeBuckets.Delete(kv) })
 	return n, js, kv
 }
 
