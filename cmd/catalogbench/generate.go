@@ -424,3 +424,31 @@ func (c *catalog) totalVolumes() int {
 	}
 	return t
 }
+
+// tail describes the volume counts' long tail.
+type tail struct {
+	Median   int `json:"median"`
+	P90      int `json:"p90"`
+	P99      int `json:"p99"`
+	Max      int `json:"max"`
+	Over1000 int `json:"over1000"`
+	Over6000 int `json:"over6000"`
+	At10000  int `json:"at10000"`
+}
+
+func (c *catalog) tail() tail {
+	s := slices.Sorted(slices.Values(c.counts))
+	t := tail{Median: s[len(s)/2], P90: s[len(s)*9/10], P99: s[len(s)*99/100], Max: s[len(s)-1]}
+	for _, n := range s {
+		if n > 1000 {
+			t.Over1000++
+		}
+		if n > 6000 {
+			t.Over6000++
+		}
+		if n >= 10000 {
+			t.At10000++
+		}
+	}
+	return t
+}

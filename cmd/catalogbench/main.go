@@ -117,6 +117,7 @@ type report struct {
 	Hash         string         `json:"hash"`
 	Volumes      int            `json:"volumes"`
 	Releasing    int            `json:"releasing"`
+	Tail         tail           `json:"volumeTail"`
 	Load         loadStats      `json:"load"`
 	Buckets      []bucketInfo   `json:"buckets"`
 	EdgeBinary   string         `json:"edgeBinary"`
@@ -189,7 +190,7 @@ func bench(ctx context.Context, log *slog.Logger, cfg config) (*report, error) {
 	rep.EdgeBinary = edgeBin
 	t := time.Now()
 	c := newCatalog(cfg.params)
-	rep.Volumes, rep.Releasing = c.totalVolumes(), len(c.releasing)
+	rep.Volumes, rep.Releasing, rep.Tail = c.totalVolumes(), len(c.releasing), c.tail()
 	log.Info("catalog drawn", "works", cfg.Works, "volumes", rep.Volumes, "releasing", rep.Releasing, "took", time.Since(t).Round(time.Millisecond))
 
 	m, reuse := readManifest(dir)

@@ -12,6 +12,8 @@ func printReport(w io.Writer, r *report) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	row := func(name, format string, a ...any) { fmt.Fprintf(tw, "%s\t"+format+"\n", append([]any{name}, a...)...) }
 	row("catalog", "%d works, %d volumes, seed %d, %d releasing at T0 (hash %s)", r.Params.Works, r.Volumes, r.Params.Seed, r.Releasing, r.Hash)
+	row("volumes per work", "median %d, p90 %d, p99 %d, max %d; %d works over 1,000, %d over 6,000, %d at 10,000",
+		r.Tail.Median, r.Tail.P90, r.Tail.P99, r.Tail.Max, r.Tail.Over1000, r.Tail.Over6000, r.Tail.At10000)
 	if r.Load.Reused {
 		row("load", "cached store reused (generated in %.1f s: %d docs, %.1f MB of values)", r.Load.Seconds, r.Load.Docs, mb(r.Load.ValueBytes))
 	} else if r.Load.Docs > 0 {
