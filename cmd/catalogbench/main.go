@@ -18,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"syscall"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -193,6 +194,11 @@ func bench(ctx context.Context, log *slog.Logger, cfg config) (*report, error) {
 	rep.Volumes, rep.Releasing, rep.Tail = c.totalVolumes(), len(c.releasing), c.tail()
 	log.Info("catalog drawn", "works", cfg.Works, "volumes", rep.Volumes, "releasing", rep.Releasing, "took", time.Since(t).Round(time.Millisecond))
 
+	unlock, err := lockCache(filepath.Dir(dir), rep.Hash)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	m, reuse := readManifest(dir)
 	reuse = reuse && m.Hash == rep.Hash
 	if !reuse {
@@ -305,4 +311,22 @@ func edgeBinary(ctx context.Context, cfg config) (string, error) {
 		return "", fmt.Errorf("go build ./edge (run from the repository root, or give -edge): %w", err)
 	}
 	return out, nil
+}
+
+// lockCache holds <cache root>/<hash>.lock for the run: two runs of the same
+// parameters (the test command's and a developer's) would otherwise start
+// two servers on one store or delete it under each other.
+func lockCache(root, hash string) (func(), error) {
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", root, err)
+	}
+	f, err := os.OpenFile(filepath.Join(root, hash+".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open cache lock: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", f.Name(), err)
+	}
+	return func() { f.Close() }, nil
 }

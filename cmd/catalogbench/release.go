@@ -66,6 +66,7 @@ func replayRelease(ctx context.Context, log *slog.Logger, nc *nats.Conn, c *cata
 	if time.Now().After(rep.T0) {
 		log.Warn("releases published after T0: raise -release-lead", "late", time.Since(rep.T0))
 	}
+	log.Info("releases published", "works", len(c.releasing), "docs", rep.PublishDocs, "t0", rep.T0)
 	before, names, found, err := e.pageFetches()
 	if err != nil {
 		return rep, nil, err
