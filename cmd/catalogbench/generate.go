@@ -276,12 +276,12 @@ func (c *catalog) workDocs(i int, vols []contract.Volume, now time.Time, version
 	p := c.prods[i] // a copy: the head differs per run
 	st := c.stat(i)
 	p.ViewCnt, p.ZzimCount, p.ReviewCount, p.PointSum = st.ViewCnt, st.ZzimCount, st.ReviewCount, st.PointSum
-	idx, pages := splitVolumes(p.PID, vols, now)
-	p.VolumeIndex = &idx
-	p.Volumes = nil
+	p.Volumes = vols
 	p.RegisteredAt = vols[0].ReleaseAt
 	p.UpdatedAt = vols[len(vols)-1].ReleaseAt
 	p.Version = version
+	// The writer's own split, so the benchmark serves what the relay publishes.
+	p, pages := contract.SplitVolumes(&p, now)
 	out := make([]doc, 0, len(pages)+1)
 	// Pages before the head, as the writer publishes them: an edge never
 	// holds a head whose pages are not there yet.

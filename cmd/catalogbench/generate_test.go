@@ -199,7 +199,7 @@ func TestHeadAndPagesConsistent(t *testing.T) {
 			if !refEqual(ref, want) {
 				t.Fatalf("%s page %d: reference %+v, page says %+v", head.PID, k, ref, want)
 			}
-			if pageHash(pg.Volumes) != pg.Hash {
+			if contract.PageHash(pg.Volumes) != pg.Hash {
 				t.Fatalf("%s page %d: hash is not its volumes'", head.PID, k)
 			}
 			free += want.Free
