@@ -64,6 +64,10 @@ if [ -z "${TEST_SKIP_GO:-}" ]; then
   go vet ./... || failed+=("go vet")
   log "go test"
   go test -count=1 -timeout 30m ${GO_TEST_FLAGS:-} ./... || failed+=("go test")
+  # Issue 35's benchmark at real size, in its small variant so it cannot
+  # rot; it fails on wrong answers only, never on a duration.
+  log "catalog benchmark, small variant"
+  scripts/catalogbench.sh -small || failed+=("catalog benchmark")
   # go test ran every fuzz target's seeds; this mutates beyond them, briefly
   # (FUZZ_TIME=5m scripts/fuzz.sh for a long run).
   log "go fuzz: every target for ${FUZZ_TIME:-3s}"
