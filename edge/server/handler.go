@@ -157,7 +157,12 @@ func (s *Server) serveAPI(ctx *fasthttp.RequestCtx) routeClass {
 func (s *Server) render(ctx *fasthttp.RequestCtx, key string, fn renderFunc, now time.Time, teen bool) *cache.Entry {
 	var status int
 	var body any
-	refs, until := s.store.Read(now, teen, func(v *catalog.View) { status, body = fn(v) })
+	refs, until, err := s.readPaged(ctx, now, teen, func(v *catalog.View) { status, body = fn(v) })
+	if err != nil {
+		s.log.Warn("read volume pages", "path", string(ctx.Path()), "err", err)
+		// Kept for no one: it stops being true a nanosecond from now.
+		status, body, until = 503, contract.Envelope{Header: contract.Header{Code: 503, Message: msgPagesUnavailable}}, now.UnixNano()+1
+	}
 	b, err := json.Marshal(body)
 	if err != nil {
 		s.log.Error("render answer", "path", string(ctx.Path()), "err", err)
