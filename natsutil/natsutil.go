@@ -44,7 +44,8 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Ensure creates or updates the EVENTS stream and the catalog KV bucket.
+// Ensure creates or updates the EVENTS stream, the catalog KV bucket and
+// its bucket of volume pages (EnsureVolumesKV).
 //
 // EVENTS keeps what analytics has not processed: interest retention with the
 // analytics durable consumer (created here when missing, so that no event is
@@ -78,6 +79,11 @@ func Ensure(ctx context.Context, js jetstream.JetStream, o Options) (jetstream.K
 	})
 	if err != nil {
 		return nil, fmt.Errorf("ensure kv %s: %w", contract.CatalogBucket, err)
+	}
+	// The catalog's heads name pages of this bucket (contract/volumes.go):
+	// wherever the catalog exists, so does it.
+	if _, err := EnsureVolumesKV(ctx, js); err != nil {
+		return nil, err
 	}
 	return kv, nil
 }
