@@ -409,7 +409,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		s.nc.Close()
 		return nil, err
 	}
-	if s.volKV, err = natsutil.EnsureVolumesKV(ectx, s.js, nopts); err != nil {
+	if s.volKV, err = natsutil.EnsureVolumesKV(ectx, s.js); err != nil {
 		s.nc.Close()
 		return nil, err
 	}
