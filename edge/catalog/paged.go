@@ -296,9 +296,12 @@ func (s *Store) EnsureVolumePage(ctx context.Context, pid string, no int) (*cont
 	return s.pages.Get(ctx, k)
 }
 
-// PinnedPages is the pages of paged works holding a volume released in the
-// last 24 hours before now or to be released within ahead of it: what the
-// release minute reads, kept in memory ahead of time (VolumePages.SetPins).
+// PinnedPages is what the release minute reads of the paged works with a
+// volume released in the last 24 hours before now or to be released within
+// ahead of it: the page holding each such volume and the one before it
+// (the newest contract.VolumePageSize volumes of the volume list and the
+// detail), and the work's first page (the detail's first volumes). They are
+// kept in memory ahead of time (VolumePages.SetPins).
 func (s *Store) PinnedPages(now time.Time, ahead time.Duration) []PageKey {
 	from, to := now.Add(-24*time.Hour), now.Add(ahead)
 	s.mu.RLock()
@@ -312,20 +315,25 @@ func (s *Store) PinnedPages(now time.Time, ahead time.Duration) []PageKey {
 		if len(r) == 0 || !r[len(r)-1].At.After(from) {
 			continue
 		}
-		start, last := len(out), -1
-		for _, x := range r {
-			if !x.At.After(from) || x.At.After(to) {
-				continue
+		start := len(out)
+		pin := func(i int) {
+			if i < 0 {
+				return
 			}
-			i, ok := p.pageOf(x.No)
-			if !ok || i == last {
-				continue
-			}
-			last = i
 			ref := &p.VolumeIndex.Pages[i]
 			k := PageKey{PID: p.PID, Index: ref.Index, Hash: ref.Hash}
 			if !slices.Contains(out[start:], k) {
 				out = append(out, k)
+			}
+		}
+		for _, x := range r {
+			if !x.At.After(from) || x.At.After(to) {
+				continue
+			}
+			if i, ok := p.pageOf(x.No); ok {
+				pin(0)
+				pin(i - 1)
+				pin(i)
 			}
 		}
 	}
