@@ -301,10 +301,10 @@ type Server struct {
 	volKV    jetstream.KeyValue
 	volPages *catalog.VolumePages
 	store    *catalog.Store
-	cache *cache.Cache
-	ready svc.Readiness
-	reg   *prometheus.Registry
-	m     *metrics
+	cache    *cache.Cache
+	ready    svc.Readiness
+	reg      *prometheus.Registry
+	m        *metrics
 
 	static    *static.Static
 	proxy     *proxy.Proxy // writers
