@@ -297,14 +297,15 @@ type Server struct {
 	nc    *nats.Conn
 	js    jetstream.JetStream
 	kv    jetstream.KeyValue
+	store *catalog.Store
+	cache *cache.Cache
+	ready svc.Readiness
+	reg   *prometheus.Registry
+	m     *metrics
+
 	// volKV is the volume page bucket, volPages the cache in front of it.
 	volKV    jetstream.KeyValue
 	volPages *catalog.VolumePages
-	store    *catalog.Store
-	cache    *cache.Cache
-	ready    svc.Readiness
-	reg      *prometheus.Registry
-	m        *metrics
 
 	static    *static.Static
 	proxy     *proxy.Proxy // writers
