@@ -335,3 +335,35 @@ func TestPagedAdultWork(t *testing.T) {
 		t.Errorf("adult: preview page %d %s", resp.StatusCode, resp.Header.Get("Cache-Control"))
 	}
 }
+
+// NATS down: pages already cached still answer; a page the edge has not
+// got is a 503 in the envelope, kept by no one, and answers again once
+// NATS is back.
+func TestPagedWhileNATSIsDown(t *testing.T) {
+	e := newEnv(t)
+	o := &memObjects{}
+	ver := contentVersion(o, "00fa", 4)
+	e.putPaged(longWork("w1", 400, ver), t0.Add(-30*24*time.Hour))
+	g := startEdge(t, e, withObjects(o), func(c *server.Config) { c.Now = func() time.Time { return t0 } })
+	g.waitReady()
+	cached, uncached := "/home/api/v1/products/w1/volumes?page=2&size=100", "/home/api/v1/products/w1/volumes?page=3&size=100"
+	if resp, _ := g.get(cached); resp.StatusCode != 200 {
+		t.Fatalf("before: %d", resp.StatusCode)
+	}
+	e.nats.Stop()
+	eventually(t, "NATS lost", func() bool { return metric(t, g, "edge_nats_connected") == 0 })
+	if resp, _ := g.get(contract.VolumeMediaBase("w1", 150, ver) + "/1"); resp.StatusCode != 200 {
+		t.Errorf("cached page's volume while NATS is down: %d", resp.StatusCode)
+	}
+	for _, p := range []string{uncached, contract.VolumeMediaBase("w1", 250, ver) + "/1"} {
+		resp, b := g.get(p)
+		if resp.StatusCode != 503 || resp.Header.Get("Cache-Control") != "no-store" {
+			t.Errorf("%s while NATS is down: %d %s", p, resp.StatusCode, resp.Header.Get("Cache-Control"))
+		}
+		envelopeMsg(t, p, b, 503)
+	}
+	if err := e.nats.Start(); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the page once NATS is back", func() bool { resp, _ := g.get(uncached); return resp.StatusCode == 200 })
+}

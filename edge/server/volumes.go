@@ -55,8 +55,15 @@ func (s *Server) readPaged(ctx context.Context, now time.Time, teen bool, fn fun
 	return nil, 0, errPagesChanged
 }
 
+// errNATSDown: no connection to fetch a page over.
+var errNATSDown = errors.New("nats not connected")
+
 // fetchVolumePage is the page cache's origin: one KV get.
 func (s *Server) fetchVolumePage(ctx context.Context, key string) ([]byte, error) {
+	if !s.nc.IsConnected() {
+		// Answer the reader's 503 now rather than after the fetch timeout.
+		return nil, errNATSDown
+	}
 	e, err := s.volKV.Get(ctx, key)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		return nil, catalog.ErrPageMissing
