@@ -296,12 +296,19 @@ func (s *Store) EnsureVolumePage(ctx context.Context, pid string, no int) (*cont
 	return s.pages.Get(ctx, k)
 }
 
+// DetailVolumesMax is how many volumes a paged work's detail lists in
+// full; beyond it the detail lists the first and the newest
+// contract.VolumePageSize and the rest comes from the volume list, page by
+// page (edge/render.ProductDetail).
+const DetailVolumesMax = 1000
+
 // PinnedPages is what the release minute reads of the paged works with a
 // volume released in the last 24 hours before now or to be released within
-// ahead of it: the page holding each such volume and the one before it
-// (the newest contract.VolumePageSize volumes of the volume list and the
-// detail), and the work's first page (the detail's first volumes). They are
-// kept in memory ahead of time (VolumePages.SetPins).
+// ahead of it: every page of a work whose detail lists every volume
+// (DetailVolumesMax), else the work's first page (the detail's first
+// volumes), the page holding each such volume and the one before it (the
+// newest contract.VolumePageSize of the detail and the volume list). They
+// are kept in memory ahead of time (VolumePages.SetPins).
 func (s *Store) PinnedPages(now time.Time, ahead time.Duration) []PageKey {
 	from, to := now.Add(-24*time.Hour), now.Add(ahead)
 	s.mu.RLock()
@@ -329,6 +336,12 @@ func (s *Store) PinnedPages(now time.Time, ahead time.Duration) []PageKey {
 		for _, x := range r {
 			if !x.At.After(from) || x.At.After(to) {
 				continue
+			}
+			if p.VolumeIndex.Count <= DetailVolumesMax {
+				for i := range p.VolumeIndex.Pages {
+					pin(i)
+				}
+				break
 			}
 			if i, ok := p.pageOf(x.No); ok {
 				pin(0)

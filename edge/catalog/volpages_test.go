@@ -237,3 +237,28 @@ func BenchmarkContentPaged(b *testing.B) {
 		}
 	}
 }
+
+// The release minute's pages: a long work's first page and the pages of
+// its newest volumes; every page of a work the detail lists in full;
+// nothing of works with no release in the window.
+func TestPinnedPages(t *testing.T) {
+	now := time.Now()
+	s := New(cache.NewTags())
+	put := func(pid string, n int, newest time.Time) {
+		head, _ := pagedWork(pid, n, newest.Add(time.Hour)) // the newest volume out at newest
+		if errs := s.Apply(now, Update{Key: contract.ProductKey(pid), Value: head}); len(errs) > 0 {
+			t.Fatal(errs)
+		}
+	}
+	put("long", 10_000, now.Add(time.Hour))  // releases in an hour
+	put("short", 250, now.Add(-2*time.Hour)) // released two hours ago
+	put("later", 1, now.Add(5*time.Hour))    // beyond the 3 hours ahead
+	put("old", 300, now.Add(-48*time.Hour))  // two days ago
+	got := map[string][]int{}
+	for _, k := range s.PinnedPages(now, 3*time.Hour) {
+		got[k.PID] = append(got[k.PID], k.Index)
+	}
+	if fmt.Sprint(got["long"]) != "[0 98 99]" || fmt.Sprint(got["short"]) != "[0 1 2]" || len(got) != 2 {
+		t.Fatalf("pinned %v, want long [0 98 99], short [0 1 2] and nothing else", got)
+	}
+}

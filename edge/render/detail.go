@@ -292,17 +292,16 @@ func ProductDetail(v *catalog.View, pid string) (int, any) {
 	return 200, d
 }
 
-// DetailVolumesMax is how many volumes a paged work's detail lists in
-// full; beyond it the detail lists the first and the newest
-// contract.VolumePageSize (volCnt says how many there are) and the rest
-// comes from /products/{pid}/volumes, page by page: a detail of 10,000
-// episodes would be 2.5 MB and read 100 pages. A work held inline lists
-// every volume as it always has.
-const DetailVolumesMax = 1000
-
+// A paged work's detail lists every volume up to catalog.DetailVolumesMax,
+// as the viewer and the unlock dialog of the frontend expect (they look
+// volumes up in the detail's volList); beyond it the first and the newest
+// contract.VolumePageSize (volCnt says how many there are), the rest coming
+// from /products/{pid}/volumes page by page: a detail of 10,000 episodes
+// would be 2.5 MB and read 100 pages. A work held inline lists every volume
+// as it always has.
 // detailVolumes is the volumes the detail lists: n is how many are out.
 func detailVolumes(v *catalog.View, p *catalog.Prod, n int) []contract.Volume {
-	if !p.Paged() || n <= DetailVolumesMax {
+	if !p.Paged() || n <= catalog.DetailVolumesMax {
 		vols, _ := v.VolumesRange(p, 0, n)
 		return vols
 	}
