@@ -155,8 +155,8 @@ func BenchmarkMediaHit(b *testing.B) {
 	b.Run("paged-page-token-avif", func(b *testing.B) {
 		fetches := s.volPages.Fetches.Load()
 		benchMediaHit(b, s, paged, "Accept", accept)
-		if n := s.volPages.Fetches.Load() - fetches; n != 1 {
-			b.Fatalf("%d volume page fetches, want the first request's 1", n)
+		if n := s.volPages.Fetches.Load() - fetches; n > 1 {
+			b.Fatalf("%d volume page fetches, want at most the first request's", n)
 		}
 	})
 	b.Run("page-range", func(b *testing.B) { benchMediaHit(b, s, page, "Accept", accept, "Range", "bytes=0-65535") })
