@@ -36,7 +36,9 @@ var ErrPageMissing = errors.New("volume page missing")
 type PageFetcher func(ctx context.Context, key string) ([]byte, error)
 
 // pageFetchTimeout bounds one KV get: the fetch serves every caller that
-// waits for it, so it runs on a context of its own, not the first caller's.
+// waits for it, so it runs on a context of its own, not the first caller's
+// (whose request may end first, and whose context may be a server's
+// request object, reused once its handler returns).
 const pageFetchTimeout = 5 * time.Second
 
 // VolumePages is the bounded cache of volume pages: LRU by estimated bytes
@@ -143,7 +145,7 @@ func (c *VolumePages) Get(ctx context.Context, k PageKey) (*contract.VolumePage,
 	if call == nil {
 		call = &pageCall{done: make(chan struct{})}
 		c.inflight[k] = call
-		go c.load(context.WithoutCancel(ctx), k, call)
+		go c.load(k, call)
 	}
 	c.mu.Unlock()
 	select {
@@ -155,8 +157,8 @@ func (c *VolumePages) Get(ctx context.Context, k PageKey) (*contract.VolumePage,
 }
 
 // load is the one fetch of k's callers.
-func (c *VolumePages) load(ctx context.Context, k PageKey, call *pageCall) {
-	ctx, cancel := context.WithTimeout(ctx, pageFetchTimeout)
+func (c *VolumePages) load(k PageKey, call *pageCall) {
+	ctx, cancel := context.WithTimeout(context.Background(), pageFetchTimeout)
 	defer cancel()
 	key := contract.VolumePageKey(k.PID, k.Index)
 	c.Fetches.Add(1)

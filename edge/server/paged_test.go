@@ -156,7 +156,7 @@ func TestPagedTenThousandEpisodes(t *testing.T) {
 	eventually(t, "release pages pinned", func() bool {
 		return fetches(t, g) == 3 && metric(t, g, "edge_volume_pages_pinned_bytes") > 0
 	})
-	if b, max := metric(t, g, `edge_cache_bytes{cache="volume_pages"}`), metric(t, g, `edge_cache_max_bytes{cache="volume_pages"}`); b <= 0 || max != 128<<20 {
+	if b, max := metric(t, g, `edge_cache_bytes{cache="volume_pages"}`), metric(t, g, `edge_cache_max_bytes{cache="volume_pages"}`); b <= 0 || max != 64<<20 {
 		t.Errorf("volume_pages cache bytes %v of %v", b, max)
 	}
 
@@ -366,4 +366,28 @@ func TestPagedWhileNATSIsDown(t *testing.T) {
 		t.Fatal(err)
 	}
 	eventually(t, "the page once NATS is back", func() bool { resp, _ := g.get(uncached); return resp.StatusCode == 200 })
+}
+
+// The page cache's flags: bytes and a duration, from the command line or
+// the environment; anything malformed stops the edge at start.
+func TestVolumePageFlags(t *testing.T) {
+	cfg, err := parseEdgeFlags("-volume-pages-bytes", "33554432", "-volume-pin-ahead", "90m")
+	if err != nil || cfg.VolumePagesBytes != 32<<20 || cfg.VolumePinAhead != 90*time.Minute {
+		t.Fatalf("flags: %v %d %s", err, cfg.VolumePagesBytes, cfg.VolumePinAhead)
+	}
+	for _, bad := range [][]string{{"-volume-pages-bytes", "0"}, {"-volume-pages-bytes", "-1"}, {"-volume-pages-bytes", "64MiB"},
+		{"-volume-pages-bytes", ""}, {"-volume-pin-ahead", "0s"}, {"-volume-pin-ahead", "3"}, {"-volume-pin-ahead", "-1h"}} {
+		if _, err := parseEdgeFlags(bad...); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+	t.Setenv("EDGE_VOLUME_PAGES_BYTES", "lots")
+	if _, err := parseEdgeFlags(); err == nil || !strings.Contains(err.Error(), "EDGE_VOLUME_PAGES_BYTES") {
+		t.Errorf("malformed EDGE_VOLUME_PAGES_BYTES: %v", err)
+	}
+	t.Setenv("EDGE_VOLUME_PAGES_BYTES", "1048576")
+	t.Setenv("EDGE_VOLUME_PIN_AHEAD", "1h")
+	if cfg, err := parseEdgeFlags(); err != nil || cfg.VolumePagesBytes != 1<<20 || cfg.VolumePinAhead != time.Hour {
+		t.Errorf("from the environment: %v %d %s", err, cfg.VolumePagesBytes, cfg.VolumePinAhead)
+	}
 }

@@ -122,7 +122,7 @@ type Config struct {
 	// snapshot lease writes a catalog snapshot; 0 = this edge writes none.
 	SnapshotEvery time.Duration
 	// VolumePagesBytes bounds the cache of paged works' volume pages
-	// (EDGE_VOLUME_PAGES_BYTES, default 128 MiB); pinned pages count in it
+	// (EDGE_VOLUME_PAGES_BYTES, default 64 MiB); pinned pages count in it
 	// but are never evicted.
 	VolumePagesBytes int64
 	// VolumePinAhead (EDGE_VOLUME_PIN_AHEAD, default 3h): pages holding a
@@ -181,7 +181,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 		c.AudienceCacheEntries = n
 		return nil
 	})
-	fs.Func("volume-pages-bytes", "cache of paged works' volume pages in bytes, pinned release pages included (env EDGE_VOLUME_PAGES_BYTES, default 134217728)", func(v string) error {
+	fs.Func("volume-pages-bytes", "cache of paged works' volume pages in bytes, pinned release pages included (env EDGE_VOLUME_PAGES_BYTES, default 67108864)", func(v string) error {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n <= 0 {
 			return fmt.Errorf("volume-pages-bytes must be a positive integer")
@@ -261,7 +261,7 @@ func (c *Config) withDefaults() Config {
 		o.MediaCacheBytes = 512 << 20
 	}
 	if o.VolumePagesBytes <= 0 {
-		o.VolumePagesBytes = 128 << 20
+		o.VolumePagesBytes = 64 << 20
 	}
 	if o.VolumePinAhead <= 0 {
 		o.VolumePinAhead = 3 * time.Hour
