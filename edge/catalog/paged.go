@@ -306,9 +306,10 @@ const DetailVolumesMax = 1000
 // volume released in the last 24 hours before now or to be released within
 // ahead of it: every page of a work whose detail lists every volume
 // (DetailVolumesMax), else the work's first page (the detail's first
-// volumes), the page holding each such volume and the one before it (the
-// newest contract.VolumePageSize of the detail and the volume list). They
-// are kept in memory ahead of time (VolumePages.SetPins).
+// volumes), the page holding each such volume and the ten before it (the
+// newest 100 of the detail, and the newest 1,000 of the volume list, the
+// size the frontend asks). They are kept in memory ahead of time
+// (VolumePages.SetPins).
 func (s *Store) PinnedPages(now time.Time, ahead time.Duration) []PageKey {
 	from, to := now.Add(-24*time.Hour), now.Add(ahead)
 	s.mu.RLock()
@@ -345,8 +346,9 @@ func (s *Store) PinnedPages(now time.Time, ahead time.Duration) []PageKey {
 			}
 			if i, ok := p.pageOf(x.No); ok {
 				pin(0)
-				pin(i - 1)
-				pin(i)
+				for j := i - DetailVolumesMax/contract.VolumePageSize; j <= i; j++ {
+					pin(j)
+				}
 			}
 		}
 	}
