@@ -57,7 +57,9 @@ type VolumePages struct {
 	bytes      int64
 	pinned     int64
 
-	// Hits and Misses count lookups; Fetches counts KV gets (origin calls).
+	// Hits counts lookups answered from memory, Misses those that waited
+	// for a fetch (their own or another caller's), Fetches the KV gets
+	// (origin calls).
 	Hits, Misses, Fetches atomic.Int64
 }
 
@@ -121,7 +123,7 @@ func (c *VolumePages) Peek(k PageKey) *contract.VolumePage {
 	}
 	c.mu.Unlock()
 	if e == nil {
-		c.Misses.Add(1)
+		// Not a miss yet: the caller gets it with Get, which counts it.
 		return nil
 	}
 	c.Hits.Add(1)
