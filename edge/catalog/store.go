@@ -261,6 +261,9 @@ func decode(key string, v []byte) (any, error) {
 		}
 		d := derive(&p)
 		d.memBytes = productBytes(len(v), len(p.Volumes))
+		if d.paged {
+			d.memBytes += pagedHeadBytes(p.VolumeIndex)
+		}
 		return d, nil
 	case strings.HasPrefix(key, contract.KeyReviews):
 		var d contract.ReviewList
