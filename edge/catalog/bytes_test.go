@@ -64,3 +64,71 @@ func TestReadModelBytesEstimate(t *testing.T) {
 		runtime.KeepAlive(s)
 	}
 }
+
+// The same for paged heads (contract.SplitVolumes): a head holds no
+// volume, only its page references and recent releases, whatever the
+// work's length; TestVolumePageBytesEstimate covers the pages.
+func TestPagedHeadBytesEstimate(t *testing.T) {
+	now := time.Now()
+	for _, vols := range []int{10, 100, 2000, 10_000} {
+		n := max(100_000/max(vols, 1), 20)
+		n = min(n, 2000)
+		docs := make([]Update, n)
+		var jsonBytes int
+		for i := range docs {
+			var p contract.Product
+			if err := json.Unmarshal(sampleProduct(i, vols), &p); err != nil {
+				t.Fatal(err)
+			}
+			head, _ := contract.SplitVolumes(&p, now)
+			b, _ := json.Marshal(head)
+			docs[i] = Update{Key: contract.ProductKey(p.PID), Value: b, Revision: uint64(i + 1)}
+			jsonBytes += len(b)
+		}
+		s := New(cache.NewTags())
+		before := heap()
+		if errs := s.Apply(now, docs...); len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		measured := int64(heap() - before)
+		runtime.KeepAlive(docs)
+		est := s.Bytes()[modelProducts]
+		t.Logf("paged, %5d volumes: %d works, %6d JSON bytes/head, measured %6d bytes/head, estimated %6d", vols, n, jsonBytes/n, measured/int64(n), est/int64(n))
+		if r := float64(est) / float64(measured); r < 0.67 || r > 1.5 {
+			t.Errorf("%d volumes: estimate %d is %.2f of the measured %d", vols, est, r, measured)
+		}
+		runtime.KeepAlive(s)
+	}
+}
+
+// A cached page's estimate (edge_cache_bytes{cache="volume_pages"}) is
+// within a third of what it holds decoded.
+func TestVolumePageBytesEstimate(t *testing.T) {
+	now := time.Now()
+	_, pages := pagedWork("N1", 20_000, now)
+	raw := make([][]byte, 0, len(pages))
+	for _, b := range pages {
+		raw = append(raw, b)
+	}
+	c := NewVolumePages(1<<40, nil)
+	var jsonBytes int
+	before := heap()
+	for _, b := range raw {
+		var pg contract.VolumePage
+		if err := json.Unmarshal(b, &pg); err != nil {
+			t.Fatal(err)
+		}
+		c.mu.Lock()
+		c.put(&pg, int64(len(b)))
+		c.mu.Unlock()
+		jsonBytes += len(b)
+	}
+	measured := int64(heap() - before)
+	runtime.KeepAlive(raw)
+	est := c.Bytes()
+	t.Logf("%d pages of 100 volumes: %d JSON bytes/page, measured %d bytes/page, estimated %d", len(raw), jsonBytes/len(raw), measured/int64(len(raw)), est/int64(len(raw)))
+	if r := float64(est) / float64(measured); r < 0.67 || r > 1.5 {
+		t.Errorf("estimate %d is %.2f of the measured %d", est, r, measured)
+	}
+	runtime.KeepAlive(c)
+}

@@ -27,6 +27,10 @@ const (
 	PagePreview
 	// PagePaid: readable with a content token for the volume.
 	PagePaid
+	// PageNotLoaded: the work is paged and the page holding the volume is
+	// not cached: fetch it (EnsureVolumePage, outside the lock) and ask
+	// again with it (ContentWith).
+	PageNotLoaded
 )
 
 // Content resolves version ver of volume no of work pid for an audience at
@@ -37,17 +41,38 @@ const (
 // is the version's manifest's to say. It allocates nothing: every page of a
 // release spike comes through here.
 func (s *Store) Content(now time.Time, teen bool, pid []byte, no int, ver []byte, n int) (access PageAccess, adult bool) {
+	return s.ContentWith(now, teen, pid, no, ver, n, nil)
+}
+
+// ContentWith is Content with the volume's page at hand (from
+// EnsureVolumePage): a page newer than the head is used as it is.
+func (s *Store) ContentWith(now time.Time, teen bool, pid []byte, no int, ver []byte, n int, pg *contract.VolumePage) (access PageAccess, adult bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	p := s.products[string(pid)]
 	if p == nil || p.Hidden || teen && p.IsAdult() {
 		return PageMissing, false
 	}
-	i, found := slices.BinarySearchFunc(p.volsByNo, no, func(v contract.Volume, no int) int { return v.No - no })
-	if !found || p.volsByNo[i].ReleaseAt.After(now) {
+	vols := p.volsByNo
+	if p.paged {
+		pi, ok := p.pageOf(no)
+		if !ok {
+			return PageMissing, false
+		}
+		ref := &p.VolumeIndex.Pages[pi]
+		if pg == nil || pg.PID != p.PID || pg.Index != ref.Index {
+			pg = s.pages.Peek(PageKey{PID: p.PID, Index: ref.Index, Hash: ref.Hash})
+		}
+		if pg == nil {
+			return PageNotLoaded, p.IsAdult()
+		}
+		vols = pg.Volumes
+	}
+	i, found := slices.BinarySearchFunc(vols, no, func(v contract.Volume, no int) int { return v.No - no })
+	if !found || vols[i].ReleaseAt.After(now) {
 		return PageMissing, false
 	}
-	vol := &p.volsByNo[i]
+	vol := &vols[i]
 	if !readable(vol, ver, now) {
 		return PageMissing, false
 	}
@@ -77,8 +102,9 @@ func readable(vol *contract.Volume, ver []byte, now time.Time) bool {
 }
 
 // ContentVer is the current version of volume no of work pid's content, or
-// "" (no such work or volume, or nothing processed yet): what to fetch the
-// manifest of before rendering the volume's manifest answer.
+// "" (no such work or volume, nothing processed yet, or a paged work's page
+// not cached: EnsureVolumePage first): what to fetch the manifest of before
+// rendering the volume's manifest answer.
 func (s *Store) ContentVer(pid string, no int) string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -86,20 +112,45 @@ func (s *Store) ContentVer(pid string, no int) string {
 	if p == nil {
 		return ""
 	}
-	i, found := slices.BinarySearchFunc(p.volsByNo, no, func(v contract.Volume, no int) int { return v.No - no })
+	vols := p.volsByNo
+	if p.paged {
+		pi, ok := p.pageOf(no)
+		if !ok {
+			return ""
+		}
+		ref := &p.VolumeIndex.Pages[pi]
+		pg := s.pages.Peek(PageKey{PID: p.PID, Index: ref.Index, Hash: ref.Hash})
+		if pg == nil {
+			return ""
+		}
+		vols = pg.Volumes
+	}
+	i, found := slices.BinarySearchFunc(vols, no, func(v contract.Volume, no int) int { return v.No - no })
 	if !found {
 		return ""
 	}
-	return p.volsByNo[i].ContentVer
+	return vols[i].ContentVer
 }
 
 // MediaBase is the base URL of the current version of volume no of p's
 // processed content, or "" while it has none.
 func (v *View) MediaBase(p *Prod, no int) string {
 	v.Depend(TagProduct(p.PID))
-	i, found := slices.BinarySearchFunc(p.volsByNo, no, func(v contract.Volume, no int) int { return v.No - no })
-	if !found || p.volsByNo[i].ContentVer == "" {
+	vols := p.volsByNo
+	if p.paged {
+		pi, ok := p.pageOf(no)
+		if !ok {
+			return ""
+		}
+		pg := v.page(p, pi)
+		if pg == nil {
+			return ""
+		}
+		vols = pg.Volumes
+	}
+	i, found := slices.BinarySearchFunc(vols, no, func(v contract.Volume, no int) int { return v.No - no })
+	if !found || vols[i].ContentVer == "" {
 		return ""
 	}
-	return contract.VolumeMediaBase(p.PID, no, p.volsByNo[i].ContentVer)
+	return contract.VolumeMediaBase(p.PID, no, vols[i].ContentVer)
 }

@@ -61,6 +61,8 @@ type Prod struct {
 	releases    []time.Time // volume release instants, ascending
 	volsByNo    []contract.Volume
 	lastRelease time.Time
+	// paged: the volumes are in pages (paged.go); volsByNo is empty.
+	paged bool
 	// memBytes estimates what this product holds in memory (see Bytes).
 	memBytes int64
 	// ctr: the counters once a counters document changed them (nil: the
@@ -108,6 +110,11 @@ type Store struct {
 	// a work after the last bump of TagCounters, 0 = none since.
 	countersDirtySince atomic.Int64
 
+	// pages caches paged works' volume pages (paged.go); pagedChanged is
+	// signalled when a paged head comes or goes.
+	pages        *VolumePages
+	pagedChanged chan struct{}
+
 	// meta guards revision, updatedAt and applied: a batch of counters
 	// documents applies under mu's read lock.
 	meta sync.Mutex
@@ -138,6 +145,8 @@ func New(t *cache.Tags) *Store {
 
 		modelBytes: make(map[string]int64),
 		sizes:      make(map[string]int64),
+
+		pagedChanged: make(chan struct{}, 1),
 	}
 }
 
@@ -252,6 +261,9 @@ func decode(key string, v []byte) (any, error) {
 		}
 		d := derive(&p)
 		d.memBytes = productBytes(len(v), len(p.Volumes))
+		if d.paged {
+			d.memBytes += pagedHeadBytes(p.VolumeIndex)
+		}
 		return d, nil
 	case strings.HasPrefix(key, contract.KeyReviews):
 		var d contract.ReviewList
@@ -309,6 +321,11 @@ func derive(p *contract.Product) *Prod {
 	for _, a := range p.Authors {
 		d.authorKeys = append(d.authorKeys, search.Key(a.AuthorName))
 	}
+	if isPaged(p) {
+		d.paged = true
+		d.releases = pagedReleases(p.VolumeIndex)
+		return d
+	}
 	d.volsByNo = slices.Clone(p.Volumes)
 	sort.SliceStable(d.volsByNo, func(i, j int) bool { return d.volsByNo[i].No < d.volsByNo[j].No })
 	for _, v := range p.Volumes {
@@ -350,6 +367,12 @@ func (s *Store) apply(u Update, doc any) {
 		}
 		if nw != nil {
 			s.countImages(nw, 1)
+		}
+		if old != nil && old.paged || nw != nil && nw.paged {
+			select {
+			case s.pagedChanged <- struct{}{}:
+			default:
+			}
 		}
 		s.tags.Bump(TagProduct(pid))
 		s.tags.Bump(TagAllProducts)

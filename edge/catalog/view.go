@@ -23,6 +23,10 @@ type View struct {
 
 	tags  map[string]struct{}
 	until time.Time
+	// have: pages the caller fetched for this read; missing: pages wanted
+	// and not at hand (ReadPages, paged.go).
+	have    PageSet
+	missing []PageKey
 }
 
 // Read runs fn on a consistent view and returns what the answer depends on:
@@ -33,14 +37,25 @@ func (s *Store) Read(now time.Time, teen bool, fn func(v *View)) (refs []cache.R
 	defer s.mu.RUnlock()
 	v := &View{s: s, Now: now, Teen: teen, tags: make(map[string]struct{}, 4)}
 	fn(v)
-	refs = make([]cache.Ref, 0, len(v.tags))
+	return v.refs(), v.untilNanos()
+}
+
+// refs is the current references of the tags the view depended on. Caller
+// holds the read lock.
+func (v *View) refs() []cache.Ref {
+	refs := make([]cache.Ref, 0, len(v.tags))
 	for t := range v.tags {
-		refs = append(refs, s.tags.Current(t))
+		refs = append(refs, v.s.tags.Current(t))
 	}
-	if !v.until.IsZero() {
-		until = v.until.UnixNano()
+	return refs
+}
+
+// untilNanos is the instant the answer stops being true (unix ns, 0 = none).
+func (v *View) untilNanos() int64 {
+	if v.until.IsZero() {
+		return 0
 	}
-	return refs, until
+	return v.until.UnixNano()
 }
 
 // Depend records that the answer depends on tag.
@@ -94,6 +109,12 @@ func (v *View) Product(pid string) *Prod {
 
 // Volumes returns p's volumes released by Now, in ascending order.
 func (v *View) Volumes(p *Prod) []contract.Volume {
+	if p.paged {
+		// Every page: only for a caller that needs them all (tests); a
+		// missing page leaves the list empty and the read incomplete.
+		vols, _ := v.VolumesRange(p, 0, v.VisibleCount(p))
+		return vols
+	}
 	n := 0
 	for _, vol := range p.volsByNo {
 		if !vol.ReleaseAt.After(v.Now) {
@@ -256,6 +277,15 @@ func (v *View) match(p *Prod, f *Filter) bool {
 
 // FreeVolumes counts p's visible free volumes.
 func (v *View) FreeVolumes(p *Prod) int {
+	if p.paged {
+		n := p.VolumeIndex.Free
+		for _, f := range v.future(p) {
+			if f.Free {
+				n--
+			}
+		}
+		return n
+	}
 	n := 0
 	for _, vol := range p.volsByNo {
 		if vol.IsFree && !vol.ReleaseAt.After(v.Now) {

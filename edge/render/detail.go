@@ -223,13 +223,14 @@ func ProductDetail(v *catalog.View, pid string) (int, any) {
 			Events: []EventRef{}, Trailers: []contract.Trailer{}, Related: []Related{}, AuthorWorks: []Item{}, AuthorZzims: []AuthorZzim{},
 		}
 	}
-	vols := v.Volumes(p)
-	d := Detail{Header: OK, ProdInfo: prodInfo(v, p, vols)}
+	n := v.VisibleCount(p)
+	d := Detail{Header: OK, ProdInfo: prodInfo(v, p, n)}
 	if p.ServiceCode != 0 {
 		d.Header.Code = p.ServiceCode
 	}
-	d.VolList = volList(v, p, vols)
-	d.SalesInfo = salesInfo(p, vols, v.FreeVolumes(p))
+	d.VolList = volList(v, p, detailVolumes(v, p, n))
+	buy, rent, _ := v.Sales(p)
+	d.SalesInfo = salesInfo(p, buy, rent, v.FreeVolumes(p))
 	avg := 0.0
 	c := p.Counters() // one set: a counters update may land while this renders
 	if c.ReviewCount > 0 {
@@ -284,11 +285,29 @@ func ProductDetail(v *catalog.View, pid string) (int, any) {
 		d.AuthorZzims = append(d.AuthorZzims, AuthorZzim{AuthorID: a.AuthorID, AuthorName: a.AuthorName})
 	}
 	d.Metric = &Metric{ViewCnt: c.ViewCnt, ZzimCount: c.ZzimCount, ReviewCount: c.ReviewCount}
-	if len(vols) > 0 {
-		rv := contract.ViewVol(&vols[0], false, false, false)
+	if first, _ := v.VolumesRange(p, 0, 1); len(first) > 0 {
+		rv := contract.ViewVol(&first[0], false, false, false)
 		d.RecentViewVol = &rv
 	}
 	return 200, d
+}
+
+// A paged work's detail lists every volume up to catalog.DetailVolumesMax,
+// as the viewer and the unlock dialog of the frontend expect (they look
+// volumes up in the detail's volList); beyond it the first and the newest
+// contract.VolumePageSize (volCnt says how many there are), the rest coming
+// from /products/{pid}/volumes page by page: a detail of 10,000 episodes
+// would be 2.5 MB and read 100 pages. A work held inline lists every volume
+// as it always has.
+// detailVolumes is the volumes the detail lists: n is how many are out.
+func detailVolumes(v *catalog.View, p *catalog.Prod, n int) []contract.Volume {
+	if !p.Paged() || n <= catalog.DetailVolumesMax {
+		vols, _ := v.VolumesRange(p, 0, n)
+		return vols
+	}
+	first, _ := v.VolumesRange(p, 0, contract.VolumePageSize)
+	last, _ := v.VolumesRange(p, n-contract.VolumePageSize, n)
+	return append(first, last...)
 }
 
 // releaseTiming is the seed's release timing of p at the view's time.
@@ -309,7 +328,7 @@ func releaseTiming(v *catalog.View, p *catalog.Prod, next *time.Time) string {
 	return contract.ReleaseNone
 }
 
-func prodInfo(v *catalog.View, p *catalog.Prod, vols []contract.Volume) ProdInfo {
+func prodInfo(v *catalog.View, p *catalog.Prod, n int) ProdInfo {
 	pi := ProdInfo{
 		Section: p.Section, PID: p.PID, Title: p.Title, SubTitle: p.SubTitle, ThumbURL: p.ThumbURL,
 		ThumbWideURL: p.ThumbWideURL, GenreCode: contract.GenreCodeOf(p.Section), GenreID: p.GenreID,
@@ -317,7 +336,7 @@ func prodInfo(v *catalog.View, p *catalog.Prod, vols []contract.Volume) ProdInfo
 		Provider: p.Provider, Authors: p.Authors, Age: p.Age, IsAdult: p.IsAdult(), UpdateState: "NONE",
 		FlagEnd: yn(p.FlagEnd), UpdateCycle: p.UpdateCycle, Weekdays: p.Weekdays, IsOriginal: p.IsOriginal,
 		IsMonopoly: p.IsMonopoly, IsShortStory: p.IsShortStory, OriginalLabel: p.OriginalLabel, ViewCnt: p.ViewCnt(),
-		Unit: p.Unit, VolCnt: len(vols), IsSpecialPriceSet: p.IsSpecialPriceSet, IsPackage: p.IsPackage,
+		Unit: p.Unit, VolCnt: n, IsSpecialPriceSet: p.IsSpecialPriceSet, IsPackage: p.IsPackage,
 		SpecialPriceSetMainSubdir: p.SpecialPriceSetMainSubdir, SpecialPriceSetProdCnt: p.SpecialPriceSetProdCnt,
 		WaitForFree: p.WaitForFree, Gift: p.Gift, JumpingPass: p.JumpingPass, WaitRecycle: p.WaitRecycle,
 		LastUpdate: v.LastUpdate(p),
@@ -333,21 +352,16 @@ func prodInfo(v *catalog.View, p *catalog.Prod, vols []contract.Volume) ProdInfo
 	} else if v.IsNew(p) {
 		pi.UpdateState = "NEW"
 	}
-	if len(vols) > 0 {
-		pi.StartVolNo = vols[0].No
-		pi.UpdateVolNo = vols[len(vols)-1].No
-	}
-	for _, vol := range vols {
-		if !vol.IsFree {
-			pi.RegularVolCnt++
+	if n > 0 {
+		if first, _ := v.VolumesRange(p, 0, 1); len(first) == 1 {
+			pi.StartVolNo = first[0].No
+		}
+		if last, _ := v.VolumesRange(p, n-1, n); len(last) == 1 {
+			pi.UpdateVolNo = last[0].No
 		}
 	}
-	for _, vol := range p.Volumes {
-		if vol.ReleaseAt.After(v.Now) && (pi.NextReleaseAt == nil || vol.ReleaseAt.Before(*pi.NextReleaseAt)) {
-			t := vol.ReleaseAt
-			pi.NextReleaseAt = &t
-		}
-	}
+	pi.RegularVolCnt = n - v.FreeVolumes(p)
+	pi.NextReleaseAt = v.NextRelease(p)
 	pi.ContentType = contract.ContentType(p.Section)
 	pi.ReleaseTiming = releaseTiming(v, p, pi.NextReleaseAt)
 	pi.FreeType = contract.FreeType(&p.Product)
@@ -362,7 +376,7 @@ func volList(v *catalog.View, p *catalog.Prod, vols []contract.Volume) []Vol {
 		out = append(out, Vol{
 			No: vol.No, Title: vol.Title, ReleaseAt: vol.ReleaseAt, IsFree: vol.IsFree,
 			IsPreView: vol.PreviewPages > 0, Pages: vol.Pages, PreviewPages: vol.PreviewPages,
-			ContentBase: vol.ContentBase, MediaBase: v.MediaBase(p, vol.No),
+			ContentBase: vol.ContentBase, MediaBase: mediaBase(p.PID, &vol),
 			RentalInfo: RentalInfo{Price: vol.RentPrice, PriceOrg: vol.RentPriceOrg},
 			BuyInfo:    BuyInfo{Price: vol.BuyPrice, PriceOrg: vol.BuyPriceOrg},
 		})
@@ -370,31 +384,21 @@ func volList(v *catalog.View, p *catalog.Prod, vols []contract.Volume) []Vol {
 	return out
 }
 
-func salesInfo(p *catalog.Prod, vols []contract.Volume, free int) *SalesInfo {
-	si := &SalesInfo{}
-	for _, vol := range vols {
-		if vol.IsFree {
-			continue
-		}
-		if vol.BuyPrice > 0 {
-			b := &si.Buy
-			if b.TotalCount == 0 || vol.BuyPrice < b.PriceMin {
-				b.PriceMin = vol.BuyPrice
-			}
-			b.PriceMax = max(b.PriceMax, vol.BuyPrice)
-			b.TotalCount++
-			b.TotalPrice += vol.BuyPrice
-		}
-		if vol.RentPrice > 0 {
-			r := &si.Rental
-			if r.TotalCount == 0 || vol.RentPrice < r.PriceMin {
-				r.PriceMin = vol.RentPrice
-			}
-			r.PriceMax = max(r.PriceMax, vol.RentPrice)
-			r.TotalCount++
-			r.TotalPrice += vol.RentPrice
-		}
+// mediaBase is the base URL of vol's current processed content, "" while
+// it has none.
+func mediaBase(pid string, vol *contract.Volume) string {
+	if vol.ContentVer == "" {
+		return ""
 	}
+	return contract.VolumeMediaBase(pid, vol.No, vol.ContentVer)
+}
+
+// salesInfo is the sales summary from the paid offers of the volumes out
+// (catalog.View.Sales) and the free ones' count.
+func salesInfo(p *catalog.Prod, buy, rent contract.PriceSpan, free int) *SalesInfo {
+	si := &SalesInfo{}
+	si.Buy.PriceMin, si.Buy.PriceMax, si.Buy.TotalCount, si.Buy.TotalPrice = buy.Min, buy.Max, buy.Count, buy.Total
+	si.Rental.PriceMin, si.Rental.PriceMax, si.Rental.TotalCount, si.Rental.TotalPrice = rent.Min, rent.Max, rent.Count, rent.Total
 	for _, part := range []*SalesPart{&si.Buy, &si.Rental} {
 		part.Available = part.TotalCount > 0
 		// Per-user: nothing owned from the edge's point of view.
@@ -440,12 +444,17 @@ func VolumesOf(v *catalog.View, pid, order string, page, size int) (int, any) {
 	if p.IsSpecialPriceSet {
 		order = OrderOld
 	}
-	vols := volList(v, p, v.Volumes(p))
+	n := v.VisibleCount(p)
+	lo, hi, pg := Page(n, page, size)
 	if order == OrderLatest {
-		slices.Reverse(vols)
+		lo, hi = n-hi, n-lo
 	}
-	lo, hi, pg := Page(len(vols), page, size)
-	return 200, VolumeList{Header: OK, PID: p.PID, Order: order, VolList: vols[lo:hi], Paging: pg}
+	vols, _ := v.VolumesRange(p, lo, hi)
+	list := volList(v, p, vols)
+	if order == OrderLatest {
+		slices.Reverse(list)
+	}
+	return 200, VolumeList{Header: OK, PID: p.PID, Order: order, VolList: list, Paging: pg}
 }
 
 // RelatedOf renders a work's related lists (one TC code or all).

@@ -41,13 +41,7 @@ func VolumeMediaOf(v *catalog.View, pid string, no int, manifest func(ver string
 	if !v.Visible(p) {
 		return 403, contract.Envelope{Header: Header{Code: 403, Message: "성인 인증이 필요합니다."}}
 	}
-	var vol *contract.Volume
-	for _, x := range v.Volumes(p) {
-		if x.No == no {
-			vol = &x
-			break
-		}
-	}
+	vol, _ := v.VolumeByNo(p, no)
 	if vol == nil || vol.ContentVer == "" {
 		return 404, contract.Envelope{Header: Header{Code: 404, Message: "회차 내용을 찾을 수 없습니다."}}
 	}

@@ -157,7 +157,11 @@ func (s *Server) serveAPI(ctx *fasthttp.RequestCtx) routeClass {
 func (s *Server) render(ctx *fasthttp.RequestCtx, key string, fn renderFunc, now time.Time, teen bool) *cache.Entry {
 	var status int
 	var body any
-	refs, until := s.store.Read(now, teen, func(v *catalog.View) { status, body = fn(v) })
+	refs, until, perr := s.readPaged(ctx, now, teen, func(v *catalog.View) { status, body = fn(v) })
+	if perr != nil {
+		s.log.Warn("read volume pages", "path", string(ctx.Path()), "err", perr)
+		status, body = 503, contract.Envelope{Header: contract.Header{Code: 503, Message: msgPagesUnavailable}}
+	}
 	b, err := json.Marshal(body)
 	if err != nil {
 		s.log.Error("render answer", "path", string(ctx.Path()), "err", err)
@@ -165,6 +169,11 @@ func (s *Server) render(ctx *fasthttp.RequestCtx, key string, fn renderFunc, now
 	}
 	e := cache.NewPlainEntry(status, b, until, refs)
 	e.Sign()
+	if perr != nil {
+		// Only for the requests that waited with this one: the next asks
+		// the bucket again.
+		return e
+	}
 	s.cache.Set([]byte(key), e)
 	if e.NeedsCompression() {
 		s.compressLater(key, e)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -120,6 +121,13 @@ func parseManifest(ver string, raw []byte) (*contentManifest, error) {
 // prefetchManifest reads the manifest of volume no of pid's current version
 // into memory, when it has one; a failure is left to the render to answer.
 func (s *Server) prefetchManifest(pid string, no int) {
+	// A paged work's volume is in a page: have it cached first.
+	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.MediaTimeout)
+	defer cancel()
+	if _, err := s.store.EnsureVolumePage(ctx, pid, no); err != nil {
+		s.log.Warn("read volume page", "pid", pid, "no", no, "err", err)
+		return
+	}
 	ver := s.store.ContentVer(pid, no)
 	if ver == "" || s.manifests.get([]byte(ver)) != nil {
 		return

@@ -150,6 +150,20 @@ func (s *Server) serveContent(ctx *fasthttp.RequestCtx) {
 	now := s.cfg.Now()
 	teen := s.teen(ctx, now)
 	access, adult := s.store.Content(now, teen, cp.pid, cp.no, cp.ver, cp.n)
+	if access == catalog.PageNotLoaded {
+		// A paged work's volume page, not cached: one KV get (shared by
+		// every request missing it), then the same question with it.
+		pg, err := s.store.EnsureVolumePage(ctx, string(cp.pid), cp.no)
+		if err != nil {
+			s.log.Warn("read volume page", "pid", string(cp.pid), "no", cp.no, "err", err)
+			s.writeError(ctx, fasthttp.StatusServiceUnavailable, msgMediaTemporary)
+			return
+		}
+		if access, adult = s.store.ContentWith(now, teen, cp.pid, cp.no, cp.ver, cp.n, pg); access == catalog.PageNotLoaded {
+			s.writeError(ctx, fasthttp.StatusServiceUnavailable, msgMediaTemporary)
+			return
+		}
+	}
 	if access == catalog.PageMissing {
 		s.writeError(ctx, fasthttp.StatusNotFound, msgNoPage)
 		return

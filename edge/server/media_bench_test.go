@@ -94,6 +94,31 @@ func benchMediaServerAdult(b *testing.B) (s *Server, page, cover, adultCover str
 	return s, contract.VolumeMediaBase(pid, 3, ver) + "/4?w=720&t=" + tok, contract.MediaURL(cv.ID), contract.MediaURL(av.ID)
 }
 
+// benchPagedPage publishes a paged copy (contract.SplitVolumes) of s's
+// benchmark webtoon under pid pbench, volume 3 with version ver, and
+// returns the address of its page 4 with a token: the same page as
+// benchMediaServer's, through a volume page instead of an inline volume.
+func benchPagedPage(b *testing.B, s *Server, ver string) string {
+	prod := contract.Product{PID: "pbench", Section: contract.SectionWebtoon, Title: "긴 연재", Version: 1}
+	for no := 1; no <= 300; no++ {
+		prod.Volumes = append(prod.Volumes, contract.Volume{No: no, Title: fmt.Sprintf("제%d화", no), ReleaseAt: benchNow.Add(-time.Duration(300-no+1) * time.Hour),
+			BuyPrice: 100, PreviewPages: 2, Pages: 6, ContentBase: contract.ContentBase("pbench", no), ContentVer: ver})
+	}
+	head, pages := contract.SplitVolumes(&prod, benchNow)
+	for _, pg := range pages {
+		v, _ := json.Marshal(pg)
+		if _, err := s.volKV.Put(context.Background(), contract.VolumePageKey("pbench", pg.Index), v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	hv, _ := json.Marshal(head)
+	if errs := s.store.Apply(benchNow, catalog.Update{Key: contract.ProductKey("pbench"), Value: hv}); len(errs) > 0 {
+		b.Fatal(errs[0])
+	}
+	tok := contract.SignContent(s.contentSecret, "pbench", 3, benchNow.Add(time.Hour))
+	return contract.VolumeMediaBase("pbench", 3, ver) + "/4?w=720&t=" + tok
+}
+
 func benchMediaHit(b *testing.B, s *Server, uri string, headers ...string) {
 	ctx := benchRequest(uri, headers...)
 	s.handle(ctx)
@@ -125,6 +150,15 @@ func BenchmarkMediaHit(b *testing.B) {
 	adult := contract.AudienceCookie + "=" + contract.SignAudience(s.audSecret, contract.Audience{AdultLevel: 2, Expires: exp.Add(48 * time.Hour)})
 	accept := "image/avif,image/webp,image/apng,image/*,*/*;q=0.8"
 	b.Run("page-token-avif", func(b *testing.B) { benchMediaHit(b, s, page, "Accept", accept) })
+	// The same page of a paged work: its volume page cached, 0 allocations too.
+	paged := benchPagedPage(b, s, "00ab12cd")
+	b.Run("paged-page-token-avif", func(b *testing.B) {
+		fetches := s.volPages.Fetches.Load()
+		benchMediaHit(b, s, paged, "Accept", accept)
+		if n := s.volPages.Fetches.Load() - fetches; n > 1 {
+			b.Fatalf("%d volume page fetches, want at most the first request's", n)
+		}
+	})
 	b.Run("page-range", func(b *testing.B) { benchMediaHit(b, s, page, "Accept", accept, "Range", "bytes=0-65535") })
 	b.Run("cover-webp", func(b *testing.B) { benchMediaHit(b, s, cover+"?w=360", "Accept", "image/webp,*/*") })
 	b.Run("cover-explicit", func(b *testing.B) { benchMediaHit(b, s, cover+"/720.jpg") })

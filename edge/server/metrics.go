@@ -66,6 +66,14 @@ func newMetrics(s *Server) *metrics {
 			func() float64 { return float64(s.objects.Misses.Load()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "edge_media_cache_bytes", Help: "Bytes the media object cache holds."},
 			func() float64 { return float64(s.objects.Bytes()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_volume_page_hits_total", Help: "Volume page lookups the page cache answered."},
+			func() float64 { return float64(s.volPages.Hits.Load()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_volume_page_misses_total", Help: "Volume page lookups the page cache did not have (a render or content request then fetches them)."},
+			func() float64 { return float64(s.volPages.Misses.Load()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_volume_page_fetches_total", Help: "Volume pages read from the catalog-vols bucket (origin calls; concurrent misses of a page are one)."},
+			func() float64 { return float64(s.volPages.Fetches.Load()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "edge_volume_pages_pinned_bytes", Help: "Bytes of the volume page cache pinned for the release minute (part of edge_cache_bytes{cache=\"volume_pages\"})."},
+			func() float64 { return float64(s.volPages.PinnedBytes()) }),
 		memoryCollector{s},
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "edge_catalog_products", Help: "Products in memory."},
 			func() float64 { _, _, _, n := s.store.Stats(); return float64(n) }),
@@ -101,9 +109,9 @@ func newMetrics(s *Server) *metrics {
 
 var (
 	cacheBytesDesc = prometheus.NewDesc("edge_cache_bytes",
-		"Bytes each cache holds: bodies (rendered answers in ristretto, as counted against its bound), media (objects), audiences (verified audience tokens, estimated).", []string{"cache"}, nil)
+		"Bytes each cache holds: bodies (rendered answers in ristretto, as counted against its bound), media (objects), audiences (verified audience tokens, estimated), volume_pages (paged works' volume pages, estimated, pinned ones included).", []string{"cache"}, nil)
 	cacheMaxDesc = prometheus.NewDesc("edge_cache_max_bytes",
-		"Each cache's bound from its flag (EDGE_CACHE_MB, EDGE_MEDIA_CACHE_MB; audiences: EDGE_AUDIENCE_CACHE_ENTRIES at ~160 bytes).", []string{"cache"}, nil)
+		"Each cache's bound from its flag (EDGE_CACHE_MB, EDGE_MEDIA_CACHE_MB, EDGE_VOLUME_PAGES_BYTES; audiences: EDGE_AUDIENCE_CACHE_ENTRIES at ~160 bytes).", []string{"cache"}, nil)
 	catalogBytesDesc = prometheus.NewDesc("edge_catalog_bytes",
 		"Estimated bytes of the in-memory read models by kind (products, reviews, rankings, other), from their documents' sizes.", []string{"model"}, nil)
 )
@@ -127,6 +135,7 @@ func (c memoryCollector) Collect(ch chan<- prometheus.Metric) {
 		{"bodies", s.cache.Bytes(), s.cache.MaxBytes()},
 		{"media", s.objects.Bytes(), s.objects.MaxBytes()},
 		{"audiences", s.auds.Bytes(), int64(s.auds.max) * (audEntryBytes + 96)},
+		{"volume_pages", s.volPages.Bytes(), s.volPages.MaxBytes()},
 	} {
 		ch <- prometheus.MustNewConstMetric(cacheBytesDesc, prometheus.GaugeValue, float64(x.used), x.name)
 		ch <- prometheus.MustNewConstMetric(cacheMaxDesc, prometheus.GaugeValue, float64(x.mx), x.name)

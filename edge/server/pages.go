@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"html"
 	"regexp"
 	"strconv"
@@ -215,8 +216,9 @@ func (s *Server) renderPage(key string, req page, now time.Time, teen bool) *cac
 		// need be from the store) before taking the catalog's lock.
 		s.prefetchManifest(req.pid, req.no)
 	}
-	refs, until := s.store.Read(now, teen, func(v *catalog.View) { fs = s.drawPage(v, req) })
-	if fs == nil {
+	refs, until, err := s.readPaged(context.Background(), now, teen, func(v *catalog.View) { fs = s.drawPage(v, req) })
+	if err != nil || fs == nil {
+		// Without its volume pages the page is not drawn: the SPA draws it.
 		return nil
 	}
 	mods, _ := s.static.RouteModules(req.routeIDs...)

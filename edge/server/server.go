@@ -121,6 +121,14 @@ type Config struct {
 	// SnapshotEvery (EDGE_SNAPSHOT_EVERY) is how often the edge holding the
 	// snapshot lease writes a catalog snapshot; 0 = this edge writes none.
 	SnapshotEvery time.Duration
+	// VolumePagesBytes bounds the cache of paged works' volume pages
+	// (EDGE_VOLUME_PAGES_BYTES, default 64 MiB); pinned pages count in it
+	// but are never evicted.
+	VolumePagesBytes int64
+	// VolumePinAhead (EDGE_VOLUME_PIN_AHEAD, default 3h): pages holding a
+	// volume that releases within this are fetched ahead and pinned, with
+	// those released in the last 24 hours.
+	VolumePinAhead time.Duration
 	// PageSources are the origins the pages' Content-Security-Policy admits
 	// besides the store's own (EDGE_CSP_SCRIPT_ORIGINS, EDGE_CSP_CONNECT_ORIGINS,
 	// EDGE_CSP_FRAME_ORIGINS): in live mode, PortOne's identity verification
@@ -171,6 +179,22 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 			return fmt.Errorf("audience-cache-entries must be a positive integer")
 		}
 		c.AudienceCacheEntries = n
+		return nil
+	})
+	fs.Func("volume-pages-bytes", "cache of paged works' volume pages in bytes, pinned release pages included (env EDGE_VOLUME_PAGES_BYTES, default 67108864)", func(v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("volume-pages-bytes must be a positive integer")
+		}
+		c.VolumePagesBytes = n
+		return nil
+	})
+	fs.Func("volume-pin-ahead", "pin the volume pages of releases within this ahead (and the last 24h), e.g. 3h (env EDGE_VOLUME_PIN_AHEAD, default 3h)", func(v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("volume-pin-ahead must be a positive duration")
+		}
+		c.VolumePinAhead = d
 		return nil
 	})
 	fs.DurationVar(&c.CountersRefresh, "counters-refresh", catalog.DefaultCountersRefresh, "how stale zzim, view and review counts in lists may get: lists re-render at most once per this while counters change; the detail is never stale (env EDGE_COUNTERS_REFRESH)")
@@ -236,6 +260,12 @@ func (c *Config) withDefaults() Config {
 	if o.MediaCacheBytes <= 0 {
 		o.MediaCacheBytes = 512 << 20
 	}
+	if o.VolumePagesBytes <= 0 {
+		o.VolumePagesBytes = 64 << 20
+	}
+	if o.VolumePinAhead <= 0 {
+		o.VolumePinAhead = 3 * time.Hour
+	}
 	if o.AudienceCacheEntries <= 0 {
 		o.AudienceCacheEntries = 100_000
 	}
@@ -272,6 +302,10 @@ type Server struct {
 	ready svc.Readiness
 	reg   *prometheus.Registry
 	m     *metrics
+
+	// volKV is the volume page bucket, volPages the cache in front of it.
+	volKV    jetstream.KeyValue
+	volPages *catalog.VolumePages
 
 	static    *static.Static
 	proxy     *proxy.Proxy // writers
@@ -376,6 +410,12 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		s.nc.Close()
 		return nil, err
 	}
+	if s.volKV, err = natsutil.EnsureVolumesKV(ectx, s.js); err != nil {
+		s.nc.Close()
+		return nil, err
+	}
+	s.volPages = catalog.NewVolumePages(cfg.VolumePagesBytes, s.fetchVolumePage)
+	s.store.SetVolumePages(s.volPages)
 	if s.static, err = static.LoadStatic(cfg.StaticDir, cfg.PageSources, log); err != nil {
 		s.nc.Close()
 		return nil, err
@@ -462,6 +502,7 @@ func (s *Server) Run(ctx context.Context) error {
 	go s.watchConnection(wctx)
 	go s.watchProgress(wctx)
 	go s.writeSnapshots(wctx)
+	go s.pinVolumePages(wctx)
 
 	srv := &fasthttp.Server{
 		Handler:               s.handle,
