@@ -33,25 +33,25 @@ type ChargeRequest struct {
 // the gateway's payment widget with (clientKey, orderName, successUrl,
 // failUrl, and in the sandbox checkoutUrl, the widget's stand-in).
 type Charge struct {
-	Header         contract.Header `json:"header"`
-	OrderID        string          `json:"orderId"`
-	Money          string          `json:"money"`
-	Amount         int64           `json:"amount"`
-	Status         string          `json:"status"` // requested, failed, done, partial_canceled, canceled
+	Header  contract.Header `json:"header"`
+	OrderID string          `json:"orderId"`
+	Money   string          `json:"money"`
+	Amount  int64           `json:"amount"`
+	Status  string          `json:"status"` // requested, failed, done, partial_canceled, canceled
 	// Kind is how the charge was started: widget (the member paid in the
 	// payment widget), auto (threshold top-up), scheduled (monthly top-up).
-	Kind string `json:"kind"`
-	PaymentKey     string          `json:"paymentKey,omitempty"`
-	CanceledAmount int64           `json:"canceledAmount"`
-	CheckoutURL    string          `json:"checkoutUrl,omitempty"`
-	ClientKey      string          `json:"clientKey,omitempty"`
-	OrderName      string          `json:"orderName,omitempty"`
-	SuccessURL     string          `json:"successUrl,omitempty"`
-	FailURL        string          `json:"failUrl,omitempty"`
-	FailReason     string          `json:"failReason,omitempty"`
-	Bonus          int64           `json:"bonus,omitempty"`
-	CreatedAt      time.Time       `json:"createdAt"`
-	Wallet         *Wallet         `json:"wallet,omitempty"`
+	Kind           string    `json:"kind"`
+	PaymentKey     string    `json:"paymentKey,omitempty"`
+	CanceledAmount int64     `json:"canceledAmount"`
+	CheckoutURL    string    `json:"checkoutUrl,omitempty"`
+	ClientKey      string    `json:"clientKey,omitempty"`
+	OrderName      string    `json:"orderName,omitempty"`
+	SuccessURL     string    `json:"successUrl,omitempty"`
+	FailURL        string    `json:"failUrl,omitempty"`
+	FailReason     string    `json:"failReason,omitempty"`
+	Bonus          int64     `json:"bonus,omitempty"`
+	CreatedAt      time.Time `json:"createdAt"`
+	Wallet         *Wallet   `json:"wallet,omitempty"`
 }
 
 func newOrderID() string {
@@ -124,7 +124,7 @@ func (s *Service) ownCharge(ctx context.Context, uid int64, orderID string) erro
 
 type chargeRow struct {
 	OrderID, Money, Status, PaymentKey, FailReason, Kind string
-	UID, Amount, Bonus, Canceled                   int64
+	UID, Amount, Bonus, Canceled                         int64
 }
 
 func lockCharge(ctx context.Context, tx pgx.Tx, orderID string) (*chargeRow, error) {
