@@ -11,6 +11,9 @@
 //     Idempotency-Key replay on POST;
 //   - every status change is sent as an unsigned PAYMENT_STATUS_CHANGED
 //     webhook {eventType, createdAt, data: Payment}, retried until 200.
+//   - automatic payments (billing.go): a card-registration window page
+//     returning customerKey and authKey, POST /v1/billing/authorizations/issue
+//     and POST /v1/billing/{billingKey}.
 //
 // Use it in tests through httptest (New + Handler) and in the dev launcher
 // through Start. It keeps everything in memory; it is not for production.
