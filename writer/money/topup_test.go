@@ -512,3 +512,35 @@ func hasHangul(s string) bool {
 	}
 	return false
 }
+
+// TestTopupWithWebhookAndJumpingPass: a jumping pass paid with blue money
+// crosses the threshold like a purchase; the gateway's webhook of the
+// billing payment and the worker both apply it, and it is credited once.
+func TestTopupWithWebhookAndJumpingPass(t *testing.T) {
+	t.Parallel()
+	p := newGatewayEnv(t, 0) // webhooks on
+	const uid = 67
+	p.exec(`INSERT INTO site_docs (key, doc) VALUES ('jumpingpass', '{"title":"점핑패스","price":1000,"days":7}')`)
+	p.fund(uid, "blue", 3000)
+	ck := p.registerCard(t, uid)
+	p.setAuto(t, uid, money.AutoPay, 5000, 2500)
+	p.do(req{method: "POST", path: "/home/api/v1/coupons/jumping-pass", uid: uid, key: newKey()}).mustOK(t)
+	if n := p.int(`SELECT count(*) FROM topups WHERE uid = $1 AND kind = 'threshold'`, uid); n != 1 {
+		t.Fatalf("%d jobs after the jumping pass", n)
+	}
+	p.process(t, p.svc)
+	p.sb.Wait() // the DONE webhook reached the writer and was applied (or found it applied)
+	for i, d := range p.sb.Deliveries() {
+		if d.Code != 200 {
+			t.Fatalf("webhook %d answered %d", i, d.Code)
+		}
+	}
+	if p.sb.BillingCharges(ck) != 1 || p.balance(uid, "blue") != 2000+5000 ||
+		p.int(`SELECT count(*) FROM ledger WHERE uid = $1 AND reason = 'charge'`, uid) != 1 {
+		t.Fatalf("blue %d, %d charges", p.balance(uid, "blue"), p.sb.BillingCharges(ck))
+	}
+	if n := p.int(`SELECT count(*) FROM money_notices WHERE uid = $1 AND kind = 'topup_receipt'`, uid); n != 1 {
+		t.Fatalf("%d receipts", n)
+	}
+	p.checkLedger()
+}
