@@ -79,8 +79,31 @@ func (g *HTTPGateway) IssueBillingKey(ctx context.Context, idemKey, authKey, cus
 func (g *HTTPGateway) ChargeBilling(ctx context.Context, idemKey, billingKey string, c BillingCharge) (Payment, error) {
 	var p Payment
 	err := g.call(ctx, http.MethodPost, "/v1/billing/"+url.PathEscape(billingKey), idemKey, c, &p)
+	if err != nil {
+		// The key is in the path, so in the client's error text: never
+		// let it reach a log line or a stored error.
+		err = &redacted{err: err, secret: billingKey}
+	}
 	return p, err
 }
+
+// redacted is an error whose text hides a secret; errors.Is and errors.As
+// still see what it wraps.
+type redacted struct {
+	err    error
+	secret string
+}
+
+func (r *redacted) Error() string {
+	msg := r.err.Error()
+	if r.secret != "" {
+		msg = strings.ReplaceAll(msg, r.secret, "[billingKey]")
+		msg = strings.ReplaceAll(msg, url.PathEscape(r.secret), "[billingKey]")
+	}
+	return msg
+}
+
+func (r *redacted) Unwrap() error { return r.err }
 
 // keyBox encrypts billing keys at rest: AES-256-GCM under a key derived from
 // BillingKeySecret, the member's uid as additional data, and an HMAC of the

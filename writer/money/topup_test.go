@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -345,6 +346,14 @@ func TestTopupRetriesThenPauses(t *testing.T) {
 	p.do(req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: newKey(),
 		body: map[string]any{"pid": "t3", "vols": []int{1}, "buyType": "B"}}).mustOK(t)
 	p.process(t, p.svc) // attempt 1: 500
+	// The stored error names the call, never the billing key in its path.
+	var lastErr string
+	if err := p.pool.QueryRow(p.ctx, `SELECT last_error FROM topups WHERE uid = $1`, uid).Scan(&lastErr); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(lastErr, "/v1/billing/[billingKey]") || regexp.MustCompile(`[0-9a-f]{48}`).MatchString(lastErr) {
+		t.Fatalf("last_error: %q", lastErr)
+	}
 	if n := p.process(t, p.svc); n != 0 {
 		t.Fatal("retried before its wait")
 	}
