@@ -26,4 +26,7 @@ const (
 	// CISecret keys the HMAC under which the writer stores the CI of an
 	// identity verification (CI_HASH_SECRET): one person, one adult identity.
 	CISecret = "dev-ci-secret"
+	// BillingKeySecret keys the AES-GCM encryption of the payment
+	// gateway's billing keys at rest (BILLING_KEY_SECRET).
+	BillingKeySecret = "dev-billing-key-secret"
 )

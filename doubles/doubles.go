@@ -39,7 +39,7 @@ const (
 // All is every double. SECURITY.md's list of third parties names the same.
 var All = []Double{
 	{Name: IdentitySandbox, Packages: []string{"storefront/writer/identity/portonesandbox"}, Real: "PortOne V2 identity verification (api.portone.io)"},
-	{Name: PaymentSandbox, Packages: []string{"storefront/writer/money/tosssandbox"}, Real: "Toss Payments core API v1 (api.tosspayments.com)"},
+	{Name: PaymentSandbox, Packages: []string{"storefront/writer/money/tosssandbox"}, Real: "Toss Payments core API v1, payments and billing (api.tosspayments.com)"},
 	{Name: StoreFakes, Packages: []string{"storefront/writer/appmoney/storetest"}, Real: "Google Play Developer API, Google OAuth2, App Store Server API"},
 	{Name: AppleSandbox, Real: "App Store Server API, Production environment"},
 	{Name: PushFake, Packages: []string{"storefront/writer/push/pushtest"}, Real: "the browsers' Web Push services (FCM, Mozilla, Apple, Windows)"},

@@ -63,6 +63,8 @@ export default [
 
     route("join/event.asp", "routes/join-event.tsx"),
     route("payment/recharge.asp", "routes/payment-recharge.tsx"),
+    // Automatic top-up: cards and the two kinds (issue 32; not in the seed's table).
+    route("payment/auto", "routes/payment-auto.tsx"),
     // Old bookmarks and pending payments of the extension-less address.
     route("payment/recharge", "routes/payment-recharge-redirect.tsx"),
 

@@ -317,6 +317,7 @@ func TestTestChannelRefusedWhenLive(t *testing.T) {
 		c.CookieMode, c.AdminToken = "live", "tok"
 		c.AudienceSecret, c.ContentSecret, c.IPSalt, c.AnalystSecret = "aud", "c-secret", "salt", "an-secret"
 		c.PaymentSecretKey, c.PaymentClientKey, c.PaymentSandbox = "live_sk_x", "live_ck_x", false
+		c.BillingKeySecret = "live-billing-secret"
 		c.Push.PublicKey, c.Push.PrivateKey = liveVAPIDPublic, liveVAPIDPrivate
 		c.Identity = server.IdentityConfig{URL: docSrv.URL, Secret: "live-portone-secret", StoreID: portonesandbox.DefaultStoreID,
 			ChannelKey: "live-channel", CISecret: "live-ci-secret"}

@@ -61,6 +61,8 @@ type AutoPaymentInfo struct {
 	Type         string `json:"type"`
 	Money        int64  `json:"money"`
 	TriggerValue int64  `json:"trigger_value"`
+	// PausedReason: why a failed top-up turned the setting off (issue 32).
+	PausedReason string `json:"paused_reason,omitempty"`
 }
 
 // GuestSideInfo is the side info of visitors and guests: numbers 0, newGift true.

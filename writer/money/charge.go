@@ -33,22 +33,25 @@ type ChargeRequest struct {
 // the gateway's payment widget with (clientKey, orderName, successUrl,
 // failUrl, and in the sandbox checkoutUrl, the widget's stand-in).
 type Charge struct {
-	Header         contract.Header `json:"header"`
-	OrderID        string          `json:"orderId"`
-	Money          string          `json:"money"`
-	Amount         int64           `json:"amount"`
-	Status         string          `json:"status"` // requested, failed, done, partial_canceled, canceled
-	PaymentKey     string          `json:"paymentKey,omitempty"`
-	CanceledAmount int64           `json:"canceledAmount"`
-	CheckoutURL    string          `json:"checkoutUrl,omitempty"`
-	ClientKey      string          `json:"clientKey,omitempty"`
-	OrderName      string          `json:"orderName,omitempty"`
-	SuccessURL     string          `json:"successUrl,omitempty"`
-	FailURL        string          `json:"failUrl,omitempty"`
-	FailReason     string          `json:"failReason,omitempty"`
-	Bonus          int64           `json:"bonus,omitempty"`
-	CreatedAt      time.Time       `json:"createdAt"`
-	Wallet         *Wallet         `json:"wallet,omitempty"`
+	Header  contract.Header `json:"header"`
+	OrderID string          `json:"orderId"`
+	Money   string          `json:"money"`
+	Amount  int64           `json:"amount"`
+	Status  string          `json:"status"` // requested, failed, done, partial_canceled, canceled
+	// Kind is how the charge was started: widget (the member paid in the
+	// payment widget), auto (threshold top-up), scheduled (monthly top-up).
+	Kind           string    `json:"kind"`
+	PaymentKey     string    `json:"paymentKey,omitempty"`
+	CanceledAmount int64     `json:"canceledAmount"`
+	CheckoutURL    string    `json:"checkoutUrl,omitempty"`
+	ClientKey      string    `json:"clientKey,omitempty"`
+	OrderName      string    `json:"orderName,omitempty"`
+	SuccessURL     string    `json:"successUrl,omitempty"`
+	FailURL        string    `json:"failUrl,omitempty"`
+	FailReason     string    `json:"failReason,omitempty"`
+	Bonus          int64     `json:"bonus,omitempty"`
+	CreatedAt      time.Time `json:"createdAt"`
+	Wallet         *Wallet   `json:"wallet,omitempty"`
 }
 
 func newOrderID() string {
@@ -90,7 +93,7 @@ func (s *Service) RequestCharge(ctx context.Context, uid int64, key string, req 
 	return s.once(ctx, uid, key, "charge", req, func(tx pgx.Tx, _ *pgx.Batch, w *Wallet) (any, error) {
 		now := s.now()
 		c := &Charge{Header: contract.Header{Code: 200}, OrderID: newOrderID(), Money: MoneyFor(req.Channel),
-			Amount: req.Amount, Status: "requested", CreatedAt: now, ClientKey: s.cfg.PaymentClientKey,
+			Amount: req.Amount, Status: "requested", Kind: "widget", CreatedAt: now, ClientKey: s.cfg.PaymentClientKey,
 			OrderName: fmt.Sprintf("블루머니 %d원 충전", req.Amount), SuccessURL: req.SuccessURL, FailURL: req.FailURL}
 		if s.cfg.PaymentCheckoutURL != "" {
 			c.CheckoutURL = SandboxCheckoutURL(s.cfg.PaymentCheckoutURL, Widget{ClientKey: c.ClientKey, OrderID: c.OrderID,
@@ -120,15 +123,15 @@ func (s *Service) ownCharge(ctx context.Context, uid int64, orderID string) erro
 }
 
 type chargeRow struct {
-	OrderID, Money, Status, PaymentKey, FailReason string
-	UID, Amount, Bonus, Canceled                   int64
+	OrderID, Money, Status, PaymentKey, FailReason, Kind string
+	UID, Amount, Bonus, Canceled                         int64
 }
 
 func lockCharge(ctx context.Context, tx pgx.Tx, orderID string) (*chargeRow, error) {
 	var c chargeRow
-	err := tx.QueryRow(ctx, `SELECT order_id, uid, money, amount, status, payment_key, bonus, canceled_amount, fail_reason
+	err := tx.QueryRow(ctx, `SELECT order_id, uid, money, amount, status, payment_key, bonus, canceled_amount, fail_reason, kind
 		FROM charges WHERE order_id = $1 FOR UPDATE`,
-		orderID).Scan(&c.OrderID, &c.UID, &c.Money, &c.Amount, &c.Status, &c.PaymentKey, &c.Bonus, &c.Canceled, &c.FailReason)
+		orderID).Scan(&c.OrderID, &c.UID, &c.Money, &c.Amount, &c.Status, &c.PaymentKey, &c.Bonus, &c.Canceled, &c.FailReason, &c.Kind)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, httpapi.Errorf(http.StatusNotFound, "충전 내역을 찾을 수 없습니다.")
 	}
@@ -162,7 +165,7 @@ func (s *Service) credit(ctx context.Context, tx pgx.Tx, w *Wallet, c *chargeRow
 	c.Status, c.Bonus, c.PaymentKey = "done", bonus, paymentKey
 	if err := s.cfg.Outbox.Enqueue(ctx, tx, contract.TrackedEvent{Type: contract.EvCharge, Time: now,
 		UID: uidString(w.UID), Amount: c.Amount, Money: c.Money,
-		Props: map[string]string{"orderId": c.OrderID, "bonus": fmt.Sprint(bonus)}}); err != nil {
+		Props: map[string]string{"orderId": c.OrderID, "bonus": fmt.Sprint(bonus), "kind": c.Kind}}); err != nil {
 		return err
 	}
 	return s.profileChanged(ctx, tx, w.UID)
@@ -321,8 +324,8 @@ func (s *Service) recoverByLookup(ctx context.Context, tx pgx.Tx, w *Wallet, c *
 
 func (s *Service) chargeAnswer(ctx context.Context, q Querier, orderID string, w *Wallet) (*Charge, error) {
 	c := &Charge{Header: contract.Header{Code: 200}, Wallet: w}
-	err := q.QueryRow(ctx, `SELECT order_id, money, amount, status, payment_key, canceled_amount, checkout_url, fail_reason, bonus, created_at
-		FROM charges WHERE order_id = $1`, orderID).Scan(&c.OrderID, &c.Money, &c.Amount, &c.Status, &c.PaymentKey,
+	err := q.QueryRow(ctx, `SELECT order_id, money, amount, status, kind, payment_key, canceled_amount, checkout_url, fail_reason, bonus, created_at
+		FROM charges WHERE order_id = $1`, orderID).Scan(&c.OrderID, &c.Money, &c.Amount, &c.Status, &c.Kind, &c.PaymentKey,
 		&c.CanceledAmount, &c.CheckoutURL, &c.FailReason, &c.Bonus, &c.CreatedAt)
 	if err != nil {
 		return nil, fmt.Errorf("load charge %s: %w", orderID, err)
@@ -544,14 +547,14 @@ func (s *Service) Webhook(ctx context.Context, body []byte) (applied bool, err e
 
 // Charges lists the user's charges, newest first.
 func (s *Service) Charges(ctx context.Context, uid int64, limit int) ([]Charge, error) {
-	rows, err := s.pool.Query(ctx, `SELECT order_id, money, amount, status, payment_key, canceled_amount, checkout_url, fail_reason, bonus, created_at
+	rows, err := s.pool.Query(ctx, `SELECT order_id, money, amount, status, kind, payment_key, canceled_amount, checkout_url, fail_reason, bonus, created_at
 		FROM charges WHERE uid = $1 ORDER BY created_at DESC, order_id LIMIT $2`, uid, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list charges %d: %w", uid, err)
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Charge, error) {
 		c := Charge{Header: contract.Header{Code: 200}}
-		err := r.Scan(&c.OrderID, &c.Money, &c.Amount, &c.Status, &c.PaymentKey, &c.CanceledAmount, &c.CheckoutURL, &c.FailReason, &c.Bonus, &c.CreatedAt)
+		err := r.Scan(&c.OrderID, &c.Money, &c.Amount, &c.Status, &c.Kind, &c.PaymentKey, &c.CanceledAmount, &c.CheckoutURL, &c.FailReason, &c.Bonus, &c.CreatedAt)
 		return c, err
 	})
 	if err != nil {

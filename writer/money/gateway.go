@@ -187,6 +187,9 @@ var gatewayMessages = map[string]string{
 	"FORBIDDEN_CONSECUTIVE_REQUEST":  "같은 요청이 너무 빨리 반복되었습니다. 잠시 후 다시 시도해 주세요.",
 	"PAY_PROCESS_CANCELED":           "결제를 취소했습니다.",
 	"PAY_PROCESS_ABORTED":            "결제가 중단되었습니다.",
+	"INVALID_AUTHORIZE_AUTH":         "카드 인증이 만료되었거나 이미 사용되었습니다. 카드를 다시 등록해 주세요.",
+	"NOT_FOUND_BILLING":              "등록된 카드 정보를 결제사에서 찾을 수 없습니다. 카드를 다시 등록해 주세요.",
+	"DUPLICATED_ORDER_ID":            "이미 처리된 주문입니다.",
 }
 
 // KoreanMessage is the member-facing message of a gateway error code.

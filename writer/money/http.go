@@ -49,6 +49,8 @@ const maxBody = 16 << 10
 //	POST   /home/api/v1/coupons/jumping-pass          buy a jumping pass ({} or no body)  Idempotency-Key
 //	POST   /home/api/v1/contents/comic/honey-benefit     {eid}  claim a comic honey-benefit event
 //	POST   /home/api/v1/contents/comic/heroism/coupons   {eid}  claim a comic heroism event
+//	POST   /home/api/v1/wallet/cards/registration, POST|GET /home/api/v1/wallet/cards,
+//	DELETE /home/api/v1/wallet/cards/{id}, GET /home/api/v1/wallet/notices   (billinghttp.go)
 func (s *Service) Routes(mux httpapi.Mux, user func(*http.Request) (uid int64, ok bool)) {
 	h := func(pattern string, fn func(w http.ResponseWriter, r *http.Request, uid int64) error) {
 		mux.Handle(pattern, s.handler(user, fn))
@@ -81,6 +83,7 @@ func (s *Service) Routes(mux httpapi.Mux, user func(*http.Request) (uid int64, o
 	h("POST /home/api/v1/coupons/jumping-pass", s.postJumpingPass)
 	h("POST /home/api/v1/contents/comic/honey-benefit", s.postKindClaim(contract.EventHoneyBenefit))
 	h("POST /home/api/v1/contents/comic/heroism/coupons", s.postKindClaim(contract.EventHeroism))
+	s.billingRoutes(h, nb)
 }
 
 func (s *Service) handler(user func(*http.Request) (int64, bool), fn func(http.ResponseWriter, *http.Request, int64) error) http.Handler {

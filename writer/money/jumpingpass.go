@@ -42,7 +42,7 @@ func (s *Service) BuyJumpingPass(ctx context.Context, uid int64, key string, req
 	if err != nil {
 		return Answer{}, err
 	}
-	return s.once(ctx, uid, key, "jumpingpass", req, func(tx pgx.Tx, _ *pgx.Batch, w *Wallet) (any, error) {
+	return s.once(ctx, uid, key, "jumpingpass", req, func(tx pgx.Tx, b *pgx.Batch, w *Wallet) (any, error) {
 		now := s.now()
 		exp := now.Add(time.Duration(offer.Days) * 24 * time.Hour)
 		res := &JumpingPassResult{Header: contract.Header{Code: 200}, Amount: offer.Price, ExpiresAt: exp}
@@ -60,6 +60,9 @@ func (s *Service) BuyJumpingPass(ctx context.Context, uid int64, key string, req
 			Props: map[string]string{"kind": "jumpingpass", "jcpId": strconv.FormatInt(res.JcpID, 10),
 				"days": strconv.Itoa(offer.Days)}}); err != nil {
 			return nil, err
+		}
+		if res.Paid[Blue] > 0 {
+			queueThresholdTopup(b, uid, w.Blue, now) // like a purchase (topup.go)
 		}
 		res.Wallet = *w
 		return res, nil

@@ -76,6 +76,22 @@ type Config struct {
 	// a charge's successUrl/failUrl may name besides a path and the host the
 	// request came to (env PAYMENT_RETURN_ORIGINS).
 	ReturnOrigins []string
+	// Billing charges registered cards (automatic top-up). Nil = Gateway
+	// when it is a BillingGateway (HTTPGateway is); none = no top-ups.
+	Billing BillingGateway
+	// BillingKeySecret encrypts billing keys at rest (env BILLING_KEY_SECRET).
+	BillingKeySecret string
+	// TopupLease is how long a worker holds a top-up job before another
+	// writer may take it (default 2m): longer than one gateway call.
+	TopupLease time.Duration
+	// TopupRetry is the first wait after a top-up got no answer; it doubles
+	// with each attempt (default 1m).
+	TopupRetry time.Duration
+	// TopupMaxAttempts bounds the attempts of a top-up before the setting
+	// is paused (default 5).
+	TopupMaxAttempts int
+	// TopupPoll is how often RunTopups looks for due top-ups (default 15s).
+	TopupPoll time.Duration
 	// Catalog gives prices and volumes (nil = the core's works/volumes tables).
 	Catalog Catalog
 	// Outbox receives business events inside the money transaction (nil = writer/outbox).
@@ -120,6 +136,26 @@ func (c Config) withDefaults() Config {
 	if c.Gateway == nil && c.PaymentURL != "" {
 		c.Gateway = &HTTPGateway{BaseURL: c.PaymentURL, SecretKey: c.PaymentSecretKey}
 	}
+	if c.Billing == nil {
+		if b, ok := c.Gateway.(BillingGateway); ok {
+			c.Billing = b
+		}
+	}
+	if c.BillingKeySecret == "" {
+		c.BillingKeySecret = devsecrets.BillingKeySecret
+	}
+	if c.TopupLease <= 0 {
+		c.TopupLease = 2 * time.Minute
+	}
+	if c.TopupRetry <= 0 {
+		c.TopupRetry = time.Minute
+	}
+	if c.TopupMaxAttempts <= 0 {
+		c.TopupMaxAttempts = 5
+	}
+	if c.TopupPoll <= 0 {
+		c.TopupPoll = 15 * time.Second
+	}
 	if c.Changed == nil {
 		c.Changed = func() {}
 	}
@@ -158,13 +194,16 @@ type Service struct {
 	webhooks *httpapi.Limiter
 	// returnOrigins is Config.ReturnOrigins as a set.
 	returnOrigins map[string]bool
+	// keys encrypts billing keys at rest.
+	keys *keyBox
 }
 
 // New makes a Service on pool. The schema comes from writer/migrations (0100-0199).
 func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger) *Service {
 	cfg = cfg.withDefaults()
 	return &Service{pool: pool, cfg: cfg, log: log, now: cfg.Now, charges: httpapi.NewLimiter(cfg.ChargePerMinute),
-		webhooks: httpapi.NewLimiter(cfg.WebhookPerMinute), returnOrigins: returnOrigins(cfg.ReturnOrigins)}
+		webhooks: httpapi.NewLimiter(cfg.WebhookPerMinute), returnOrigins: returnOrigins(cfg.ReturnOrigins),
+		keys: newKeyBox(cfg.BillingKeySecret)}
 }
 
 // Errors callers may test with errors.Is / errors.As: the writer's one

@@ -270,6 +270,10 @@ func (s *Service) purchase(ctx context.Context, tx pgx.Tx, b *pgx.Batch, w *Wall
 	if err := s.cfg.Outbox.Enqueue(ctx, q, ev); err != nil {
 		return nil, err
 	}
+	if res.Paid[Blue] > 0 {
+		// The balance went down: an armed threshold under it starts a top-up.
+		queueThresholdTopup(b, uid, w.Blue, now)
+	}
 	res.Wallet = *w
 	return res, nil
 }

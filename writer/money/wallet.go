@@ -151,6 +151,9 @@ type AutoPayment struct {
 	Type         string `json:"type"`
 	Money        int64  `json:"money"`
 	TriggerValue int64  `json:"trigger_value"`
+	// PausedReason says why a top-up failed and turned the setting off
+	// (shown, never taken from a request; cleared when it is turned on).
+	PausedReason string `json:"paused_reason,omitempty"`
 }
 
 // Auto-payment kinds (seed §3).
@@ -182,8 +185,8 @@ func (a *AutoPayment) Validate() error {
 // GetAutoPayment returns the setting (IsUse false when none).
 func (s *Service) GetAutoPayment(ctx context.Context, uid int64) (AutoPayment, error) {
 	var a AutoPayment
-	err := s.pool.QueryRow(ctx, `SELECT is_use, type, money, trigger_value FROM auto_payments WHERE uid = $1`, uid).
-		Scan(&a.IsUse, &a.Type, &a.Money, &a.TriggerValue)
+	err := s.pool.QueryRow(ctx, `SELECT is_use, type, money, trigger_value, paused_reason FROM auto_payments WHERE uid = $1`, uid).
+		Scan(&a.IsUse, &a.Type, &a.Money, &a.TriggerValue, &a.PausedReason)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return AutoPayment{}, nil
 	}
@@ -202,12 +205,20 @@ func (s *Service) SetAutoPayment(ctx context.Context, uid int64, a AutoPayment) 
 		}
 		return nil
 	}
+	if a.PausedReason != "" {
+		return httpapi.BadRequest("정지 사유(paused_reason)는 바꿀 수 없습니다.")
+	}
 	if err := a.Validate(); err != nil {
 		return err
 	}
-	_, err := s.pool.Exec(ctx, `INSERT INTO auto_payments (uid, is_use, type, money, trigger_value, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6)
-		ON CONFLICT (uid) DO UPDATE SET is_use = $2, type = $3, money = $4, trigger_value = $5, updated_at = $6`,
+	// Turning it on (again) re-arms a paused threshold and dates the
+	// scheduled kind's first month; a top-up under way stays the only one.
+	_, err := s.pool.Exec(ctx, `INSERT INTO auto_payments (uid, is_use, type, money, trigger_value, updated_at, enabled_at)
+		VALUES ($1, $2::boolean, $3, $4, $5, $6::timestamptz, CASE WHEN $2::boolean THEN $6::timestamptz END)
+		ON CONFLICT (uid) DO UPDATE SET is_use = $2, type = $3, money = $4, trigger_value = $5, updated_at = $6,
+			enabled_at = CASE WHEN NOT $2 THEN auto_payments.enabled_at WHEN auto_payments.is_use THEN coalesce(auto_payments.enabled_at, $6) ELSE $6 END,
+			topup_state = CASE WHEN auto_payments.topup_state = 'pending' THEN 'pending' WHEN $2 THEN 'armed' ELSE auto_payments.topup_state END,
+			paused_reason = CASE WHEN $2 THEN '' ELSE auto_payments.paused_reason END`,
 		uid, a.IsUse, a.Type, a.Money, a.TriggerValue, s.now())
 	if err != nil {
 		return fmt.Errorf("save auto payment %d: %w", uid, err)

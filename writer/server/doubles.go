@@ -24,6 +24,7 @@ func refuseDoubles(cfg Config) error {
 		svc.DevDefault{Name: "CONTENT_SECRET", Value: cfg.ContentSecret, Dev: devsecrets.ContentSecret},
 		svc.DevDefault{Name: "TRACK_IP_SALT", Value: cfg.IPSalt, Dev: devsecrets.IPSalt},
 		svc.DevDefault{Name: "CI_HASH_SECRET", Value: cfg.Identity.CISecret, Dev: devsecrets.CISecret},
+		svc.DevDefault{Name: "BILLING_KEY_SECRET", Value: cfg.BillingKeySecret, Dev: devsecrets.BillingKeySecret},
 		svc.DevDefault{Name: "PAYMENT_SECRET_KEY", Value: cfg.PaymentSecretKey, Dev: tosssandbox.DefaultSecretKey},
 		svc.DevDefault{Name: "PAYMENT_CLIENT_KEY", Value: cfg.PaymentClientKey, Dev: tosssandbox.DefaultClientKey},
 		svc.DevDefault{Name: "VAPID_PRIVATE_KEY", Value: cfg.Push.PrivateKey, Dev: push.DevPrivateKey},

@@ -23,7 +23,7 @@ func TestLiveModeRefusesDevelopmentValues(t *testing.T) {
 	}
 	for _, name := range []string{"ADMIN_TOKEN", "AUDIENCE_SECRET", "CONTENT_SECRET", "TRACK_IP_SALT",
 		"PAYMENT_SECRET_KEY", "PAYMENT_CLIENT_KEY", "PAYMENT_SANDBOX", "VAPID_PRIVATE_KEY", "ANALYST_SECRET",
-		"CI_HASH_SECRET", "IDENTITY_API_SECRET", "identity sandbox", "IDENTITY_SANDBOX"} {
+		"CI_HASH_SECRET", "IDENTITY_API_SECRET", "identity sandbox", "IDENTITY_SANDBOX", "BILLING_KEY_SECRET"} {
 		if !strings.Contains(err.Error(), name) {
 			t.Errorf("%s not named: %v", name, err)
 		}
@@ -38,6 +38,7 @@ func TestLiveModeRunsWithItsOwnSecrets(t *testing.T) {
 		c.AudienceSecret, c.ContentSecret, c.IPSalt = "a-secret", "c-secret", "salt"
 		c.AnalystSecret = "an-secret"
 		c.PaymentSecretKey, c.PaymentClientKey, c.PaymentSandbox = "live_sk_x", "live_ck_x", false
+		c.BillingKeySecret = "live-billing-secret"
 		c.Push.PublicKey, c.Push.PrivateKey = liveVAPIDPublic, liveVAPIDPrivate
 		c.Identity = server.IdentityConfig{URL: "https://api.portone.io", Secret: "live-portone-secret", StoreID: "store-live", ChannelKey: "channel-live", CISecret: "live-ci"}
 	})

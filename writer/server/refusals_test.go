@@ -306,6 +306,7 @@ func TestEveryRouteRefusesWhatItDoesNotTake(t *testing.T) {
 		"PUT /home/api/v1/wallet/auto-payment":             {"is_use": false, "type": "bluemoney-auto-payment", "money": 10000, "trigger_value": 1000},
 		"POST /home/api/v1/charge/requests":                {"amount": 10000},
 		"POST /home/api/v1/charge/confirm":                 {"orderId": "ch_x", "paymentKey": "pk", "amount": 10000},
+		"POST /home/api/v1/wallet/cards":                   {"customerKey": "cus_x", "authKey": "bln_x"},
 		"POST /home/api/v1/purchases":                      {"pid": "B1", "vols": []int{2}, "buyType": "R"},
 		"POST /protocol/api/v-1/product/download-auth.asp": {"pid": "B1", "vol": 1},
 		"POST /home/api/v1/coupons/use":                    {"pid": "B1", "vol": 2, "kind": "pass"},

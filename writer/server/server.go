@@ -110,6 +110,12 @@ type Config struct {
 	// PaymentReturnOrigins are the store's own origins a charge's return
 	// URLs may name besides a path and the request's host (comma-separated).
 	PaymentReturnOrigins string
+	// BillingKeySecret encrypts the gateway's billing keys (registered
+	// cards of automatic top-up) at rest.
+	BillingKeySecret string
+	// TopupPoll is how often each writer schedules and runs due automatic
+	// top-ups (0 = money's default, 15 s).
+	TopupPoll time.Duration
 	// PaymentSandbox starts the local Toss sandbox (writer/money/tosssandbox) on a
 	// free port when PaymentURL is empty, so charging works in development.
 	PaymentSandbox bool
@@ -174,6 +180,8 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.PaymentClientKey, "payment-client-key", tosssandbox.DefaultClientKey, "payment gateway client key for the payment widget (env PAYMENT_CLIENT_KEY)")
 	fs.StringVar(&c.PaymentCheckoutURL, "payment-checkout-url", "", "base URL of a separately run payment sandbox whose checkout page stands in for the payment widget (env PAYMENT_CHECKOUT_URL)")
 	fs.StringVar(&c.PaymentReturnOrigins, "payment-return-origins", "", "comma-separated origins of the store (https://store.example) a charge's successUrl/failUrl may name besides a path and the host the request came to (env PAYMENT_RETURN_ORIGINS)")
+	fs.StringVar(&c.BillingKeySecret, "billing-key-secret", devsecrets.BillingKeySecret, "secret the payment gateway's billing keys are encrypted under at rest (env BILLING_KEY_SECRET)")
+	fs.DurationVar(&c.TopupPoll, "topup-poll", 15*time.Second, "how often a writer schedules and runs due automatic top-ups (env TOPUP_POLL)")
 	fs.BoolVar(&c.PaymentSandbox, "payment-sandbox", true, "start the local Toss sandbox when no payment-url is given (env PAYMENT_SANDBOX)")
 	fs.StringVar(&c.ContentStoreURL, "content-store-url", "", "object store of uploaded content: a folder or s3://bucket?endpoint=... (env CONTENT_STORE_URL)")
 	fs.DurationVar(&c.MediaGrace, "media-grace", 24*time.Hour, "how long a replaced volume version stays readable before its files are removed (env WRITER_MEDIA_GRACE)")
@@ -216,6 +224,9 @@ func (c *Config) defaults() {
 	}
 	if c.IPSalt == "" {
 		c.IPSalt = devsecrets.IPSalt
+	}
+	if c.BillingKeySecret == "" {
+		c.BillingKeySecret = devsecrets.BillingKeySecret
 	}
 	if c.PaymentSecretKey == "" {
 		c.PaymentSecretKey = tosssandbox.DefaultSecretKey
@@ -430,7 +441,8 @@ func (s *Server) routes(ctx context.Context, mux httpapi.Mux, reg prometheus.Reg
 	// in-process (there is no NOTIFY per row; see writer/outbox).
 	mcfg := money.Config{Now: s.cfg.Now, ContentSecret: s.cfg.ContentSecret, Changed: s.relay.Wake,
 		ChargePerMinute: s.cfg.ChargePerMinute, WebhookPerMinute: s.cfg.WebhookPerMinute, ProfileChanged: s.enqueueProfile, PaymentClientKey: s.cfg.PaymentClientKey,
-		PaymentCheckoutURL: s.cfg.PaymentCheckoutURL, ReturnOrigins: strings.Split(s.cfg.PaymentReturnOrigins, ",")}
+		PaymentCheckoutURL: s.cfg.PaymentCheckoutURL, ReturnOrigins: strings.Split(s.cfg.PaymentReturnOrigins, ","),
+		BillingKeySecret: s.cfg.BillingKeySecret, TopupPoll: s.cfg.TopupPoll}
 	if s.cfg.PaymentURL == "" && s.cfg.PaymentSandbox {
 		sb, err := tosssandbox.Start("127.0.0.1:0", tosssandbox.Config{SecretKey: s.cfg.PaymentSecretKey,
 			ClientKey: s.cfg.PaymentClientKey, Log: s.log.With("part", "tosssandbox")})
@@ -526,6 +538,10 @@ func (s *Server) Run(ctx context.Context) error {
 	// The gateway's settlements of each day are compared with the ledger.
 	reconDone := make(chan struct{})
 	go func() { defer close(reconDone); s.money.ReconcileDaily(rctx) }()
+	// Automatic top-ups: every node schedules and runs them; the job rows
+	// make each one happen once (writer/money/topup.go).
+	topupDone := make(chan struct{})
+	go func() { defer close(topupDone); s.money.RunTopups(rctx) }()
 	errc := make(chan error, 1)
 	go func() { errc <- s.http.Serve(s.ln) }()
 	s.ready.Set(true, "")
@@ -549,6 +565,7 @@ func (s *Server) Run(ctx context.Context) error {
 	<-mediaDone
 	<-pushDone
 	<-reconDone
+	<-topupDone
 	return err
 }
 

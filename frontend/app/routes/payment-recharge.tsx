@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useNavigate, useSearchParams } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { useShell } from "~/shell/ShellProvider";
 import { http } from "~/utils/api";
@@ -186,6 +186,9 @@ export default function Screen() {
             무료 코인 받기
           </button>
         )}
+        <Link to="/payment/auto" className={`${p.tab} ${w.amountOption}`}>
+          자동 충전 설정
+        </Link>
         <p className={w.fineprint}>충전한 블루머니는 웹툰, 만화, 소설 구매와 대여에 쓸 수 있습니다. 미사용 금액은 결제일로부터 7일 안에 환불할 수 있습니다.</p>
       </div>
     </section>

@@ -11,6 +11,9 @@
 //     Idempotency-Key replay on POST;
 //   - every status change is sent as an unsigned PAYMENT_STATUS_CHANGED
 //     webhook {eventType, createdAt, data: Payment}, retried until 200.
+//   - automatic payments (billing.go): a card-registration window page
+//     returning customerKey and authKey, POST /v1/billing/authorizations/issue
+//     and POST /v1/billing/{billingKey}.
 //
 // Use it in tests through httptest (New + Handler) and in the dev launcher
 // through Start. It keeps everything in memory; it is not for production.
@@ -143,6 +146,7 @@ type Sandbox struct {
 	byOrder    map[string]string
 	idem       map[string]stored
 	deliveries []*Delivery
+	billing    *billingState
 	wg         sync.WaitGroup
 	ctx        context.Context
 	stop       context.CancelFunc
@@ -190,6 +194,11 @@ func (s *Sandbox) Close() {
 //	GET  /v1/payments/orders/{orderId}       Payment
 //	POST /v1/payments/{paymentKey}/cancel    {cancelReason, cancelAmount?, refundableAmount?} -> Payment
 //	GET  /v1/settlements?startDate=&endDate=&page=&size=   [Settlement]
+//	POST /v1/billing/authorizations/issue    {authKey, customerKey} -> Billing (billingKey, card)
+//	POST /v1/billing/{billingKey}            {customerKey, amount, orderId, orderName} -> Payment (BILLING, DONE)
+//	GET  /sandbox/billing/{session}          the card-registration window (register / give up)
+//	POST /sandbox/billing/{session}/approve  card holder authenticated -> 303 successUrl?customerKey&authKey
+//	POST /sandbox/billing/{session}/fail     gave up -> 303 failUrl?code&message
 //	GET  /sandbox/checkout/{session}         the widget's page (approve / give up)
 //	POST /sandbox/checkout/{session}/approve buyer authenticated -> 303 successUrl?paymentType&orderId&paymentKey&amount
 //	POST /sandbox/checkout/{session}/fail    buyer gave up -> 303 failUrl?code&message&orderId
@@ -203,6 +212,11 @@ func (s *Sandbox) Handler() http.Handler {
 	mux.HandleFunc("GET /v1/payments/{key}", s.auth(s.get))
 	mux.HandleFunc("POST /v1/payments/{key}/cancel", s.auth(s.idempotent(s.cancel)))
 	mux.HandleFunc("GET /v1/settlements", s.auth(s.settlements))
+	mux.HandleFunc("POST /v1/billing/authorizations/issue", s.auth(s.idempotent(s.issueBillingKey)))
+	mux.HandleFunc("POST /v1/billing/{billingKey}", s.auth(s.idempotent(s.chargeBilling)))
+	mux.HandleFunc("GET /sandbox/billing/{session}", s.billingPage)
+	mux.HandleFunc("POST /sandbox/billing/{session}/approve", s.billingApprove)
+	mux.HandleFunc("POST /sandbox/billing/{session}/fail", s.billingGiveUp)
 	mux.HandleFunc("GET /sandbox/checkout/{session}", s.page)
 	mux.HandleFunc("POST /sandbox/checkout/{session}/approve", s.approve)
 	mux.HandleFunc("POST /sandbox/checkout/{session}/fail", s.giveUp)
@@ -299,6 +313,9 @@ func (s *Sandbox) idempotent(h http.HandlerFunc) http.HandlerFunc {
 		}
 		rec := &recorder{ResponseWriter: w, code: http.StatusOK}
 		h(rec, r)
+		if rec.code >= 500 {
+			return // the gateway failed before doing anything: a retry is a new attempt
+		}
 		s.mu.Lock()
 		s.idem[id] = stored{code: rec.code, body: rec.buf.Bytes()}
 		s.mu.Unlock()
