@@ -19,6 +19,7 @@ import { API, getDetail, type Detail } from "~/utils/storeApi";
 import { getLocal, LOCAL } from "~/utils/prefs";
 import { guard } from "~/utils/routeData";
 import { userReady, viewOf } from "~/utils/userStore";
+import { withVolume } from "~/utils/volumes";
 
 export const meta = () => [{ title: pageTitle("뷰어") }];
 
@@ -37,34 +38,39 @@ export async function clientLoader({ request }: { request: Request }) {
   const asked0 = Number(url.searchParams.get("no") ?? url.searchParams.get("vol"));
   // Without a network, a volume the member saved opens from its saved copy.
   let saved: SavedCopy | null = null;
-  const detailP = guard(
-    getDetail(pid, request.signal).catch(async (e) => {
-      if (!isHttpError(e) || e.kind !== "network" || !(saved = await savedCopy(pid, asked0))) throw e;
-      return saved.answers.detail;
-    }),
-  );
-  // The volume asked for by number is known once the detail is in: its
-  // processed content's manifest and first strip start at once, beside the
-  // user and place lookups below.
+  const detailP = getDetail(pid, request.signal).catch(async (e) => {
+    if (!isHttpError(e) || e.kind !== "network" || !(saved = await savedCopy(pid, asked0))) throw e;
+    return saved.answers.detail;
+  });
+  // The volume asked for by number is known once the detail is in (a long
+  // work's from its page of volumes): its processed content's manifest and
+  // first strip start at once, beside the user and place lookups below.
   const asked = asked0;
-  const early = detailP.then((d) => startMedia(d, asked, request.signal));
+  const askedP = guard(detailP.then((d) => (saved ? d : withVolume(d, asked, request.signal))));
+  const early = askedP.then((d) => startMedia(d, asked, request.signal));
   // When the detail fails the loader throws that, and this one is not awaited.
   early.catch(() => {});
-  const [detail, user] = await Promise.all([detailP, userReady()]);
+  let [detail, user] = await Promise.all([askedP, userReady()]);
   const isLogin = viewOf(user, currentDevice()).isLogin;
-  const nos = detail.volList.map((v) => v.no);
+  // has: the work has volume n, which is then in detail.volList (a long
+  // work's page of it asked now; none asked for a work the detail lists whole).
+  const has = async (n: number | undefined) => {
+    if (n === undefined || !Number.isInteger(n)) return false;
+    if (!saved) detail = await withVolume(detail, n, request.signal).catch(() => detail);
+    return detail.volList.some((v) => v.no === n);
+  };
   const local = loadPlace(pid);
   const server = isLogin ? await getServerPlace(pid, request.signal).catch(() => null) : null;
   const last = newest(server, local);
-  let no = Number(url.searchParams.get("no") ?? url.searchParams.get("vol"));
+  let no: number | undefined = asked;
   const offline = saved as SavedCopy | null;
-  if (offline && !nos.includes(no)) no = offline.vol.no;
-  if (!nos.includes(no)) {
-    if (last && nos.includes(last.no)) no = last.no;
+  if (offline && !(await has(no))) no = offline.vol.no;
+  if (!(await has(no))) {
+    if (last && (await has(last.no))) no = last.no;
     else {
       const recent = isLogin ? await http<Recent>(`${API}/users/recent`, { query: { page: 1, size: 100 }, signal: request.signal }).catch(() => null) : null;
       const r = recent?.list.find((x) => x.pid === pid)?.vol;
-      no = r && nos.includes(r) ? r : nos[0];
+      no = (await has(r)) ? r : detail.volList[0]?.no;
     }
   }
   if (no === undefined) throw new Response("no volume", { status: 404 });

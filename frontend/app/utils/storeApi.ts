@@ -165,6 +165,11 @@ export const getDetail = (pid: string, signal?: AbortSignal) =>
 export const getVolumes = (pid: string, order: "old" | "latest", signal?: AbortSignal) =>
   http<{ volList: Vol[]; order: string }>(`${API}/products/${encodeURIComponent(pid)}/volumes`, { query: { order }, signal });
 
+/** One page of a work's released volumes (the edge's VolumesOf): size at most 1000. */
+export type VolumePage = { pid: string; order: "old" | "latest"; volList: Vol[]; paging: Paging };
+export const getVolumePage = (pid: string, order: "old" | "latest", page: number, size: number, signal?: AbortSignal) =>
+  http<VolumePage>(`${API}/products/${encodeURIComponent(pid)}/volumes`, { query: { order, page, size }, signal });
+
 export type Review = {
   id: number;
   userName: string;

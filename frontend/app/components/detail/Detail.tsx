@@ -20,7 +20,9 @@ import { useDetailPlace } from "./useDetailPlace";
 import { useMemberStatus } from "./useMemberStatus";
 import { useUnlock } from "./useUnlock";
 import { useZzim } from "./useZzim";
-import { useVolumeOrder, VolumeList } from "./VolumeList";
+import { useVolume } from "./useVolume";
+import { useVolumeOrder } from "./useVolumeOrder";
+import { VolumeList } from "./VolumeList";
 import * as s from "./detail.css";
 
 type Tab = "I" | "V" | "R";
@@ -58,7 +60,7 @@ export function Detail({ detail }: { detail: DetailT }) {
   const { sheet } = unlock;
 
   const main = mainButton(status?.recentViewVol, detail.recentViewVol, p.unit);
-  const mainVol = main ? detail.volList.find((v) => v.no === main.no) : undefined;
+  const mainVol = useVolume(detail, main?.no);
   const benefits = benefitLine({
     freeCoupon: !!coupons?.WCPInfo || (detail.prodInfo as { waitForFree?: boolean }).waitForFree,
     freeVolCnt: sales?.buy.freeVolCnt,

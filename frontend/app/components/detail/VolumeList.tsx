@@ -1,29 +1,11 @@
 // The volumes tab: the count, the order switch, buy/rent all, and every
-// volume with what the member holds of it.
-import { useState } from "react";
+// volume with what the member holds of it (a long work's page by page).
 import { volumeThumb } from "~/components/viewer/media";
-import { getVolumes, type Detail, type SalesStatus, type Vol } from "~/utils/storeApi";
+import type { Detail, SalesStatus, Vol } from "~/utils/storeApi";
 import { won } from "~/utils/format";
-import { setVolOrder, volOrder, type VolOrder } from "~/utils/prefs";
 import { entitlement } from "./unlock";
+import type { useVolumeOrder } from "./useVolumeOrder";
 import * as s from "./detail.css";
-
-/**
- * useVolumeOrder keeps the list's order and the volumes in it; it lives in the
- * detail, not the tab, so the order chosen stays while the reader switches tabs.
- */
-export function useVolumeOrder(detail: Detail) {
-  const p = detail.prodInfo;
-  const [order, setOrder] = useState<VolOrder>(() => volOrder(p.isSpecialPriceSet));
-  const [vols, setVols] = useState<Vol[]>(() => (order === "latest" ? [...detail.volList].reverse() : detail.volList));
-  const changeOrder = async (o: VolOrder) => {
-    setOrder(o);
-    setVolOrder(o);
-    const a = await getVolumes(p.pid, o).catch(() => null);
-    setVols(a ? a.volList : o === "latest" ? [...detail.volList].reverse() : detail.volList);
-  };
-  return { order, vols, changeOrder };
-}
 
 type Props = {
   detail: Detail;
@@ -40,7 +22,7 @@ type Props = {
 export function VolumeList({ detail, volumes, status, now, hint, selling, onTap, onBuyAll }: Props) {
   const p = detail.prodInfo;
   const sales = detail.salesInfo;
-  const { order, vols, changeOrder } = volumes;
+  const { order, vols, changeOrder, more, loading, failed } = volumes;
 
   return (
     <div>
@@ -86,6 +68,18 @@ export function VolumeList({ detail, volumes, status, now, hint, selling, onTap,
           );
         })}
       </ul>
+      {failed && (
+        <p className={s.notice({ tone: "warn" })} role="alert">
+          회차를 불러오지 못했습니다. 다시 시도해 주세요.
+        </p>
+      )}
+      {more && (
+        <div className={s.volMore}>
+          <button type="button" className={`${s.small} ${s.more}`} onClick={() => void more()} disabled={loading} data-testid="vol-more">
+            {loading ? "불러오는 중…" : `회차 더보기 (${vols.length}/${p.volCnt})`}
+          </button>
+        </div>
+      )}
     </div>
   );
 }

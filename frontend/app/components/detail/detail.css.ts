@@ -54,6 +54,8 @@ export const volHead = style({ display: "flex", alignItems: "center", gap: 8, pa
 export const volCount = style({ fontSize: 13, color: vars.color.textSubtle, marginRight: "auto" });
 export const small = style({ fontSize: 12, padding: "6px 10px", borderRadius: 8, border: `1px solid ${vars.color.border}`, background: vars.color.bg, color: vars.color.text, cursor: "pointer" });
 export const vols = style({ padding: "0 16px" });
+/** holds a long work's "회차 더보기" under its list */
+export const volMore = style({ padding: "0 16px 16px" });
 export const vol = style({ display: "flex", alignItems: "center", gap: 12, padding: "12px 0", borderBottom: `1px solid ${vars.color.border}`, width: "100%", border: 0, borderBlockEnd: `1px solid ${vars.color.border}`, background: "transparent", textAlign: "left", cursor: "pointer", color: vars.color.text,
   // The volume last opened from this page (session key detailHint).
   selectors: { '&[aria-current="true"]': { boxShadow: `inset 3px 0 0 ${vars.color.accent}`, paddingLeft: 8 } },

@@ -10,7 +10,8 @@ import { getManifest, type Manifest } from "~/components/viewer/media";
 import { http } from "~/utils/api";
 import { isHttpError } from "~/utils/http";
 import { pageTitle } from "~/utils/meta";
-import { getVolumes } from "~/utils/storeApi";
+import { getVolumePage } from "~/utils/storeApi";
+import { DETAIL_VOLUMES_MAX, pageOf } from "~/utils/volumes";
 
 export const meta = () => [{ title: pageTitle("콘텐츠 업로드") }, { name: "robots", content: "noindex" }];
 
@@ -32,7 +33,8 @@ export async function clientLoader({ request }: { request: Request }): Promise<D
   try {
     const [jobs, vols] = await Promise.all([
       http<{ jobs: Job[] }>(`${MEDIA_API}/jobs`, { query: { pid, no }, headers: { Authorization: `Bearer ${token}` }, signal: request.signal }),
-      getVolumes(pid, "old", request.signal).catch(() => null),
+      // The page of 1,000 that holds volume no: the whole list of a work of up to 1,000.
+      getVolumePage(pid, "old", pageOf(no, DETAIL_VOLUMES_MAX), DETAIL_VOLUMES_MAX, request.signal).catch(() => null),
     ]);
     // The list names the volumes with processed content; only those have a manifest.
     const hasMedia = !!vols?.volList.find((v) => v.no === no)?.mediaBase;
