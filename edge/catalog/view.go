@@ -296,7 +296,9 @@ func (v *View) FreeVolumes(p *Prod) int {
 }
 
 // List returns the works matching f in order. It depends on the section's
-// lists (or every product) and on the next release among the candidates.
+// lists (or every product) and on the next release among the section's
+// works. It walks the section's list in that order (listindex.go) and
+// filters: no sort, no walk of the store's map.
 func (v *View) List(f Filter, order string) []*Prod {
 	if f.Section != "" {
 		v.Depend(TagSection(f.Section))
@@ -307,20 +309,30 @@ func (v *View) List(f Filter, order string) []*Prod {
 		// Today's list turns over with the release day (23:00 KST).
 		v.Until(contract.NextReleaseDay(v.Now))
 	}
+	order = listOrder(order)
+	if countersOrder(order) {
+		v.Depend(TagCounters)
+	}
+	// The recent list knows the section's next release: the answer changes
+	// then whatever the order.
+	recent := v.orderedList(f.Section, SortRecent)
+	if !recent.next.IsZero() {
+		v.Until(recent.next)
+	}
+	l := recent
+	if order != SortRecent {
+		l = v.orderedList(f.Section, order)
+	}
 	var out []*Prod
-	for _, p := range v.s.products {
-		if f.Section != "" && p.Section != f.Section {
-			continue
-		}
-		v.watch(p)
-		if v.match(p, &f) {
-			out = append(out, p)
+	for _, e := range l.es {
+		if v.match(e.p, &f) {
+			out = append(out, e.p)
 		}
 	}
 	if f.TodayUp && len(out) == 0 {
-		out = v.updatedInLastDay(f)
+		out = v.updatedInLastDay(f, recent)
+		v.SortProds(out, order)
 	}
-	v.SortProds(out, order)
 	return out
 }
 
@@ -328,14 +340,17 @@ func (v *View) List(f Filter, order string) []*Prod {
 // release yet (its 23:00 brought nothing, or a catalog releases at other
 // hours): the works released in the last 24 hours, so the list is never empty
 // while there are such works. Each leaves the list 24 hours after its release.
-func (v *View) updatedInLastDay(f Filter) []*Prod {
+// recent is the section's works newest release first: the walk stops at the
+// first one released 24 hours ago or earlier.
+func (v *View) updatedInLastDay(f Filter, recent *orderedList) []*Prod {
 	f.TodayUp = false
 	since := v.Now.Add(-24 * time.Hour)
 	var out []*Prod
-	for _, p := range v.s.products {
-		if f.Section != "" && p.Section != f.Section {
-			continue
+	for _, e := range recent.es {
+		if e.k <= since.UnixNano() {
+			break
 		}
+		p := e.p
 		lu, ok := v.lastRelease(p)
 		if !ok || !lu.After(since) || !v.match(p, &f) {
 			continue
