@@ -1,7 +1,9 @@
 package catalog
 
 import (
+	"iter"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -50,10 +52,12 @@ type listEntry struct {
 	k int64
 }
 
-// orderedList is one section's works in one order.
+// orderedList is one section's works in one order, in chunks of at most
+// chunkMax entries, so Apply moves a work by copying one chunk, not the
+// section's whole list.
 type orderedList struct {
 	order string
-	es    []listEntry
+	cs    [][]listEntry
 	// counters orders: the TagCounters version the keys were read at.
 	ctr cache.Ref
 	// recent: the list's instant and the section's first release after it
@@ -92,6 +96,46 @@ func listOrder(order string) string {
 
 func countersOrder(order string) bool {
 	return order == SortPopular || order == SortZzim || order == SortRating
+}
+
+// chunkMax bounds a chunk of an ordered list; a built list's chunks are
+// half full. A variable so tests split chunks with small catalogs.
+var chunkMax = 512
+
+// all is l's entries in order.
+func (l *orderedList) all() iter.Seq[listEntry] {
+	return func(yield func(listEntry) bool) {
+		for _, ch := range l.cs {
+			for _, e := range ch {
+				if !yield(e) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// setEntries makes sorted es l's entries.
+func (l *orderedList) setEntries(es []listEntry) {
+	l.cs = l.cs[:0]
+	for i := 0; i < len(es); i += chunkMax / 2 {
+		j := min(i+chunkMax/2, len(es))
+		l.cs = append(l.cs, es[i:j:j])
+	}
+}
+
+// find is where e is or goes in l: chunk ci (len(l.cs) when after every
+// entry) and position i in it.
+func (l *orderedList) find(e listEntry) (ci, i int, found bool) {
+	ci = sort.Search(len(l.cs), func(c int) bool {
+		ch := l.cs[c]
+		return l.cmp(ch[len(ch)-1], e) >= 0
+	})
+	if ci == len(l.cs) {
+		return ci, 0, false
+	}
+	i, found = slices.BinarySearchFunc(l.cs[ci], e, l.cmp)
+	return ci, i, found
 }
 
 // cmp orders entries of l: its order's key, then pid.
@@ -152,19 +196,20 @@ func (v *View) orderedList(section, order string) *orderedList {
 		return l
 	}
 	l := &orderedList{order: order, ctr: ctr, from: v.Now}
-	l.es = make([]listEntry, 0, len(s.products))
+	es := make([]listEntry, 0, len(s.products))
 	for _, p := range s.products {
 		if section != "" && p.Section != section {
 			continue
 		}
-		l.es = append(l.es, listEntry{p: p, k: l.key(p)})
+		es = append(es, listEntry{p: p, k: l.key(p)})
 		if order == SortRecent {
 			if t, ok := nextReleaseAfter(p, l.from); ok && (l.next.IsZero() || t.Before(l.next)) {
 				l.next = t
 			}
 		}
 	}
-	slices.SortFunc(l.es, l.cmp)
+	slices.SortFunc(es, l.cmp)
+	l.setEntries(es)
 	s.lists.put(k, l)
 	return l
 }
@@ -193,15 +238,22 @@ func (s *Store) indexProduct(old, nw *Prod) {
 // remove takes p out of l; false when l no longer holds (recent list whose
 // next release was p's).
 func (l *orderedList) remove(p *Prod) bool {
-	i := -1
-	if countersOrder(l.order) {
-		// The key p was sorted by may be older than its counters now.
-		i = slices.IndexFunc(l.es, func(e listEntry) bool { return e.p == p })
-	} else if j, found := slices.BinarySearchFunc(l.es, listEntry{p: p, k: l.key(p)}, l.cmp); found && l.es[j].p == p {
-		i = j
+	ci, i, found := l.find(listEntry{p: p, k: l.key(p)})
+	if !found && countersOrder(l.order) {
+		// p's counters changed since l was sorted: its entry is where its
+		// old counters put it.
+		ci = slices.IndexFunc(l.cs, func(ch []listEntry) bool {
+			i = slices.IndexFunc(ch, func(e listEntry) bool { return e.p == p })
+			return i >= 0
+		})
+		found = ci >= 0
 	}
-	if i >= 0 {
-		l.es = slices.Delete(l.es, i, i+1)
+	if found {
+		if ch := slices.Delete(l.cs[ci], i, i+1); len(ch) > 0 {
+			l.cs[ci] = ch
+		} else {
+			l.cs = slices.Delete(l.cs, ci, ci+1)
+		}
 	}
 	if l.order == SortRecent {
 		if t, ok := nextReleaseAfter(p, l.from); ok && t.Equal(l.next) {
@@ -214,13 +266,28 @@ func (l *orderedList) remove(p *Prod) bool {
 // insert puts p in its place in l.
 func (l *orderedList) insert(p *Prod) {
 	e := listEntry{p: p, k: l.key(p)}
-	i, _ := slices.BinarySearchFunc(l.es, e, l.cmp)
-	l.es = slices.Insert(l.es, i, e)
 	if l.order == SortRecent {
 		if t, ok := nextReleaseAfter(p, l.from); ok && (l.next.IsZero() || t.Before(l.next)) {
 			l.next = t
 		}
 	}
+	if len(l.cs) == 0 {
+		l.cs = [][]listEntry{{e}}
+		return
+	}
+	ci, i, _ := l.find(e)
+	if ci == len(l.cs) {
+		ci--
+		i = len(l.cs[ci])
+	}
+	ch := slices.Insert(l.cs[ci], i, e)
+	if len(ch) <= chunkMax {
+		l.cs[ci] = ch
+		return
+	}
+	h := len(ch) / 2
+	l.cs[ci] = slices.Clone(ch[:h])
+	l.cs = slices.Insert(l.cs, ci+1, slices.Clone(ch[h:]))
 }
 
 // lastUpdateAt is View.LastUpdate at now.

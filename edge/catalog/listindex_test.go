@@ -211,6 +211,16 @@ func readList(s *Store, now time.Time, teen bool, fn func(v *View) []*Prod) list
 // the routes use, over a random catalog changed by random applies, deletes
 // and counters at random clock instants, before and across releases.
 func TestListIndexMatchesScan(t *testing.T) {
+	for _, size := range []int{4, 512} {
+		t.Run(fmt.Sprintf("chunk%d", size), func(t *testing.T) {
+			defer func(was int) { chunkMax = was }(chunkMax)
+			chunkMax = size
+			testListIndexMatchesScan(t)
+		})
+	}
+}
+
+func testListIndexMatchesScan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(35, 3))
 	s := New(cache.NewTags())
 	s.CountersRefresh = time.Nanosecond

@@ -27,6 +27,9 @@ type View struct {
 	// and not at hand (ReadPages, paged.go).
 	have    PageSet
 	missing []PageKey
+	// dayStart, dayEnd: the release day of Now (contract.ReleaseDayStart,
+	// NextReleaseDay), computed once: a today list asks for every work.
+	dayStart, dayEnd time.Time
 }
 
 // Read runs fn on a consistent view and returns what the answer depends on:
@@ -161,9 +164,15 @@ func (v *View) lastRelease(p *Prod) (time.Time, bool) {
 // and the today-updated list.
 func (v *View) UpToday(p *Prod) bool {
 	last, ok := v.lastRelease(p)
-	up := ok && !last.Before(contract.ReleaseDayStart(v.Now))
+	if !ok {
+		return false
+	}
+	if v.dayStart.IsZero() {
+		v.dayStart, v.dayEnd = contract.ReleaseDayStart(v.Now), contract.NextReleaseDay(v.Now)
+	}
+	up := !last.Before(v.dayStart)
 	if up {
-		v.Until(contract.NextReleaseDay(v.Now))
+		v.Until(v.dayEnd)
 	}
 	return up
 }
@@ -324,9 +333,11 @@ func (v *View) List(f Filter, order string) []*Prod {
 		l = v.orderedList(f.Section, order)
 	}
 	var out []*Prod
-	for _, e := range l.es {
-		if v.match(e.p, &f) {
-			out = append(out, e.p)
+	for _, ch := range l.cs {
+		for _, e := range ch {
+			if v.match(e.p, &f) {
+				out = append(out, e.p)
+			}
 		}
 	}
 	if f.TodayUp && len(out) == 0 {
@@ -346,7 +357,7 @@ func (v *View) updatedInLastDay(f Filter, recent *orderedList) []*Prod {
 	f.TodayUp = false
 	since := v.Now.Add(-24 * time.Hour)
 	var out []*Prod
-	for _, e := range recent.es {
+	for e := range recent.all() {
 		if e.k <= since.UnixNano() {
 			break
 		}
