@@ -7,8 +7,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"storefront/edge/cache"
 )
 
 // List indexes (issue 35 item 3). A list render used to range over every
@@ -17,27 +15,33 @@ import (
 // (section, order) pair has one ordered list of the section's works (every
 // work for section ""), built once by the first render that needs it and
 // then kept in order in place by Apply, so a render walks it and filters:
-// the answer comes out in order, with no sort and no map walk.
+// the answer comes out in order, with no sort and no map walk. A list is in
+// chunks of at most chunkMax entries: Apply of one head finds its place by
+// binary search and copies one chunk per list.
 //
 // What each order's list is sorted by, and when it is rebuilt:
-//   - new, title: fields of the head; never rebuilt, Apply inserts and
-//     removes in place (binary search, one copy of the section's slice).
+//   - new, title: fields of the head; never rebuilt.
 //   - popular, zzim, rating: the counters each work had when the list was
-//     built, which stays the list's order until TagCounters is bumped
+//     sorted, which stays the list's order until the next counters flush
 //     (FlushCounters, at most once per CountersRefresh): a zzim storm does
 //     not reorder the lists between flushes, as it did not re-render them
 //     (their bodies depend on TagCounters) before. A work applied in between
-//     goes in by its counters then.
+//     goes in by its counters then. The flush re-sorts every such list out
+//     of the store's lock (rebuildCounterLists) before it bumps
+//     TagCounters, so the renders the bump causes find them sorted.
 //   - recent: each work's newest release out at the list's instant (from)
 //     and the section's next release after it (next): the order and the
 //     instant a list answer stops being true (View.watch over every work of
-//     the section, before) hold for any Now in [from, next). A render at
-//     another instant builds it again, so the release minute costs one
-//     sort per section per release instant, not one per render.
+//     the section, before) hold for any Now in [from, next). The flush
+//     ticker makes the list for next up to prepareAhead before it
+//     (prepareRecent), so the release minute's renders find it made; a
+//     render at an instant no list holds (a clock behind, a catalog change
+//     just before a release) builds one.
 //
-// Lists are read under the store's read lock and changed by Apply under the
-// write lock; lists.mu only guards the map, so readers building the same
-// list at once may both build it (the last one is kept, both are right).
+// Lists are read under the store's read lock and changed in place only by
+// Apply under the write lock; lists made by the flush are new lists swapped
+// in under lists.mu, which guards the map. Readers building the same list
+// at once may both build it (the last one is kept, both are right).
 
 // listKey names one ordered list.
 type listKey struct {
@@ -58,23 +62,41 @@ type listEntry struct {
 type orderedList struct {
 	order string
 	cs    [][]listEntry
-	// counters orders: the TagCounters version the keys were read at.
-	ctr cache.Ref
+	// counters orders: the counters generation (listIndex.ctrGen) the
+	// keys were read in.
+	ctrGen uint64
 	// recent: the list's instant and the section's first release after it
-	// (zero: none).
+	// (zero: none); after is the list for next, made ahead of it
+	// (prepareRecent) so the release minute does not wait for it.
 	from, next time.Time
+	after      *orderedList
 }
 
 // listIndex is the store's ordered lists.
 type listIndex struct {
 	mu sync.Mutex
 	m  map[listKey]*orderedList
+	// gen counts the works applied (indexProduct): a list made outside the
+	// lock from an older generation is not kept. ctrGen counts counters
+	// flushes (rebuildCounterLists).
+	gen, ctrGen uint64
 }
 
-func (ix *listIndex) get(k listKey) *orderedList {
+// get returns the list k that answers a render at now and the counters
+// generation, or nil: the recent list made ahead of now's release becomes
+// the list.
+func (ix *listIndex) get(k listKey, now time.Time) (*orderedList, uint64) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	return ix.m[k]
+	l := ix.m[k]
+	if l != nil && !l.valid(now, ix.ctrGen) && l.after != nil && l.after.valid(now, ix.ctrGen) {
+		l = l.after
+		ix.m[k] = l
+	}
+	if l != nil && !l.valid(now, ix.ctrGen) {
+		l = nil
+	}
+	return l, ix.ctrGen
 }
 
 func (ix *listIndex) put(k listKey, l *orderedList) {
@@ -172,10 +194,10 @@ func (l *orderedList) key(p *Prod) int64 {
 }
 
 // valid reports whether l answers a render at now.
-func (l *orderedList) valid(now time.Time, ctr cache.Ref) bool {
+func (l *orderedList) valid(now time.Time, ctrGen uint64) bool {
 	switch {
 	case countersOrder(l.order):
-		return l.ctr == ctr
+		return l.ctrGen == ctrGen
 	case l.order == SortRecent:
 		return !now.Before(l.from) && (l.next.IsZero() || now.Before(l.next))
 	}
@@ -188,14 +210,11 @@ func (l *orderedList) valid(now time.Time, ctr cache.Ref) bool {
 func (v *View) orderedList(section, order string) *orderedList {
 	s := v.s
 	k := listKey{section, order}
-	var ctr cache.Ref
-	if countersOrder(order) {
-		ctr = s.tags.Current(TagCounters)
-	}
-	if l := s.lists.get(k); l != nil && l.valid(v.Now, ctr) {
+	l, ctrGen := s.lists.get(k, v.Now)
+	if l != nil {
 		return l
 	}
-	l := &orderedList{order: order, ctr: ctr, from: v.Now}
+	l = &orderedList{order: order, ctrGen: ctrGen, from: v.Now}
 	es := make([]listEntry, 0, len(s.products))
 	for _, p := range s.products {
 		if section != "" && p.Section != section {
@@ -220,7 +239,9 @@ func (v *View) orderedList(section, order string) *orderedList {
 func (s *Store) indexProduct(old, nw *Prod) {
 	s.lists.mu.Lock()
 	defer s.lists.mu.Unlock()
+	s.lists.gen++
 	for k, l := range s.lists.m {
+		l.after = nil // made from the works before this one
 		if old != nil && (k.section == "" || k.section == old.Section) {
 			if !l.remove(old) {
 				// A recent list whose next release may have been old's:
@@ -317,4 +338,134 @@ func releasesAfter(p *Prod, now time.Time) int {
 		return 1
 	})
 	return i
+}
+
+// rebuildCounterLists sorts every counters-ordered list built so far by the
+// counters as they are, for FlushCounters to swap in before it bumps
+// TagCounters: the re-sort a flush causes is done once, here, not by the
+// first renders after it, and out of the store's lock but for one walk of
+// each list under the read lock. A work applied meanwhile makes the new
+// lists moot: renders then build them.
+func (s *Store) rebuildCounterLists() {
+	s.lists.mu.Lock()
+	var keys []listKey
+	var olds []*orderedList
+	for k, l := range s.lists.m {
+		if countersOrder(k.order) {
+			keys, olds = append(keys, k), append(olds, l)
+		}
+	}
+	gen := s.lists.gen
+	s.lists.mu.Unlock()
+	lists := make([]*orderedList, len(keys))
+	esv := make([][]listEntry, len(keys))
+	s.mu.RLock()
+	for i, old := range olds {
+		l := &orderedList{order: old.order}
+		es := make([]listEntry, 0, old.len())
+		for e := range old.all() {
+			es = append(es, listEntry{p: e.p, k: l.key(e.p)})
+		}
+		lists[i], esv[i] = l, es
+	}
+	s.mu.RUnlock()
+	for i, l := range lists {
+		slices.SortFunc(esv[i], l.cmp)
+		l.setEntries(esv[i])
+	}
+	s.lists.mu.Lock()
+	defer s.lists.mu.Unlock()
+	s.lists.ctrGen++
+	if s.lists.gen != gen {
+		return
+	}
+	for i, k := range keys {
+		lists[i].ctrGen = s.lists.ctrGen
+		s.lists.m[k] = lists[i]
+	}
+}
+
+// prepareAhead is how long before a section's next release its recent
+// list for that instant is made (prepareRecent).
+const prepareAhead = 10 * time.Second
+
+// prepareRecent makes, for every recent list whose next release is at most
+// prepareAhead after now, the list for that release instant, so the
+// release minute's renders find it made: out of the store's lock but for
+// one walk of the list under the read lock, and without a sort (only the
+// works released between the two instants move, to the front).
+func (s *Store) prepareRecent(now time.Time) {
+	s.lists.mu.Lock()
+	var keys []listKey
+	var olds []*orderedList
+	for k, l := range s.lists.m {
+		if k.order != SortRecent {
+			continue
+		}
+		if !l.valid(now, 0) && l.after != nil && l.after.valid(now, 0) {
+			l = l.after
+			s.lists.m[k] = l
+		}
+		if !l.next.IsZero() && l.after == nil && !l.next.After(now.Add(prepareAhead)) {
+			keys, olds = append(keys, k), append(olds, l)
+		}
+	}
+	gen := s.lists.gen
+	s.lists.mu.Unlock()
+	if len(keys) == 0 {
+		return
+	}
+	afters := make([]*orderedList, len(keys))
+	moved := make([][]listEntry, len(keys))
+	same := make([][]listEntry, len(keys))
+	s.mu.RLock()
+	for i, old := range olds {
+		l := &orderedList{order: SortRecent, from: old.next}
+		same[i] = make([]listEntry, 0, old.len())
+		for e := range old.all() {
+			ne := listEntry{p: e.p, k: l.key(e.p)}
+			if ne.k == e.k {
+				same[i] = append(same[i], ne)
+			} else {
+				moved[i] = append(moved[i], ne)
+			}
+			if t, ok := nextReleaseAfter(e.p, l.from); ok && (l.next.IsZero() || t.Before(l.next)) {
+				l.next = t
+			}
+		}
+		afters[i] = l
+	}
+	s.mu.RUnlock()
+	for i, l := range afters {
+		slices.SortFunc(moved[i], l.cmp)
+		es := make([]listEntry, 0, len(same[i])+len(moved[i]))
+		a, b := same[i], moved[i]
+		for len(a) > 0 && len(b) > 0 {
+			if l.cmp(a[0], b[0]) <= 0 {
+				es, a = append(es, a[0]), a[1:]
+			} else {
+				es, b = append(es, b[0]), b[1:]
+			}
+		}
+		l.setEntries(append(append(es, a...), b...))
+	}
+	s.lists.mu.Lock()
+	defer s.lists.mu.Unlock()
+	if s.lists.gen != gen {
+		return
+	}
+	for i, k := range keys {
+		if s.lists.m[k] == olds[i] {
+			olds[i].after = afters[i]
+		}
+	}
+}
+
+// len is how many works l holds.
+func (l *orderedList) len() int {
+	n := 0
+	for _, ch := range l.cs {
+		n += len(ch)
+	}
+	return n
 }

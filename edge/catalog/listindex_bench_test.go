@@ -66,19 +66,77 @@ func BenchmarkList100k(b *testing.B) {
 	}
 }
 
-// BenchmarkListNewInstant100k is the release minute's worst case: every
-// render at a new release instant, so the recent list (the section's order
-// by newest release and its next release) is rebuilt each time: one sort of
-// the section per release instant, shared by every render after it.
+// BenchmarkReleaseInstant100k walks the catalog's release instants one by
+// one (each op: the clock onto the whole store's next release) and renders
+// the popular list of every work there. unprepared: the render finds no
+// list for the instant and builds the recent list (its clock) itself, as
+// before the flush ticker made them; prepared: the ticker's FlushCounters a
+// second before made it (not timed), so the render only walks; prepare: the
+// ticker's making of it alone (out of the store's lock but for one walk).
 //
-//	go test -run XXX -bench ListNewInstant100k -benchmem ./edge/catalog/
-func BenchmarkListNewInstant100k(b *testing.B) {
+//	go test -run XXX -bench ReleaseInstant100k -benchmem ./edge/catalog/
+func BenchmarkReleaseInstant100k(b *testing.B) {
 	s := listBenchStore(b, 100_000)
+	for _, impl := range []string{"unprepared", "prepared", "prepare"} {
+		b.Run(impl, func(b *testing.B) {
+			now := listBase.Add(-time.Hour)
+			list := func() {
+				s.Read(now, false, func(v *View) { v.List(Filter{Weekday: -1}, SortPopular) })
+			}
+			list()
+			next := func() time.Time { return s.lists.m[listKey{"", SortRecent}].next }
+			b.ReportAllocs()
+			for b.Loop() {
+				switch impl {
+				case "unprepared":
+					now = next()
+					list()
+				case "prepared":
+					b.StopTimer()
+					now = next()
+					s.FlushCounters(now.Add(-time.Second))
+					b.StartTimer()
+					list()
+				case "prepare":
+					b.StopTimer()
+					now = next()
+					b.StartTimer()
+					s.FlushCounters(now.Add(-time.Second))
+					b.StopTimer()
+					list()
+					b.StartTimer()
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCountersFlush100k is the re-sort a counters flush makes of the
+// lists ordered by counters (popular, zzim, rating of every section and of
+// the whole store) at 100,000 works, after one zzim: done by FlushCounters
+// before it bumps TagCounters, out of the store's lock but for one walk of
+// each list, instead of by the first render of each list after the bump.
+//
+//	go test -run XXX -bench CountersFlush100k -benchmem ./edge/catalog/
+func BenchmarkCountersFlush100k(b *testing.B) {
+	s := listBenchStore(b, 100_000)
+	s.CountersRefresh = time.Nanosecond
 	now := listBase.Add(-time.Hour)
+	for _, sec := range []string{"", contract.SectionWebtoon, contract.SectionComic, contract.SectionNovel} {
+		for _, o := range []string{SortPopular, SortRating, SortZzim} {
+			s.Read(now, false, func(v *View) { v.List(Filter{Section: sec, Weekday: -1}, o) })
+		}
+	}
+	i := int64(0)
 	b.ReportAllocs()
 	for b.Loop() {
-		now = now.Add(time.Hour) // past every release of the hour before
-		s.Read(now, false, func(v *View) { v.List(Filter{Weekday: -1}, SortPopular) })
+		b.StopTimer()
+		i++
+		s.Apply(now, statUpdate("P0007", 1000+i, uint64(300_000+i)))
+		b.StartTimer()
+		if !s.FlushCounters(now.Add(time.Second)) {
+			b.Fatal("no flush")
+		}
 	}
 }
 

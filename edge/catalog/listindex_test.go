@@ -271,6 +271,9 @@ func testListIndexMatchesScan(t *testing.T) {
 		default:
 			now = now.Add(time.Minute)
 		}
+		// The ticker's flush a moment before: lists for a release coming
+		// within prepareAhead are made then, and used now.
+		s.FlushCounters(now.Add(-time.Duration(rng.Int64N(int64(prepareAhead)))))
 		for _, teen := range []bool{false, true} {
 			for _, f := range filters {
 				for _, order := range orders {
@@ -332,7 +335,37 @@ func TestListCountersOrderFollowsFlush(t *testing.T) {
 	if !s.FlushCounters(now.Add(time.Second)) {
 		t.Fatal("no flush")
 	}
+	// The flush sorted the list before it bumped the tag: no render does.
+	if l := s.lists.m[listKey{"", SortZzim}]; l.ctrGen != s.lists.ctrGen || l.cs[0][0].p.PID != "P000002" {
+		t.Fatalf("flush did not re-sort the list: generation %d of %d", l.ctrGen, s.lists.ctrGen)
+	}
 	if got := zzim(); got[0] != "P000002" {
 		t.Fatalf("not re-sorted after the flush: %v", got)
+	}
+}
+
+// The recent list for a section's next release is made ahead of it by the
+// flush ticker, and the renders at the release instant use it as it is.
+func TestRecentListMadeAheadOfRelease(t *testing.T) {
+	now := time.Date(2025, 1, 1, 1, 0, 0, 0, time.UTC) // sampleProduct's first release
+	s := New(cache.NewTags())
+	var ups []Update
+	for i := range 3 {
+		ups = append(ups, Update{Key: contract.ProductKey(fmt.Sprintf("P%06d", i)), Value: sampleProduct(i, 3), Revision: uint64(i + 1)})
+	}
+	s.Apply(now, ups...)
+	before := now.Add(-5 * time.Second)
+	a := readList(s, before, false, func(v *View) []*Prod { return v.List(Filter{Weekday: -1}, SortRecent) })
+	if !a.until.Equal(now) {
+		t.Fatalf("list until %v, want the release at %v", a.until, now)
+	}
+	s.FlushCounters(before)
+	made := s.lists.m[listKey{"", SortRecent}].after
+	if made == nil || !made.from.Equal(now) || !made.next.Equal(now.Add(time.Hour)) {
+		t.Fatalf("no list made ahead of the release: %+v", made)
+	}
+	readList(s, now, false, func(v *View) []*Prod { return v.List(Filter{Weekday: -1}, SortRecent) })
+	if s.lists.m[listKey{"", SortRecent}] != made {
+		t.Fatal("the release's render did not use the list made ahead")
 	}
 }
