@@ -52,8 +52,96 @@ type listKey struct {
 // listEntry is a work and the key it was sorted by (counters and recent
 // orders; new and title compare the head's fields).
 type listEntry struct {
-	p *Prod
-	k int64
+	p     *Prod
+	k     int64
+	flags listFlags
+}
+
+// listFlags are the head's yes/no fields the list filters test, held in
+// the entry so a walk reads the list and not each work (a work's fields are
+// scattered over cache lines of its own: reading them is most of a walk).
+type listFlags uint16
+
+const (
+	flagHidden listFlags = 1 << iota
+	flagAdult
+	flagEnd
+	flagOriginal
+	flagShort
+	flagPackage
+	flagDiscount
+	flagWFF
+	flagGift
+	flagJumping
+)
+
+// newEntry is p's entry in l.
+func (l *orderedList) newEntry(p *Prod) listEntry {
+	var f listFlags
+	set := func(b bool, x listFlags) {
+		if b {
+			f |= x
+		}
+	}
+	set(p.Hidden, flagHidden)
+	set(p.IsAdult(), flagAdult)
+	set(p.FlagEnd, flagEnd)
+	set(p.IsOriginal, flagOriginal)
+	set(p.IsShortStory, flagShort)
+	set(p.IsSpecialPriceSet || p.IsPackage, flagPackage)
+	set(p.DiscountRate != 0 || p.CashbackRate != 0, flagDiscount)
+	set(p.WaitForFree, flagWFF)
+	set(p.Gift, flagGift)
+	set(p.JumpingPass, flagJumping)
+	return listEntry{p: p, k: l.key(p), flags: f}
+}
+
+// flagTest is what the flags of an entry must be for View.match to hold
+// (flags&mask == want, necessary), and whether that is all match tests
+// (exact: the entry matches without reading the work). none: no work
+// matches (adults-only for a teen reader).
+func (f *Filter) flagTest(teen bool) (mask, want listFlags, exact, none bool) {
+	mask = flagHidden
+	if teen {
+		mask |= flagAdult
+	}
+	need := func(x listFlags) { mask, want = mask|x, want|x }
+	switch f.End {
+	case "Y":
+		need(flagEnd)
+	case "N":
+		mask |= flagEnd
+	}
+	if f.Original {
+		need(flagOriginal)
+	}
+	if f.ShortStory {
+		need(flagShort)
+	}
+	if f.Package {
+		need(flagPackage)
+	}
+	if f.AdultOnly {
+		none = teen
+		need(flagAdult)
+	}
+	if f.Discount {
+		need(flagDiscount)
+	}
+	exact = f.GenreID == "" && f.SubGenre == "" && f.Category == "" && f.Weekday < 0 && !f.TodayUp &&
+		f.Keyword == "" && f.AuthorID == 0
+	switch f.Free {
+	case "wff":
+		need(flagWFF)
+	case "gift":
+		need(flagGift)
+	case "jumping":
+		need(flagJumping)
+	case "":
+	default:
+		exact = false
+	}
+	return mask, want, exact, none
 }
 
 // orderedList is one section's works in one order, in chunks of at most
@@ -68,8 +156,10 @@ type orderedList struct {
 	// recent: the list's instant and the section's first release after it
 	// (zero: none); after is the list for next, made ahead of it
 	// (prepareRecent) so the release minute does not wait for it.
-	from, next time.Time
-	after      *orderedList
+	// before is the list after replaced, for renders whose clock was read
+	// just before the release (they would otherwise build it again).
+	from, next    time.Time
+	after, before *orderedList
 }
 
 // listIndex is the store's ordered lists.
@@ -89,21 +179,38 @@ func (ix *listIndex) get(k listKey, now time.Time) (*orderedList, uint64) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	l := ix.m[k]
-	if l != nil && !l.valid(now, ix.ctrGen) && l.after != nil && l.after.valid(now, ix.ctrGen) {
-		l = l.after
-		ix.m[k] = l
-	}
 	if l != nil && !l.valid(now, ix.ctrGen) {
-		l = nil
+		switch {
+		case l.after != nil && l.after.valid(now, ix.ctrGen):
+			l = ix.promote(k, l)
+		case l.before != nil && l.before.valid(now, ix.ctrGen):
+			l = l.before
+		default:
+			l = nil
+		}
 	}
 	return l, ix.ctrGen
 }
 
+// promote makes l's list made ahead the list k. Caller holds ix.mu.
+func (ix *listIndex) promote(k listKey, l *orderedList) *orderedList {
+	a := l.after
+	l.after, l.before, a.before = nil, nil, l
+	ix.m[k] = a
+	return a
+}
+
+// put makes l the list k unless the list there is newer (a render whose
+// clock was read before the release instant, a sort from before a flush):
+// that one stays for the renders after.
 func (ix *listIndex) put(k listKey, l *orderedList) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if ix.m == nil {
 		ix.m = make(map[listKey]*orderedList)
+	}
+	if cur := ix.m[k]; cur != nil && (l.order == SortRecent && cur.from.After(l.from) || cur.ctrGen > l.ctrGen) {
+		return
 	}
 	ix.m[k] = l
 }
@@ -220,7 +327,7 @@ func (v *View) orderedList(section, order string) *orderedList {
 		if section != "" && p.Section != section {
 			continue
 		}
-		es = append(es, listEntry{p: p, k: l.key(p)})
+		es = append(es, l.newEntry(p))
 		if order == SortRecent {
 			if t, ok := nextReleaseAfter(p, l.from); ok && (l.next.IsZero() || t.Before(l.next)) {
 				l.next = t
@@ -241,7 +348,7 @@ func (s *Store) indexProduct(old, nw *Prod) {
 	defer s.lists.mu.Unlock()
 	s.lists.gen++
 	for k, l := range s.lists.m {
-		l.after = nil // made from the works before this one
+		l.after, l.before = nil, nil // made from the works before this one
 		if old != nil && (k.section == "" || k.section == old.Section) {
 			if !l.remove(old) {
 				// A recent list whose next release may have been old's:
@@ -259,7 +366,7 @@ func (s *Store) indexProduct(old, nw *Prod) {
 // remove takes p out of l; false when l no longer holds (recent list whose
 // next release was p's).
 func (l *orderedList) remove(p *Prod) bool {
-	ci, i, found := l.find(listEntry{p: p, k: l.key(p)})
+	ci, i, found := l.find(l.newEntry(p))
 	if !found && countersOrder(l.order) {
 		// p's counters changed since l was sorted: its entry is where its
 		// old counters put it.
@@ -286,7 +393,7 @@ func (l *orderedList) remove(p *Prod) bool {
 
 // insert puts p in its place in l.
 func (l *orderedList) insert(p *Prod) {
-	e := listEntry{p: p, k: l.key(p)}
+	e := l.newEntry(p)
 	if l.order == SortRecent {
 		if t, ok := nextReleaseAfter(p, l.from); ok && (l.next.IsZero() || t.Before(l.next)) {
 			l.next = t
@@ -343,7 +450,7 @@ func releasesAfter(p *Prod, now time.Time) int {
 // rebuildCounterLists sorts every counters-ordered list built so far by the
 // counters as they are, for FlushCounters to swap in before it bumps
 // TagCounters: the re-sort a flush causes is done once, here, not by the
-// first renders after it, and out of the store's lock but for one walk of
+// first renders after it, and out of the store's lock but for one copy of
 // each list under the read lock. A work applied meanwhile makes the new
 // lists moot: renders then build them.
 func (s *Store) rebuildCounterLists() {
@@ -359,17 +466,19 @@ func (s *Store) rebuildCounterLists() {
 	s.lists.mu.Unlock()
 	lists := make([]*orderedList, len(keys))
 	esv := make([][]listEntry, len(keys))
+	// Under the lock only the copy: a work is immutable once applied but
+	// for its counters, read atomically.
 	s.mu.RLock()
 	for i, old := range olds {
-		l := &orderedList{order: old.order}
-		es := make([]listEntry, 0, old.len())
-		for e := range old.all() {
-			es = append(es, listEntry{p: e.p, k: l.key(e.p)})
-		}
-		lists[i], esv[i] = l, es
+		esv[i] = slices.Concat(old.cs...)
 	}
 	s.mu.RUnlock()
-	for i, l := range lists {
+	for i, old := range olds {
+		l := &orderedList{order: old.order}
+		for j := range esv[i] {
+			esv[i][j].k = l.key(esv[i][j].p)
+		}
+		lists[i] = l
 		slices.SortFunc(esv[i], l.cmp)
 		l.setEntries(esv[i])
 	}
@@ -392,7 +501,7 @@ const prepareAhead = 10 * time.Second
 // prepareRecent makes, for every recent list whose next release is at most
 // prepareAhead after now, the list for that release instant, so the
 // release minute's renders find it made: out of the store's lock but for
-// one walk of the list under the read lock, and without a sort (only the
+// one copy of the list under the read lock, and without a sort (only the
 // works released between the two instants move, to the front).
 func (s *Store) prepareRecent(now time.Time) {
 	s.lists.mu.Lock()
@@ -403,8 +512,7 @@ func (s *Store) prepareRecent(now time.Time) {
 			continue
 		}
 		if !l.valid(now, 0) && l.after != nil && l.after.valid(now, 0) {
-			l = l.after
-			s.lists.m[k] = l
+			l = s.lists.promote(k, l)
 		}
 		if !l.next.IsZero() && l.after == nil && !l.next.After(now.Add(prepareAhead)) {
 			keys, olds = append(keys, k), append(olds, l)
@@ -418,12 +526,18 @@ func (s *Store) prepareRecent(now time.Time) {
 	afters := make([]*orderedList, len(keys))
 	moved := make([][]listEntry, len(keys))
 	same := make([][]listEntry, len(keys))
+	// Under the lock only the copy (a work is immutable once applied).
+	esv := make([][]listEntry, len(olds))
 	s.mu.RLock()
 	for i, old := range olds {
+		esv[i] = slices.Concat(old.cs...)
+	}
+	s.mu.RUnlock()
+	for i, old := range olds {
 		l := &orderedList{order: SortRecent, from: old.next}
-		same[i] = make([]listEntry, 0, old.len())
-		for e := range old.all() {
-			ne := listEntry{p: e.p, k: l.key(e.p)}
+		same[i] = make([]listEntry, 0, len(esv[i]))
+		for _, e := range esv[i] {
+			ne := listEntry{p: e.p, k: l.key(e.p), flags: e.flags}
 			if ne.k == e.k {
 				same[i] = append(same[i], ne)
 			} else {
@@ -435,7 +549,6 @@ func (s *Store) prepareRecent(now time.Time) {
 		}
 		afters[i] = l
 	}
-	s.mu.RUnlock()
 	for i, l := range afters {
 		slices.SortFunc(moved[i], l.cmp)
 		es := make([]listEntry, 0, len(same[i])+len(moved[i]))
@@ -459,13 +572,4 @@ func (s *Store) prepareRecent(now time.Time) {
 			olds[i].after = afters[i]
 		}
 	}
-}
-
-// len is how many works l holds.
-func (l *orderedList) len() int {
-	n := 0
-	for _, ch := range l.cs {
-		n += len(ch)
-	}
-	return n
 }

@@ -72,7 +72,7 @@ func BenchmarkList100k(b *testing.B) {
 // list for the instant and builds the recent list (its clock) itself, as
 // before the flush ticker made them; prepared: the ticker's FlushCounters a
 // second before made it (not timed), so the render only walks; prepare: the
-// ticker's making of it alone (out of the store's lock but for one walk).
+// ticker's making of it alone (out of the store's lock but for one copy of the list).
 //
 //	go test -run XXX -bench ReleaseInstant100k -benchmem ./edge/catalog/
 func BenchmarkReleaseInstant100k(b *testing.B) {
@@ -114,7 +114,7 @@ func BenchmarkReleaseInstant100k(b *testing.B) {
 // BenchmarkCountersFlush100k is the re-sort a counters flush makes of the
 // lists ordered by counters (popular, zzim, rating of every section and of
 // the whole store) at 100,000 works, after one zzim: done by FlushCounters
-// before it bumps TagCounters, out of the store's lock but for one walk of
+// before it bumps TagCounters, out of the store's lock but for one copy of
 // each list, instead of by the first render of each list after the bump.
 //
 //	go test -run XXX -bench CountersFlush100k -benchmem ./edge/catalog/

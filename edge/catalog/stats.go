@@ -96,7 +96,7 @@ func (s *Store) applyStat(pid string, doc any, del bool) bool {
 // updates and on a short ticker. Before the bump it re-sorts the lists
 // ordered by counters (rebuildCounterLists), and on every call it makes the
 // recent lists of a release coming within prepareAhead (prepareRecent):
-// both walk lists under the read lock and sort out of it, so no read waits
+// both copy lists under the read lock and sort out of it, so no read waits
 // behind them. It reports whether it bumped.
 func (s *Store) FlushCounters(now time.Time) bool {
 	s.prepareRecent(now)

@@ -328,20 +328,66 @@ func (v *View) List(f Filter, order string) []*Prod {
 	if !recent.next.IsZero() {
 		v.Until(recent.next)
 	}
+	if f.TodayUp {
+		return v.todayList(f, order, recent)
+	}
 	l := recent
 	if order != SortRecent {
 		l = v.orderedList(f.Section, order)
 	}
+	// The entries' flags settle most filters without reading the work.
+	mask, want, exact, none := f.flagTest(v.Teen)
 	var out []*Prod
+	if exact && !none {
+		// Counted first (the flags only): a list of most of the catalog is
+		// one allocation, not a run of growing copies.
+		n := 0
+		for _, ch := range l.cs {
+			for _, e := range ch {
+				if e.flags&mask == want {
+					n++
+				}
+			}
+		}
+		out = make([]*Prod, 0, n)
+	}
 	for _, ch := range l.cs {
+		if none {
+			break
+		}
 		for _, e := range ch {
-			if v.match(e.p, &f) {
+			if e.flags&mask == want && (exact || v.match(e.p, &f)) {
 				out = append(out, e.p)
 			}
 		}
 	}
 	if f.TodayUp && len(out) == 0 {
 		out = v.updatedInLastDay(f, recent)
+		v.SortProds(out, order)
+	}
+	return out
+}
+
+// todayList is List of a today-updated filter: only works with a release
+// since the release day's start can match, and they lead the recent list,
+// so the walk stops at the first work released before it; what matched is
+// then sorted in order (a day's releases, not the catalog).
+func (v *View) todayList(f Filter, order string, recent *orderedList) []*Prod {
+	start := contract.ReleaseDayStart(v.Now).UnixNano()
+	var out []*Prod
+	for e := range recent.all() {
+		if e.k < start {
+			break
+		}
+		if v.match(e.p, &f) {
+			out = append(out, e.p)
+		}
+	}
+	if len(out) == 0 {
+		out = v.updatedInLastDay(f, recent)
+	}
+	if order != SortRecent {
+		// Both walks keep the recent list's order.
 		v.SortProds(out, order)
 	}
 	return out
