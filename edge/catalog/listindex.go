@@ -507,6 +507,7 @@ func (s *Store) prepareRecent(now time.Time) {
 	s.lists.mu.Lock()
 	var keys []listKey
 	var olds []*orderedList
+	var froms []time.Time // each list's next, read under the lock
 	for k, l := range s.lists.m {
 		if k.order != SortRecent {
 			continue
@@ -515,7 +516,7 @@ func (s *Store) prepareRecent(now time.Time) {
 			l = s.lists.promote(k, l)
 		}
 		if !l.next.IsZero() && l.after == nil && !l.next.After(now.Add(prepareAhead)) {
-			keys, olds = append(keys, k), append(olds, l)
+			keys, olds, froms = append(keys, k), append(olds, l), append(froms, l.next)
 		}
 	}
 	gen := s.lists.gen
@@ -533,8 +534,8 @@ func (s *Store) prepareRecent(now time.Time) {
 		esv[i] = slices.Concat(old.cs...)
 	}
 	s.mu.RUnlock()
-	for i, old := range olds {
-		l := &orderedList{order: SortRecent, from: old.next}
+	for i := range olds {
+		l := &orderedList{order: SortRecent, from: froms[i]}
 		same[i] = make([]listEntry, 0, len(esv[i]))
 		for _, e := range esv[i] {
 			ne := listEntry{p: e.p, k: l.key(e.p), flags: e.flags}
