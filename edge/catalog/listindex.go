@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 )
 
 // List indexes (issue 35 item 3). A list render used to range over every
@@ -573,4 +574,30 @@ func (s *Store) prepareRecent(now time.Time) {
 			olds[i].after = afters[i]
 		}
 	}
+}
+
+// listEntryBytes is what one entry of a list holds (pointer, key, flags).
+const listEntryBytes = int64(unsafe.Sizeof(listEntry{}))
+
+// bytes is what the lists hold (with the recent lists made ahead and
+// replaced): their chunks' capacity, counted by chunk, not by entry.
+func (ix *listIndex) bytes() int64 {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	var n int64
+	count := func(l *orderedList) {
+		if l == nil {
+			return
+		}
+		n += int64(cap(l.cs)) * 24 // slice headers
+		for _, ch := range l.cs {
+			n += int64(cap(ch)) * listEntryBytes
+		}
+	}
+	for _, l := range ix.m {
+		count(l)
+		count(l.after)
+		count(l.before)
+	}
+	return n
 }

@@ -436,3 +436,23 @@ func TestListIndexConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// The lists' bytes are reported with the read models' (edge_catalog_bytes
+// on /metrics): one entry per work per list built.
+func TestListIndexBytes(t *testing.T) {
+	now := time.Date(2026, 3, 2, 12, 0, 0, 0, contract.KST)
+	s := New(cache.NewTags())
+	var ups []Update
+	for i := range 1000 {
+		ups = append(ups, Update{Key: contract.ProductKey(fmt.Sprintf("P%06d", i)), Value: sampleProduct(i, 1), Revision: uint64(i + 1)})
+	}
+	s.Apply(now, ups...)
+	if n := s.Bytes()[modelLists]; n != 0 {
+		t.Fatalf("lists hold %d bytes before any render", n)
+	}
+	readList(s, now, false, func(v *View) []*Prod { return v.List(Filter{Weekday: -1}, SortZzim) })
+	// The zzim list and the recent one (every list's clock): 2,000 entries.
+	if n, min := s.Bytes()[modelLists], 2000*listEntryBytes; n < min || n > 2*min {
+		t.Fatalf("lists hold %d bytes, want about %d", n, min)
+	}
+}
