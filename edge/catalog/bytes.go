@@ -12,6 +12,7 @@ const (
 	modelReviews  = "reviews"
 	modelRankings = "rankings"
 	modelOther    = "other" // events, awards, FAQ, notices, banners, keywords, site documents
+	modelLists    = "lists" // the list indexes (listindex.go)
 )
 
 // Per-document estimates of what a decoded read model holds, from its JSON.
@@ -93,5 +94,6 @@ func (s *Store) Bytes() map[string]int64 {
 	for _, m := range []string{modelProducts, modelReviews, modelRankings, modelOther} {
 		out[m] = s.modelBytes[m]
 	}
+	out[modelLists] = s.lists.bytes()
 	return out
 }

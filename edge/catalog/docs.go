@@ -190,16 +190,13 @@ func (v *View) AuthorWorks(p *Prod, limit int) []*Prod {
 	for _, a := range p.Authors {
 		v.Depend(TagAuthor(a.AuthorID))
 	}
-	for _, q := range v.s.products {
-		if seen[q.PID] || !v.Visible(q) {
-			continue
-		}
-		for _, a := range p.Authors {
-			if slices.ContainsFunc(q.Authors, func(b contract.Author) bool { return b.AuthorID == a.AuthorID }) {
-				seen[q.PID] = true
-				out = append(out, q)
-				break
+	for _, a := range p.Authors {
+		for _, q := range v.s.authors[a.AuthorID] {
+			if seen[q.PID] || !v.Visible(q) {
+				continue
 			}
+			seen[q.PID] = true
+			out = append(out, q)
 		}
 	}
 	v.SortProds(out, SortPopular)
@@ -207,6 +204,32 @@ func (v *View) AuthorWorks(p *Prod, limit int) []*Prod {
 		out = out[:limit]
 	}
 	return out
+}
+
+// indexAuthors moves a work from old's authors to nw's (either may be nil),
+// so an author's works are found without a walk of every work. Caller holds
+// the write lock.
+func (s *Store) indexAuthors(old, nw *Prod) {
+	if old != nil {
+		for _, a := range old.Authors {
+			if m := s.authors[a.AuthorID]; m != nil && m[old.PID] == old {
+				delete(m, old.PID)
+				if len(m) == 0 {
+					delete(s.authors, a.AuthorID)
+				}
+			}
+		}
+	}
+	if nw != nil {
+		for _, a := range nw.Authors {
+			m := s.authors[a.AuthorID]
+			if m == nil {
+				m = make(map[string]*Prod)
+				s.authors[a.AuthorID] = m
+			}
+			m[nw.PID] = nw
+		}
+	}
 }
 
 // Banner returns one banner by id (live or not), or nil.

@@ -93,9 +93,13 @@ func (s *Store) applyStat(pid string, doc any, del bool) bool {
 // counters document first changed a work after the last bump: lists show
 // counters at most that stale, and re-render at most once per interval
 // however many counters change. The edge calls it after each batch of
-// updates and on a short ticker. It takes no lock of the store: a bump only
-// ever makes cached bodies stale. It reports whether it bumped.
+// updates and on a short ticker. Before the bump it re-sorts the lists
+// ordered by counters (rebuildCounterLists), and on every call it makes the
+// recent lists of a release coming within prepareAhead (prepareRecent):
+// both copy lists under the read lock and sort out of it, so no read waits
+// behind them. It reports whether it bumped.
 func (s *Store) FlushCounters(now time.Time) bool {
+	s.prepareRecent(now)
 	since := s.countersDirtySince.Load()
 	if since == 0 {
 		return false
@@ -107,6 +111,7 @@ func (s *Store) FlushCounters(now time.Time) bool {
 	if now.UnixNano()-since < int64(refresh) || !s.countersDirtySince.CompareAndSwap(since, 0) {
 		return false
 	}
+	s.rebuildCounterLists()
 	s.tags.Bump(TagCounters)
 	return true
 }

@@ -121,6 +121,11 @@ type Store struct {
 	// applyNow is the instant of the Apply under way (under mu's write lock).
 	applyNow time.Time
 
+	// lists: each section's works in each list order, kept in order by
+	// Apply (listindex.go); authors: each author's works by pid.
+	lists   listIndex
+	authors map[int64]map[string]*Prod
+
 	// revision of the last applied KV entry, and when.
 	revision  uint64
 	updatedAt time.Time
@@ -142,6 +147,7 @@ func New(t *cache.Tags) *Store {
 		reviews:  make(map[string]*contract.ReviewList),
 		images:   make(map[string]*contract.MediaImage),
 		imageUse: make(map[string]imageUse),
+		authors:  make(map[int64]map[string]*Prod),
 
 		modelBytes: make(map[string]int64),
 		sizes:      make(map[string]int64),
@@ -368,6 +374,8 @@ func (s *Store) apply(u Update, doc any) {
 		if nw != nil {
 			s.countImages(nw, 1)
 		}
+		s.indexProduct(old, nw)
+		s.indexAuthors(old, nw)
 		if old != nil && old.paged || nw != nil && nw.paged {
 			select {
 			case s.pagedChanged <- struct{}{}:

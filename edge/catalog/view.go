@@ -27,6 +27,9 @@ type View struct {
 	// and not at hand (ReadPages, paged.go).
 	have    PageSet
 	missing []PageKey
+	// dayStart, dayEnd: the release day of Now (contract.ReleaseDayStart,
+	// NextReleaseDay), computed once: a today list asks for every work.
+	dayStart, dayEnd time.Time
 }
 
 // Read runs fn on a consistent view and returns what the answer depends on:
@@ -161,9 +164,15 @@ func (v *View) lastRelease(p *Prod) (time.Time, bool) {
 // and the today-updated list.
 func (v *View) UpToday(p *Prod) bool {
 	last, ok := v.lastRelease(p)
-	up := ok && !last.Before(contract.ReleaseDayStart(v.Now))
+	if !ok {
+		return false
+	}
+	if v.dayStart.IsZero() {
+		v.dayStart, v.dayEnd = contract.ReleaseDayStart(v.Now), contract.NextReleaseDay(v.Now)
+	}
+	up := !last.Before(v.dayStart)
 	if up {
-		v.Until(contract.NextReleaseDay(v.Now))
+		v.Until(v.dayEnd)
 	}
 	return up
 }
@@ -296,7 +305,9 @@ func (v *View) FreeVolumes(p *Prod) int {
 }
 
 // List returns the works matching f in order. It depends on the section's
-// lists (or every product) and on the next release among the candidates.
+// lists (or every product) and on the next release among the section's
+// works. It walks the section's list in that order (listindex.go) and
+// filters: no sort, no walk of the store's map.
 func (v *View) List(f Filter, order string) []*Prod {
 	if f.Section != "" {
 		v.Depend(TagSection(f.Section))
@@ -307,20 +318,78 @@ func (v *View) List(f Filter, order string) []*Prod {
 		// Today's list turns over with the release day (23:00 KST).
 		v.Until(contract.NextReleaseDay(v.Now))
 	}
+	order = listOrder(order)
+	if countersOrder(order) {
+		v.Depend(TagCounters)
+	}
+	// The recent list knows the section's next release: the answer changes
+	// then whatever the order.
+	recent := v.orderedList(f.Section, SortRecent)
+	if !recent.next.IsZero() {
+		v.Until(recent.next)
+	}
+	if f.TodayUp {
+		return v.todayList(f, order, recent)
+	}
+	l := recent
+	if order != SortRecent {
+		l = v.orderedList(f.Section, order)
+	}
+	// The entries' flags settle most filters without reading the work.
+	mask, want, exact, none := f.flagTest(v.Teen)
 	var out []*Prod
-	for _, p := range v.s.products {
-		if f.Section != "" && p.Section != f.Section {
-			continue
+	if exact && !none {
+		// Counted first (the flags only): a list of most of the catalog is
+		// one allocation, not a run of growing copies.
+		n := 0
+		for _, ch := range l.cs {
+			for _, e := range ch {
+				if e.flags&mask == want {
+					n++
+				}
+			}
 		}
-		v.watch(p)
-		if v.match(p, &f) {
-			out = append(out, p)
+		out = make([]*Prod, 0, n)
+	}
+	for _, ch := range l.cs {
+		if none {
+			break
+		}
+		for _, e := range ch {
+			if e.flags&mask == want && (exact || v.match(e.p, &f)) {
+				out = append(out, e.p)
+			}
 		}
 	}
 	if f.TodayUp && len(out) == 0 {
-		out = v.updatedInLastDay(f)
+		out = v.updatedInLastDay(f, recent)
+		v.SortProds(out, order)
 	}
-	v.SortProds(out, order)
+	return out
+}
+
+// todayList is List of a today-updated filter: only works with a release
+// since the release day's start can match, and they lead the recent list,
+// so the walk stops at the first work released before it; what matched is
+// then sorted in order (a day's releases, not the catalog).
+func (v *View) todayList(f Filter, order string, recent *orderedList) []*Prod {
+	start := contract.ReleaseDayStart(v.Now).UnixNano()
+	var out []*Prod
+	for e := range recent.all() {
+		if e.k < start {
+			break
+		}
+		if v.match(e.p, &f) {
+			out = append(out, e.p)
+		}
+	}
+	if len(out) == 0 {
+		out = v.updatedInLastDay(f, recent)
+	}
+	if order != SortRecent {
+		// Both walks keep the recent list's order.
+		v.SortProds(out, order)
+	}
 	return out
 }
 
@@ -328,14 +397,17 @@ func (v *View) List(f Filter, order string) []*Prod {
 // release yet (its 23:00 brought nothing, or a catalog releases at other
 // hours): the works released in the last 24 hours, so the list is never empty
 // while there are such works. Each leaves the list 24 hours after its release.
-func (v *View) updatedInLastDay(f Filter) []*Prod {
+// recent is the section's works newest release first: the walk stops at the
+// first one released 24 hours ago or earlier.
+func (v *View) updatedInLastDay(f Filter, recent *orderedList) []*Prod {
 	f.TodayUp = false
 	since := v.Now.Add(-24 * time.Hour)
 	var out []*Prod
-	for _, p := range v.s.products {
-		if f.Section != "" && p.Section != f.Section {
-			continue
+	for e := range recent.all() {
+		if e.k <= since.UnixNano() {
+			break
 		}
+		p := e.p
 		lu, ok := v.lastRelease(p)
 		if !ok || !lu.After(since) || !v.match(p, &f) {
 			continue
