@@ -302,8 +302,16 @@ func (s *Store) EnsureVolumePage(ctx context.Context, pid string, no int) (*cont
 // page (edge/render.ProductDetail).
 const DetailVolumesMax = 1000
 
+// PinBehind is how long after its release a volume's pages stay pinned:
+// the release minute's rush and its aftermath. It was 24 hours, which at
+// 150,000 works pinned the pages of every work released that day (about
+// 15,000 works, 0.5 GB) and took so long to fetch one page at a time that
+// the 23:00 works' new pages were not in yet at 23:00
+// (cmd/catalogbench); after the hour the LRU holds what is still read.
+const PinBehind = time.Hour
+
 // PinnedPages is what the release minute reads of the paged works with a
-// volume released in the last 24 hours before now or to be released within
+// volume released within PinBehind before now or to be released within
 // ahead of it: every page of a work whose detail lists every volume
 // (DetailVolumesMax), else the work's first page (the detail's first
 // volumes), the page holding each such volume and the ten before it (the
@@ -311,7 +319,7 @@ const DetailVolumesMax = 1000
 // size the frontend asks). They are kept in memory ahead of time
 // (VolumePages.SetPins).
 func (s *Store) PinnedPages(now time.Time, ahead time.Duration) []PageKey {
-	from, to := now.Add(-24*time.Hour), now.Add(ahead)
+	from, to := now.Add(-PinBehind), now.Add(ahead)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var out []PageKey

@@ -250,10 +250,11 @@ func TestPinnedPages(t *testing.T) {
 			t.Fatal(errs)
 		}
 	}
-	put("long", 10_000, now.Add(time.Hour))  // releases in an hour
-	put("short", 250, now.Add(-2*time.Hour)) // released two hours ago
-	put("later", 1, now.Add(5*time.Hour))    // beyond the 3 hours ahead
-	put("old", 300, now.Add(-48*time.Hour))  // two days ago
+	put("long", 10_000, now.Add(time.Hour))     // releases in an hour
+	put("short", 250, now.Add(-30*time.Minute)) // released half an hour ago
+	put("done", 250, now.Add(-2*time.Hour))     // beyond the hour behind
+	put("later", 1, now.Add(5*time.Hour))       // beyond the 3 hours ahead
+	put("old", 300, now.Add(-48*time.Hour))     // two days ago
 	got := map[string][]int{}
 	for _, k := range s.PinnedPages(now, 3*time.Hour) {
 		got[k.PID] = append(got[k.PID], k.Index)

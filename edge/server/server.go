@@ -127,7 +127,7 @@ type Config struct {
 	VolumePagesBytes int64
 	// VolumePinAhead (EDGE_VOLUME_PIN_AHEAD, default 3h): pages holding a
 	// volume that releases within this are fetched ahead and pinned, with
-	// those released in the last 24 hours.
+	// those released in the last hour (catalog.PinBehind).
 	VolumePinAhead time.Duration
 	// PageSources are the origins the pages' Content-Security-Policy admits
 	// besides the store's own (EDGE_CSP_SCRIPT_ORIGINS, EDGE_CSP_CONNECT_ORIGINS,
@@ -189,7 +189,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 		c.VolumePagesBytes = n
 		return nil
 	})
-	fs.Func("volume-pin-ahead", "pin the volume pages of releases within this ahead (and the last 24h), e.g. 3h (env EDGE_VOLUME_PIN_AHEAD, default 3h)", func(v string) error {
+	fs.Func("volume-pin-ahead", "pin the volume pages of releases within this ahead (and the last hour), e.g. 3h (env EDGE_VOLUME_PIN_AHEAD, default 3h)", func(v string) error {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
 			return fmt.Errorf("volume-pin-ahead must be a positive duration")
