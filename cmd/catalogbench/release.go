@@ -67,14 +67,16 @@ func replayRelease(ctx context.Context, log *slog.Logger, nc *nats.Conn, c *cata
 		log.Warn("releases published after T0: raise -release-lead", "late", time.Since(rep.T0))
 	}
 	log.Info("releases published", "works", len(c.releasing), "docs", rep.PublishDocs, "t0", rep.T0)
-	before, names, found, err := e.pageFetches()
-	if err != nil {
-		return rep, nil, err
-	}
 	select {
 	case <-time.After(time.Until(rep.T0)):
 	case <-ctx.Done():
 		return rep, nil, ctx.Err()
+	}
+	// Counted from T0: the pages an edge pins between the publication and
+	// T0 are the fetches made ahead, not the release minute's.
+	before, names, found, err := e.pageFetches()
+	if err != nil {
+		return rep, nil, err
 	}
 	start := time.Now()
 	cl := newClient(e.URL, releaseWorkers)

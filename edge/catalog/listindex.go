@@ -171,6 +171,43 @@ type listIndex struct {
 	// lock from an older generation is not kept. ctrGen counts counters
 	// flushes (rebuildCounterLists).
 	gen, ctrGen uint64
+	// building: lists being made, so renders that miss the same list at
+	// once wait for one sort of the section instead of each making it (at
+	// a release instant every ranking and list of a section misses at once;
+	// at 150,000 works each sort is tens of milliseconds of one core).
+	building map[listKey]*listBuild
+}
+
+// listBuild is one list being made; done closes when l is set (nil when
+// the maker gave up).
+type listBuild struct {
+	done chan struct{}
+	l    *orderedList
+}
+
+// claim returns the build of k under way and false, or a new one the
+// caller makes and finishes (finish) and true.
+func (ix *listIndex) claim(k listKey) (*listBuild, bool) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if b := ix.building[k]; b != nil {
+		return b, false
+	}
+	if ix.building == nil {
+		ix.building = make(map[listKey]*listBuild)
+	}
+	b := &listBuild{done: make(chan struct{})}
+	ix.building[k] = b
+	return b, true
+}
+
+// finish ends the caller's build of k with l.
+func (ix *listIndex) finish(k listKey, b *listBuild, l *orderedList) {
+	ix.mu.Lock()
+	b.l = l
+	delete(ix.building, k)
+	ix.mu.Unlock()
+	close(b.done)
 }
 
 // get returns the list k that answers a render at now and the counters
@@ -321,6 +358,18 @@ func (v *View) orderedList(section, order string) *orderedList {
 	l, ctrGen := s.lists.get(k, v.Now)
 	if l != nil {
 		return l
+	}
+	// Waiting holds the read lock, as the maker does; the maker needs no
+	// other lock, so it always finishes. A list made for another instant
+	// (a release in between) does not answer this render: it makes its own.
+	b, mine := s.lists.claim(k)
+	if !mine {
+		<-b.done
+		if b.l != nil && b.l.valid(v.Now, ctrGen) {
+			return b.l
+		}
+	} else {
+		defer func() { s.lists.finish(k, b, l) }()
 	}
 	l = &orderedList{order: order, ctrGen: ctrGen, from: v.Now}
 	es := make([]listEntry, 0, len(s.products))
