@@ -3,14 +3,8 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/cookiejar"
 	"strings"
 	"testing"
-	"time"
-
-	"storefront/contract"
 )
 
 // A web novel of 10,000 episodes goes the whole way (issue 35): the admin
@@ -21,32 +15,7 @@ import (
 // limit and was refused.
 func TestTenThousandEpisodeWork(t *testing.T) {
 	s := startStack(t)
-	jar, _ := cookiejar.New(nil)
-	hc := &http.Client{Jar: jar, Timeout: 60 * time.Second}
-	call := func(method, path string, body any, header map[string]string) (int, []byte) {
-		t.Helper()
-		var rd io.Reader
-		if body != nil {
-			b, _ := json.Marshal(body)
-			rd = strings.NewReader(string(b))
-		}
-		req, err := http.NewRequest(method, s.edgeURL+path, rd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set(contract.HeaderChannel, "AW")
-		for k, v := range header {
-			req.Header.Set(k, v)
-		}
-		resp, err := hc.Do(req)
-		if err != nil {
-			t.Fatalf("%s %s: %v", method, path, err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, b
-	}
+	call, _ := s.browser(t)
 
 	const pid = "LONGNOVEL1"
 	const episodes = 10_000

@@ -12,6 +12,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/cookiejar"
 	"os"
 	"strings"
 	"testing"
@@ -92,6 +93,45 @@ func (s *stack) do(t *testing.T, method, path, body string, header map[string]st
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, b
+}
+
+// phoneUA is the User-Agent of the Android phone the member tests play.
+const phoneUA = "Mozilla/5.0 (Linux; Android 14; SM-S918N) Chrome/126.0 Mobile Safari/537.36"
+
+// caller is one browser's calls to the edge: JSON bodies, the Android web
+// channel, the phone's User-Agent and one cookie jar, so a member's session
+// carries from call to call.
+type caller func(method, path string, body any, header map[string]string) (int, []byte)
+
+// browser returns a caller with its own cookie jar.
+func (s *stack) browser(t *testing.T) (caller, *cookiejar.Jar) {
+	jar, _ := cookiejar.New(nil)
+	hc := &http.Client{Jar: jar, Timeout: 60 * time.Second}
+	return func(method, path string, body any, header map[string]string) (int, []byte) {
+		t.Helper()
+		var rd io.Reader
+		if body != nil {
+			b, _ := json.Marshal(body)
+			rd = bytes.NewReader(b)
+		}
+		req, err := http.NewRequest(method, s.edgeURL+path, rd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set(contract.HeaderChannel, "AW")
+		req.Header.Set("User-Agent", phoneUA)
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatalf("%s %s: %v", method, path, err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, b
+	}, jar
 }
 
 // eventually retries check until it succeeds or 20 s pass.

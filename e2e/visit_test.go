@@ -4,11 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/cookiejar"
 	"net/url"
-	"strings"
 	"testing"
 
 	"github.com/ClickHouse/clickhouse-go/v2"
@@ -23,33 +19,7 @@ import (
 // member_profile event arrives with the 27 profile fields as props.
 func TestPurchaseJoinsTheVisit(t *testing.T) {
 	s := startStack(t)
-	jar, _ := cookiejar.New(nil)
-	hc := &http.Client{Jar: jar}
-	call := func(method, path string, body any, header map[string]string) (int, []byte) {
-		t.Helper()
-		var rd io.Reader
-		if body != nil {
-			b, _ := json.Marshal(body)
-			rd = strings.NewReader(string(b))
-		}
-		req, err := http.NewRequest(method, s.edgeURL+path, rd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set(contract.HeaderChannel, "AW")
-		req.Header.Set("User-Agent", "Mozilla/5.0 (Linux; Android 14; SM-S918N) Chrome/126.0 Mobile Safari/537.36")
-		for k, v := range header {
-			req.Header.Set(k, v)
-		}
-		resp, err := hc.Do(req)
-		if err != nil {
-			t.Fatalf("%s %s: %v", method, path, err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, b
-	}
+	call, jar := s.browser(t)
 	const pid = "VISIT1"
 	if st, body := call("POST", "/admin/api/v1/works", map[string]any{
 		"pid": pid, "section": "WT", "title": "방문 작품", "genreId": "21", "age": 0,
