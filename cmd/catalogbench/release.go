@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"strconv"
 	"sync"
@@ -81,15 +80,8 @@ func replayRelease(ctx context.Context, log *slog.Logger, nc *nats.Conn, c *cata
 	start := time.Now()
 	cl := newClient(e.URL, releaseWorkers)
 	col := &collector{}
-	var mu sync.Mutex
-	var problems []string
-	problem := func(format string, a ...any) {
-		mu.Lock()
-		defer mu.Unlock()
-		if len(problems) < 50 {
-			problems = append(problems, fmt.Sprintf(format, a...))
-		}
-	}
+	probs := &problemLog{}
+	problem := probs.add
 	jobs := make(chan func(), releaseWorkers)
 	var wg sync.WaitGroup
 	for range releaseWorkers {
@@ -168,7 +160,7 @@ func replayRelease(ctx context.Context, log *slog.Logger, nc *nats.Conn, c *cata
 	listed.Range(func(any, any) bool { rep.NewListed++; return true })
 	after, names2, found2, err := e.pageFetches()
 	if err != nil {
-		return rep, problems, err
+		return rep, probs.list(), err
 	}
 	if found || found2 {
 		d := after - before
@@ -187,7 +179,7 @@ func replayRelease(ctx context.Context, log *slog.Logger, nc *nats.Conn, c *cata
 	for k, rs := range byKind {
 		rep.ByKind[k] = summarize(rs)
 	}
-	return rep, problems, nil
+	return rep, probs.list(), nil
 }
 
 func dedupe(s []string) []string {

@@ -104,15 +104,8 @@ func readLists(ctx context.Context, cl *client, readers, rate int, seed uint64, 
 // writes a second (stat.<pid> documents) for d.
 func runStorm(ctx context.Context, nc *nats.Conn, c *catalog, e *edgeProc, d time.Duration, writeRate, readers, readRate int) (stormReport, []string, error) {
 	rep := stormReport{Seconds: d.Seconds(), WriteRate: writeRate, Readers: readers, ReadRate: readRate}
-	var mu sync.Mutex
-	var problems []string
-	problem := func(format string, a ...any) {
-		mu.Lock()
-		defer mu.Unlock()
-		if len(problems) < 50 {
-			problems = append(problems, fmt.Sprintf(format, a...))
-		}
-	}
+	probs := &problemLog{}
+	problem := probs.add
 	cl := newClient(e.URL, readers)
 	phase := func(seed uint64, write func(context.Context)) (latencies, float64, error) {
 		cpu0, err := cpuSeconds(e.Pid)
@@ -138,11 +131,11 @@ func runStorm(ctx context.Context, nc *nats.Conn, c *catalog, e *edgeProc, d tim
 	cancel()
 	var err error
 	if rep.BaselineReads, rep.BaselineCPU, err = phase(1, nil); err != nil {
-		return rep, problems, err
+		return rep, probs.list(), err
 	}
 	js, err := jetstream.New(nc)
 	if err != nil {
-		return rep, problems, fmt.Errorf("jetstream: %w", err)
+		return rep, probs.list(), fmt.Errorf("jetstream: %w", err)
 	}
 	// Zzims go to popular works mostly: half to the overall ranking's top.
 	var top []int
@@ -187,12 +180,12 @@ func runStorm(ctx context.Context, nc *nats.Conn, c *catalog, e *edgeProc, d tim
 		}
 	}
 	if rep.StormReads, rep.StormCPU, err = phase(1, write); err != nil {
-		return rep, problems, err
+		return rep, probs.list(), err
 	}
 	rep.Writes = int(writes.Load())
 	if rep.Writes > 0 && rep.BaselineReads.N > 0 {
 		base := rep.BaselineCPU * float64(rep.StormReads.N) / float64(rep.BaselineReads.N)
 		rep.RenderCPUPerWriteMs = (rep.StormCPU - base) / float64(rep.Writes) * 1000
 	}
-	return rep, problems, nil
+	return rep, probs.list(), nil
 }
