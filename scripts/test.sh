@@ -18,8 +18,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-log() { printf '\033[1;34m[test]\033[0m %s\n' "$*" >&2; }
 start=$(date +%s)
+# Every step's line carries the seconds since the start, so a run's log tells
+# which step grew (the 40-minute budget in the README).
+log() { printf '\033[1;34m[test +%ss]\033[0m %s\n' "$(( $(date +%s) - start ))" "$*" >&2; }
 
 scripts/setup.sh
 # The Go toolchain setup found or fetched (it may live under .data/toolchain).
@@ -77,6 +79,7 @@ fi
 if [ -f frontend/package.json ]; then
   log "frontend: type check and unit tests"
   (cd frontend && npm run --silent typecheck) || failed+=("frontend typecheck")
+  log "frontend: unit tests"
   (cd frontend && npm run --silent test) || failed+=("frontend unit tests")
 fi
 
@@ -104,6 +107,7 @@ if [ -z "${TEST_SKIP_E2E:-}" ] && [ -f frontend/package.json ]; then
     sleep 0.1
   done
   [ -f "$data/e2e.ready" ] || { log "stack did not become ready"; tail -50 "$data/stack.log" >&2; exit 1; }
+  log "stack ready"
   log "frontend: end-to-end tests in Chromium"
   (cd frontend && BASE_URL="http://127.0.0.1:$e2e_port" ADMIN_TOKEN=dev-admin-token npm run --silent e2e) || { tail -30 "$data/stack.log" >&2; failed+=("end-to-end tests"); }
   # What a phone loads (issue 23): Lighthouse on the home, a genre list, a
@@ -124,6 +128,7 @@ if [ -z "${TEST_SKIP_DEPLOY:-}" ]; then
   for o in dev production; do bin/kustomize build "deploy/k8s/overlays/$o" >/dev/null || failed+=("kustomize build $o"); done
   deploy/systemd/check.sh || failed+=("systemd units")
   deploy/monitoring/check.sh || failed+=("alert rules")
+  log "backup and restore drill"
   deploy/backup/drill.sh || failed+=("backup and restore drill")
 fi
 if [ -z "${TEST_SKIP_LOAD:-}" ]; then
