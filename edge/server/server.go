@@ -395,6 +395,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	}
 	s.store = catalog.New(cache.NewTags())
 	s.store.CountersRefresh = cfg.CountersRefresh
+	s.store.SetLoading(true) // until the initial sync ends (markSynced)
 	if s.nc, err = natsutil.Connect(cfg.NATSURL, cfg.NATSAuth, "edge", log); err != nil {
 		return nil, err
 	}

@@ -124,6 +124,7 @@ func (s *Server) markSynced() {
 	now := s.cfg.Now()
 	_, _, applied, products := s.store.Stats()
 	s.syncedAt = now
+	s.store.SetLoading(false)
 	s.synced.Store(true)
 	s.ready.Set(true, "")
 	// This is what the bucket held when the edge started. Right after a first
