@@ -212,9 +212,7 @@ func LatestSnapshot(ctx context.Context, obs jetstream.ObjectStore, bucket strin
 // records to apply in batches of at most batch, in the order written. The
 // snapshot is checked whole before the first apply (the object's digest,
 // every record, their count), so a damaged one applies nothing: the caller
-// then replays the bucket. It is decompressed once, its records kept until
-// applied; apply must not keep the slice it is handed (it is cleared after)
-// nor a value's bytes (they share chunks: copy what is kept). A snapshot of another incarnation of the bucket,
+// then replays the bucket. A snapshot of another incarnation of the bucket,
 // or of a revision the bucket has not reached, is refused the same way.
 func ReadSnapshot(ctx context.Context, kv jetstream.KeyValue, obs jetstream.ObjectStore, batch int, apply func([]SnapshotEntry)) (SnapshotInfo, error) {
 	info, err := LatestSnapshot(ctx, obs, kv.Bucket())
@@ -233,60 +231,49 @@ func ReadSnapshot(ctx context.Context, kv jetstream.KeyValue, obs jetstream.Obje
 	if err != nil {
 		return SnapshotInfo{}, fmt.Errorf("snapshot: get: %w", err)
 	}
-	entries, maxRev, err := decodeSnapshot(data)
+	n, maxRev, err := decodeSnapshot(data, 0, nil)
 	if err != nil {
 		return SnapshotInfo{}, err
 	}
-	if len(entries) != info.Records || maxRev != info.Revision {
-		return SnapshotInfo{}, fmt.Errorf("snapshot: %d records up to revision %d, its metadata says %d up to %d", len(entries), maxRev, info.Records, info.Revision)
+	if n != info.Records || maxRev != info.Revision {
+		return SnapshotInfo{}, fmt.Errorf("snapshot: %d records up to revision %d, its metadata says %d up to %d", n, maxRev, info.Records, info.Revision)
 	}
-	// Every record checked: apply them in order. Each batch's entries are
-	// cleared once applied, so the arena chunks holding their values go as
-	// the apply moves past them and the peak stays what it was when the
-	// snapshot was decompressed twice (to check, then to apply).
-	batch = max(batch, 1)
-	for i := 0; i < len(entries); i += batch {
-		es := entries[i:min(i+batch, len(entries))]
+	// Decoding the next batch overlaps applying this one: the caller's
+	// apply has a serial part (its lock) that leaves a core free.
+	batches := make(chan []SnapshotEntry, 2)
+	decoded := make(chan error, 1)
+	go func() {
+		_, _, err := decodeSnapshot(data, batch, func(es []SnapshotEntry) { batches <- es })
+		close(batches)
+		decoded <- err
+	}()
+	for es := range batches {
 		apply(es)
-		clear(es)
+	}
+	if err := <-decoded; err != nil {
+		return SnapshotInfo{}, err
 	}
 	return info, nil
 }
 
-// arenaChunk is the size of the chunks snapshot values are read into: one
-// allocation for hundreds of values instead of one each.
-const arenaChunk = 4 << 20
-
-// decodeSnapshot decompresses data once and returns its records, each
-// checked, and their highest revision. Values are read into shared chunks
-// (arenaChunk); a value larger than a quarter chunk has its own. Apply
-// must copy what it keeps of a value (the catalog decodes them, or clones
-// what it keeps as JSON), or it keeps its chunk alive.
-func decodeSnapshot(data []byte) ([]SnapshotEntry, uint64, error) {
+// decodeSnapshot decodes data, handing batches to apply when it is not nil,
+// and returns the records' count and highest revision.
+func decodeSnapshot(data []byte, batch int, apply func([]SnapshotEntry)) (int, uint64, error) {
 	dec, err := zstd.NewReader(bytes.NewReader(data), zstd.WithDecoderConcurrency(1))
 	if err != nil {
-		return nil, 0, fmt.Errorf("snapshot: zstd: %w", err)
+		return 0, 0, fmt.Errorf("snapshot: zstd: %w", err)
 	}
 	defer dec.Close()
 	r := bufio.NewReaderSize(dec, 64<<10)
+	batch = max(batch, 1)
 	var out []SnapshotEntry
+	var n int
 	var maxRev uint64
-	var arena []byte
-	alloc := func(n int) []byte {
-		if n > arenaChunk/4 {
-			return make([]byte, n)
-		}
-		if cap(arena)-len(arena) < n {
-			arena = make([]byte, 0, arenaChunk)
-		}
-		arena = arena[:len(arena)+n]
-		return arena[len(arena)-n : len(arena) : len(arena)]
-	}
-	bad := func(what string, err error) ([]SnapshotEntry, uint64, error) {
+	bad := func(what string, err error) (int, uint64, error) {
 		if errors.Is(err, io.EOF) {
 			err = io.ErrUnexpectedEOF
 		}
-		return nil, 0, fmt.Errorf("snapshot: record %d: %s: %w", len(out), what, err)
+		return 0, 0, fmt.Errorf("snapshot: record %d: %s: %w", n, what, err)
 	}
 	for {
 		op, err := r.ReadByte()
@@ -303,25 +290,37 @@ func decodeSnapshot(data []byte) ([]SnapshotEntry, uint64, error) {
 		if err != nil {
 			return bad("revision", err)
 		}
-		key, err := readChunk(r, 1<<10, alloc)
+		// The checking pass (apply nil) skips the bytes.
+		key, err := readChunk(r, 1<<10, apply == nil)
 		if err != nil {
 			return bad("key", err)
 		}
 		var val []byte
 		if op == 0 {
-			if val, err = readChunk(r, 64<<20, alloc); err != nil {
+			if val, err = readChunk(r, 64<<20, apply == nil); err != nil {
 				return bad("value", err)
 			}
 		}
+		n++
 		maxRev = max(maxRev, rev)
+		if apply == nil {
+			continue
+		}
 		out = append(out, SnapshotEntry{Key: string(key), Value: val, Revision: rev, Delete: op == 1})
+		if len(out) >= batch {
+			apply(out)
+			out = out[:0:0] // apply may keep the slice's values
+		}
 	}
-	return out, maxRev, nil
+	if apply != nil && len(out) > 0 {
+		apply(out)
+	}
+	return n, maxRev, nil
 }
 
-// readChunk reads a uvarint length then that many bytes (at most limit)
-// into a slice from alloc.
-func readChunk(r *bufio.Reader, limit uint64, alloc func(int) []byte) ([]byte, error) {
+// readChunk reads a uvarint length then that many bytes (at most limit),
+// or skips them.
+func readChunk(r *bufio.Reader, limit uint64, skip bool) ([]byte, error) {
 	l, err := binary.ReadUvarint(r)
 	if err != nil {
 		return nil, err
@@ -329,7 +328,11 @@ func readChunk(r *bufio.Reader, limit uint64, alloc func(int) []byte) ([]byte, e
 	if l > limit {
 		return nil, fmt.Errorf("length %d over %d", l, limit)
 	}
-	b := alloc(int(l))
+	if skip {
+		_, err := r.Discard(int(l))
+		return nil, err
+	}
+	b := make([]byte, l)
 	if _, err := io.ReadFull(r, b); err != nil {
 		return nil, err
 	}

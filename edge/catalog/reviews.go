@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"bytes"
 	"sync"
 
 	json "github.com/go-json-experiment/json"
@@ -47,9 +46,9 @@ func (r *reviewDoc) get() *contract.ReviewList {
 // store loads, decoded otherwise.
 func decodeReviews(pid string, v []byte, lazy bool) (*reviewDoc, error) {
 	if lazy {
-		// A copy: v may share its memory with other values (a snapshot's
-		// chunks, natsutil.ReadSnapshot), which would stay alive with it.
-		return &reviewDoc{raw: bytes.Clone(v), pid: pid}, nil
+		// v is the value's own allocation (a snapshot record's, a NATS
+		// message's): kept as it is, no copy.
+		return &reviewDoc{raw: v, pid: pid}, nil
 	}
 	var d contract.ReviewList
 	if err := json.Unmarshal(v, &d); err != nil {

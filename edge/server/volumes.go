@@ -117,6 +117,15 @@ const pinGap = time.Second
 // 23:00 the releasing works' detail, volume list and first pages cost no
 // origin call.
 func (s *Server) pinVolumePages(ctx context.Context) {
+	// Not before the initial sync ends: every paged head it applies signals
+	// PagedChanged, and each evaluation walks every work under the read
+	// lock, which the sync's applies then wait for (5% of a start at
+	// 150,000 works, for pins of a catalog not yet whole).
+	select {
+	case <-ctx.Done():
+		return
+	case <-s.syncDone:
+	}
 	t := time.NewTicker(pinEvery)
 	defer t.Stop()
 	for {

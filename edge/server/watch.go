@@ -126,6 +126,7 @@ func (s *Server) markSynced() {
 	s.syncedAt = now
 	s.store.SetLoading(false)
 	s.synced.Store(true)
+	close(s.syncDone)
 	s.ready.Set(true, "")
 	// This is what the bucket held when the edge started. Right after a first
 	// import the writer's relay has not published yet, so it can be nothing,
