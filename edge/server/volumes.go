@@ -126,6 +126,14 @@ func (s *Server) pinVolumePages(ctx context.Context) {
 		return
 	case <-s.syncDone:
 	}
+	// Then a gap, as after any head change (the pins of a start came a gap
+	// after its first paged heads before): a reader's first requests do not
+	// wait behind the first evaluation.
+	select {
+	case <-ctx.Done():
+		return
+	case <-time.After(pinGap):
+	}
 	t := time.NewTicker(pinEvery)
 	defer t.Stop()
 	for {
