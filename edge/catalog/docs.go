@@ -162,7 +162,10 @@ func (v *View) Keyword(id int64) *contract.Keyword {
 // Reviews returns p's review list document (nil when none).
 func (v *View) Reviews(pid string) *contract.ReviewList {
 	v.Depend(TagReviews(pid))
-	return v.s.reviews[pid]
+	if r := v.s.reviews[pid]; r != nil {
+		return r.get()
+	}
+	return nil
 }
 
 // QuickLinks returns the quick links document (nil when none).

@@ -332,8 +332,9 @@ type Server struct {
 	tokens    tokenMemo
 	mediaReqs prometheus.Counter
 
-	// synced is set once the initial KV sync finished.
+	// synced is set once the initial KV sync finished; syncDone is closed then.
 	synced   atomic.Bool
+	syncDone chan struct{}
 	syncedAt time.Time
 	// disconnectedAt is when NATS was lost (unix ns, 0 = connected).
 	disconnectedAt atomic.Int64
@@ -371,7 +372,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	if cfg.ProxyProtocol && trusted.Empty() {
 		return nil, errors.New("edge: EDGE_PROXY_PROTOCOL needs EDGE_TRUSTED_PROXIES, the balancers allowed to send it")
 	}
-	s := &Server{cfg: cfg, log: log, startedAt: time.Now(), restart: make(chan struct{}, 1),
+	s := &Server{cfg: cfg, log: log, startedAt: time.Now(), restart: make(chan struct{}, 1), syncDone: make(chan struct{}),
 		compressSem: make(chan struct{}, runtime.GOMAXPROCS(0)),
 		audSecret:   []byte(cfg.AudienceSecret), contentSecret: []byte(cfg.ContentSecret)}
 	s.ready.Set(false, "initial catalog sync")
@@ -395,6 +396,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	}
 	s.store = catalog.New(cache.NewTags())
 	s.store.CountersRefresh = cfg.CountersRefresh
+	s.store.SetLoading(true) // until the initial sync ends (markSynced)
 	if s.nc, err = natsutil.Connect(cfg.NATSURL, cfg.NATSAuth, "edge", log); err != nil {
 		return nil, err
 	}

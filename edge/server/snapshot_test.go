@@ -214,3 +214,91 @@ func TestOnlyTheLeaseHolderWritesSnapshots(t *testing.T) {
 		t.Fatalf("edge wrote %v snapshots after taking the lease", n)
 	}
 }
+
+// Review lists loaded at start (from the snapshot or the replay) are kept
+// as JSON and decoded on first read; they answer exactly like lists decoded
+// as they arrive after the start, in every shape, sort and filter, and a
+// list changed after the start replaces the loaded one, while one that does
+// not decode is skipped (the previous list stays) as before.
+func TestLazilyDecodedReviewsAnswerTheSame(t *testing.T) {
+	e := newEnv(t)
+	reviews := func(pid string, n int) contract.ReviewList {
+		l := contract.ReviewList{Version: 1}
+		if pid != "w2" {
+			l.PID = pid // w2's omits its pid: the key names it
+		}
+		for i := range n {
+			l.Reviews = append(l.Reviews, contract.Review{ID: int64(i + 1), UserName: "ab***", Body: "리뷰 " + pid,
+				Point: 6 + 2*(i%3), Vol: 1 + i%4, IsBuyerReview: i%3 == 0, LikeCnt: (i * 7) % 5, IsSpoiler: i%5 == 0,
+				CreatedAt: t0.Add(-time.Duration(i%4) * time.Hour)})
+		}
+		return l
+	}
+	for _, pid := range []string{"w1", "w2", "w3"} {
+		e.putProduct(product(pid, "WT", "작품 "+pid))
+	}
+	e.put(contract.KeyReviews+"w1", reviews("w1", 7))
+	e.put(contract.KeyReviews+"w2", reviews("w2", 30))
+	writeSnapshot(t, e, snapshotStore(t, e))
+	e.put(contract.KeyReviews+"w3", reviews("w3", 4)) // after the snapshot: replayed
+
+	now := func(c *server.Config) { c.Now = func() time.Time { return t0 } }
+	snap := startEdge(t, e, now)
+	full := startEdge(t, e, now, func(c *server.Config) { c.NoSnapshot = true })
+	snap.waitReady()
+	full.waitReady()
+	var paths []string
+	for _, pid := range []string{"w1", "w2", "w3", "w4"} {
+		for _, q := range []string{"", "?buyer=Y", "?sort=recent&size=3&page=2", "?sort=like"} {
+			paths = append(paths, "/home/api/v1/products/"+pid+"/reviews"+q, "/home/api/v1/products/"+pid+"/reviews/v2"+q)
+		}
+	}
+	// The answers decoded eagerly: a third edge started empty gets the
+	// same documents after its start.
+	e2 := newEnv(t)
+	live := startEdge(t, e2, now)
+	live.waitReady()
+	for _, pid := range []string{"w1", "w2", "w3"} {
+		e2.putProduct(product(pid, "WT", "작품 "+pid))
+	}
+	e2.put(contract.KeyReviews+"w1", reviews("w1", 7))
+	e2.put(contract.KeyReviews+"w2", reviews("w2", 30))
+	e2.put(contract.KeyReviews+"w3", reviews("w3", 4))
+	eventually(t, "the live edge's reviews", func() bool {
+		_, b := live.get("/home/api/v1/products/w3/reviews")
+		return strings.Contains(string(b), "리뷰 w3")
+	})
+	compare := func(when string) {
+		t.Helper()
+		for _, p := range paths {
+			r1, b1 := snap.get(p)
+			r2, b2 := full.get(p)
+			r3, b3 := live.get(p)
+			if r1.StatusCode != r3.StatusCode || !bytes.Equal(b1, b3) || r2.StatusCode != r3.StatusCode || !bytes.Equal(b2, b3) {
+				t.Errorf("%s: GET %s: from snapshot %d %s\nreplayed %d %s\ndecoded live %d %s", when, p, r1.StatusCode, b1, r2.StatusCode, b2, r3.StatusCode, b3)
+			}
+		}
+	}
+	compare("loaded")
+	if _, b := snap.get("/home/api/v1/products/w2/reviews?size=1"); !strings.Contains(string(b), "리뷰 w2") {
+		t.Fatalf("w2's reviews from the snapshot: %s", b)
+	}
+	// After the start: a new list replaces the loaded one; a document that
+	// does not decode is skipped and the list before it stays.
+	for _, env := range []*env{e, e2} {
+		if _, err := env.kv.Put(context.Background(), contract.KeyReviews+"w2", []byte(`{"reviews":"not a list"}`)); err != nil {
+			t.Fatal(err)
+		}
+		env.put(contract.KeyReviews+"w1", reviews("w1", 2)) // after it: once w1 changed, w2's was applied
+	}
+	for _, g := range []*edge{snap, full, live} {
+		eventually(t, "the changed list", func() bool {
+			_, b := g.get("/home/api/v1/products/w1/reviews")
+			return strings.Count(string(b), "리뷰 w1") == 2
+		})
+	}
+	compare("changed")
+	if _, b := snap.get("/home/api/v1/products/w2/reviews?size=1"); !strings.Contains(string(b), "리뷰 w2") {
+		t.Fatalf("w2's reviews after a bad document: %s", b)
+	}
+}

@@ -117,6 +117,23 @@ const pinGap = time.Second
 // 23:00 the releasing works' detail, volume list and first pages cost no
 // origin call.
 func (s *Server) pinVolumePages(ctx context.Context) {
+	// Not before the initial sync ends: every paged head it applies signals
+	// PagedChanged, and each evaluation walks every work under the read
+	// lock, which the sync's applies then wait for (5% of a start at
+	// 150,000 works, for pins of a catalog not yet whole).
+	select {
+	case <-ctx.Done():
+		return
+	case <-s.syncDone:
+	}
+	// Then a gap, as after any head change (the pins of a start came a gap
+	// after its first paged heads before): a reader's first requests do not
+	// wait behind the first evaluation.
+	select {
+	case <-ctx.Done():
+		return
+	case <-time.After(pinGap):
+	}
 	t := time.NewTicker(pinEvery)
 	defer t.Stop()
 	for {

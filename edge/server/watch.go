@@ -124,7 +124,9 @@ func (s *Server) markSynced() {
 	now := s.cfg.Now()
 	_, _, applied, products := s.store.Stats()
 	s.syncedAt = now
+	s.store.SetLoading(false)
 	s.synced.Store(true)
+	close(s.syncDone)
 	s.ready.Set(true, "")
 	// This is what the bucket held when the edge started. Right after a first
 	// import the writer's relay has not published yet, so it can be nothing,
