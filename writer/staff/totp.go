@@ -33,7 +33,13 @@ func NewTOTPSecret(login string) (secret, uri string, err error) {
 
 // TOTPCode is the code of secret at t (what the app shows).
 func TOTPCode(secret string, t time.Time) (string, error) {
-	return hotp.GenerateCodeCustom(secret, uint64(t.Unix()/totpPeriod), totpOpts)
+	return stepCode(secret, t.Unix()/totpPeriod, totpOpts.Digits)
+}
+
+// stepCode is RFC 6238's TOTP value of time step step: RFC 4226's HOTP
+// (HMAC-SHA-1, dynamic truncation) over the step as the counter.
+func stepCode(secret string, step int64, digits otp.Digits) (string, error) {
+	return hotp.GenerateCodeCustom(secret, uint64(step), hotp.ValidateOpts{Digits: digits, Algorithm: otp.AlgorithmSHA1})
 }
 
 // checkTOTP returns the time step code matches at now, within the skew, and
@@ -47,7 +53,7 @@ func checkTOTP(secret, code string, now time.Time, last int64) (step int64, ok b
 		if s <= last {
 			continue
 		}
-		want, err := hotp.GenerateCodeCustom(secret, uint64(s), totpOpts)
+		want, err := stepCode(secret, s, totpOpts.Digits)
 		if err != nil {
 			return 0, false
 		}
