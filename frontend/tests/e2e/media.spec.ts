@@ -4,6 +4,7 @@ import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { member } from "./members";
+import { createOperator, createStaff, signInOnPage, staffAPI } from "./staff";
 import type { Detail, Vol } from "../../app/utils/storeApi";
 
 // Real content (issue 16): a JPEG episode goes in through the writer's admin
@@ -190,12 +191,14 @@ test("viewer: time to the first visible strip on a throttled phone", async ({ pa
 
 // The content team's screen: files in parts with their progress, the job
 // watched until done, the processed preview shown.
-test("admin: /admin/media uploads a volume's files with progress, watches processing and previews the volume", async ({ page, request }) => {
+test("admin: /admin/media uploads a volume's files with progress, watches processing and previews the volume", async ({ page, request, baseURL }) => {
   test.setTimeout(300_000);
   const { pid, vol } = await otherPaidVolume(request, "first");
   await page.goto(`/admin/media?pid=${pid}&no=${vol.no}`);
-  await page.getByLabel("관리자 토큰").fill(process.env.ADMIN_TOKEN ?? "dev-admin-token");
-  await page.getByRole("button", { name: "확인" }).click();
+  // A content manager signs in as staff (issue 31: no shared token for people).
+  const op = await staffAPI(baseURL!, createOperator());
+  await signInOnPage(page, await createStaff(op, "content"));
+  await op.dispose();
   // The demo's volume shows its pooled episode (processed on the first
   // run); the upload makes a new version that replaces it.
   await expect(page.getByTestId("media-preview").getByRole("img").first()).toBeVisible();
