@@ -32,11 +32,12 @@ func (s *Service) Routes(mux httpapi.Mux, prefix string, wrap func(httpapi.Handl
 	}
 	open("POST session", s.login)
 	open("GET session", s.whoami)
-	open("DELETE session", s.logout)
+	// Sign-out takes no body (httpapi.NoBody), as every DELETE of the API.
+	mux.Handle("DELETE "+prefix+"session", httpapi.Limit(64<<10, httpapi.NoBody(wrap(s.logout))))
 	guarded("GET staff", PermStaff, s.list)
 	guarded("POST staff", PermStaff, s.create)
 	guarded("PUT staff/{id}/role", PermStaff, s.setRole)
-	guarded("DELETE staff/{id}", PermStaff, s.remove)
+	mux.Handle("DELETE "+prefix+"staff/{id}", httpapi.Limit(64<<10, s.Require(PermStaff, httpapi.NoBody(wrap(s.remove)))))
 	guarded("GET audit", PermAudit, s.auditList)
 	guarded("GET audit.csv", PermAudit, s.auditCSV)
 }
