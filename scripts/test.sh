@@ -109,7 +109,7 @@ if [ -z "${TEST_SKIP_E2E:-}" ] && [ -f frontend/package.json ]; then
   [ -f "$data/e2e.ready" ] || { log "stack did not become ready"; tail -50 "$data/stack.log" >&2; exit 1; }
   log "stack ready"
   log "frontend: end-to-end tests in Chromium"
-  (cd frontend && BASE_URL="http://127.0.0.1:$e2e_port" ADMIN_TOKEN=dev-admin-token npm run --silent e2e) || { tail -30 "$data/stack.log" >&2; failed+=("end-to-end tests"); }
+  (cd frontend && BASE_URL="http://127.0.0.1:$e2e_port" ADMIN_TOKEN=dev-admin-token E2E_DATABASE_URL="${DATABASE_URL%/*}/e2e" npm run --silent e2e) || { tail -30 "$data/stack.log" >&2; failed+=("end-to-end tests"); }
   # What a phone loads (issue 23): Lighthouse on the home, a genre list, a
   # detail and the viewer of the same store, one run each (about a minute).
   log "frontend: Lighthouse (gates fail, timings reported)"

@@ -157,8 +157,10 @@ func Main(args []string) error {
 		return natsNode(args)
 	case "fakepush":
 		return fakePushCmd(args)
+	case "staff":
+		return staffCmd(args, os.Stdin, os.Stdout)
 	default:
-		return fmt.Errorf("unknown command %q (want up, cluster, deps or fakepush)", cmd)
+		return fmt.Errorf("unknown command %q (want up, cluster, deps, staff or fakepush)", cmd)
 	}
 }
 

@@ -1,13 +1,13 @@
-// Package admin is the writer's catalog admin API under /admin/api/v1/,
-// authenticated by a bearer token that gives the admin role. Every change is
-// written with its outbox rows in one transaction, so it reaches the edges
-// through the relay.
+// Package admin is the writer's catalog admin API under /admin/api/v1/.
+// Every route stands behind writer/staff's guard (a staff session holding the
+// route's permission, or the machine token within its scope), and every
+// change is written with its outbox rows and its audit row in one
+// transaction, so it reaches the edges through the relay with its author.
 package admin
 
 import (
 	"bytes"
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -24,6 +24,7 @@ import (
 	"storefront/writer/catalog"
 	"storefront/writer/httpapi"
 	"storefront/writer/outbox"
+	"storefront/writer/staff"
 )
 
 // Prefix of every admin route.
@@ -32,7 +33,7 @@ const Prefix = "/admin/api/v1/"
 // API serves the admin routes.
 type API struct {
 	pool  *pgxpool.Pool
-	token string
+	staff *staff.Service
 	now   func() time.Time
 	log   *slog.Logger
 	// Changed is called after each committed change (wakes the local relay).
@@ -48,9 +49,9 @@ type API struct {
 	MaxDoc int
 }
 
-// New makes the admin API. token is the bearer token of the admin role.
-func New(pool *pgxpool.Pool, token string, now func() time.Time, log *slog.Logger) *API {
-	return &API{pool: pool, token: token, now: now, log: log, Changed: func() {}}
+// New makes the admin API; st guards its routes.
+func New(pool *pgxpool.Pool, st *staff.Service, now func() time.Time, log *slog.Logger) *API {
+	return &API{pool: pool, staff: st, now: now, log: log, Changed: func() {}}
 }
 
 // Routes registers the admin routes on mux.
@@ -62,7 +63,11 @@ func (a *API) Routes(mux httpapi.Mux) {
 		if method == http.MethodDelete {
 			next = httpapi.NoBody(next)
 		}
-		mux.Handle(method+" "+Prefix+path, httpapi.Limit(32<<20, a.auth(next)))
+		perm := staff.PermCatalog
+		if path == "users/{uid}/role" {
+			perm = staff.PermMemberRole
+		}
+		mux.Handle(method+" "+Prefix+path, httpapi.Limit(32<<20, a.staff.Require(perm, next)))
 	}
 	h("POST works", a.createWork)
 	h("GET works/{pid}", a.getWork)
@@ -104,29 +109,29 @@ func (a *API) Routes(mux httpapi.Mux) {
 	site(h, a, "siteconfig", contract.KeySiteConfig, func() *contract.SiteConfig { return &contract.SiteConfig{} })
 }
 
-// Auth puts next behind the admin token, for admin routes other packages
-// serve under Prefix (writer/media).
-func (a *API) Auth(next http.Handler) http.Handler { return a.auth(next) }
-
-func (a *API) auth(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if !ok || a.token == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(a.token)) != 1 {
-			httpapi.WriteError(w, r, a.log, httpapi.Errorf(http.StatusUnauthorized, "admin token required"))
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
+// Auth puts next behind the catalog permission, for admin routes other
+// packages serve under Prefix (writer/media).
+func (a *API) Auth(next http.Handler) http.Handler { return a.staff.Require(staff.PermCatalog, next) }
 
 // tx runs f in a transaction and reports the change after commit: Changed
 // wakes this node's relay, and the notification wakes every other node's, so
 // a catalog change goes out at once even when this node cannot publish (its
 // NATS link is down). Admin changes are rare enough for NOTIFY's serialised
 // commits to cost nothing.
-func (a *API) tx(ctx context.Context, f func(pgx.Tx) error) error {
+//
+// The audit row goes in the same transaction: e describes the change (f may
+// fill in its before and after once it knows them); its outbox rows carry
+// the row's id.
+func (a *API) tx(ctx context.Context, e *staff.Entry, f func(pgx.Tx) error) error {
 	err := pgx.BeginFunc(ctx, a.pool, func(tx pgx.Tx) error {
+		write, err := staff.Audit(ctx, tx)
+		if err != nil {
+			return err
+		}
 		if err := f(tx); err != nil {
+			return err
+		}
+		if err := write(*e); err != nil {
 			return err
 		}
 		if err := outbox.CheckDocs(ctx, tx, a.Docs, a.MaxDoc); err != nil {
@@ -171,7 +176,8 @@ func (a *API) createWork(w http.ResponseWriter, r *http.Request) error {
 	if err := httpapi.DecodeJSONRequired(r, &p, "section", "title"); err != nil {
 		return err
 	}
-	err := a.tx(r.Context(), func(tx pgx.Tx) error {
+	e := entry(r, "work:")
+	err := a.tx(r.Context(), e, func(tx pgx.Tx) error {
 		if p.PID == "" {
 			pid, err := catalog.NewPID(r.Context(), tx)
 			if err != nil {
@@ -184,6 +190,8 @@ func (a *API) createWork(w http.ResponseWriter, r *http.Request) error {
 		if err := catalog.Normalize(&p, a.now().UTC()); err != nil {
 			return err
 		}
+		e.Target += p.PID
+		e.After = p
 		return catalog.SaveProducts(r.Context(), tx, []contract.Product{p}, true)
 	})
 	if err != nil {
@@ -203,11 +211,18 @@ func (a *API) getWork(w http.ResponseWriter, r *http.Request) error {
 	}{httpapi.H200(), p})
 }
 
-// editWork loads a work locked, lets edit change it, validates and saves it.
-func (a *API) editWork(ctx context.Context, pid string, edit func(p *contract.Product) error) (*contract.Product, error) {
+// editWork loads a work locked, lets edit change it, validates and saves it;
+// the audit row holds the fields that changed, before and after.
+func (a *API) editWork(r *http.Request, pid string, edit func(p *contract.Product) error) (*contract.Product, error) {
+	ctx := r.Context()
 	var out *contract.Product
-	err := a.tx(ctx, func(tx pgx.Tx) error {
+	e := entry(r, "work:"+pid)
+	err := a.tx(ctx, e, func(tx pgx.Tx) error {
 		p, err := catalog.LoadProduct(ctx, tx, pid, true)
+		if err != nil {
+			return err
+		}
+		before, err := json.Marshal(p)
 		if err != nil {
 			return err
 		}
@@ -221,6 +236,13 @@ func (a *API) editWork(ctx context.Context, pid string, edit func(p *contract.Pr
 			return err
 		}
 		out = p
+		after, err := json.Marshal(p)
+		if err != nil {
+			return err
+		}
+		if e.Before, e.After, err = diff(before, after); err != nil {
+			return err
+		}
 		return catalog.SaveProducts(ctx, tx, []contract.Product{*p}, true)
 	})
 	return out, err
@@ -236,7 +258,7 @@ func (a *API) patchWork(w http.ResponseWriter, r *http.Request) error {
 	if len(raw) == 0 || raw[0] != '{' {
 		return httpapi.BadRequest("body must be a JSON object")
 	}
-	p, err := a.editWork(r.Context(), r.PathValue("pid"), func(p *contract.Product) error {
+	p, err := a.editWork(r, r.PathValue("pid"), func(p *contract.Product) error {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(p); err != nil {
@@ -256,7 +278,7 @@ func (a *API) patchWork(w http.ResponseWriter, r *http.Request) error {
 
 // hideWork hides a work: it stays in the bucket flagged hidden so every edge drops it.
 func (a *API) hideWork(w http.ResponseWriter, r *http.Request) error {
-	if _, err := a.editWork(r.Context(), r.PathValue("pid"), func(p *contract.Product) error {
+	if _, err := a.editWork(r, r.PathValue("pid"), func(p *contract.Product) error {
 		p.Hidden = true
 		return nil
 	}); err != nil {
@@ -282,7 +304,7 @@ func (a *API) putVolume(w http.ResponseWriter, r *http.Request) error {
 		v.No = no
 	}
 	status := http.StatusOK
-	_, err := a.editWork(r.Context(), r.PathValue("pid"), func(p *contract.Product) error {
+	_, err := a.editWork(r, r.PathValue("pid"), func(p *contract.Product) error {
 		if v.No == 0 {
 			v.No = 1
 			for _, x := range p.Volumes {
@@ -313,7 +335,7 @@ func (a *API) deleteVolume(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return httpapi.BadRequest("volume number must be an integer")
 	}
-	if _, err := a.editWork(r.Context(), r.PathValue("pid"), func(p *contract.Product) error {
+	if _, err := a.editWork(r, r.PathValue("pid"), func(p *contract.Product) error {
 		i := slices.IndexFunc(p.Volumes, func(x contract.Volume) bool { return x.No == no })
 		if i < 0 {
 			return httpapi.ErrNotFound
@@ -338,7 +360,15 @@ func (a *API) createAuthor(w http.ResponseWriter, r *http.Request) error {
 		return httpapi.BadRequest("name must be 1-100 characters")
 	}
 	var id int64
-	if err := a.pool.QueryRow(r.Context(), `INSERT INTO authors (name) VALUES ($1) RETURNING id`, body.Name).Scan(&id); err != nil {
+	e := entry(r, "author:")
+	if err := a.tx(r.Context(), e, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(r.Context(), `INSERT INTO authors (name) VALUES ($1) RETURNING id`, body.Name).Scan(&id); err != nil {
+			return err
+		}
+		e.Target += strconv.FormatInt(id, 10)
+		e.After = body
+		return nil
+	}); err != nil {
 		return err
 	}
 	return httpapi.JSON(w, http.StatusCreated, created{Header200: httpapi.H200(), ID: id})
@@ -359,7 +389,13 @@ func (a *API) renameAuthor(w http.ResponseWriter, r *http.Request) error {
 	if body.Name == "" || len([]rune(body.Name)) > 100 {
 		return httpapi.BadRequest("name must be 1-100 characters")
 	}
-	err = a.tx(r.Context(), func(tx pgx.Tx) error {
+	e := entry(r, "author:"+strconv.FormatInt(id, 10))
+	e.After = body
+	err = a.tx(r.Context(), e, func(tx pgx.Tx) error {
+		var old string
+		if err := tx.QueryRow(r.Context(), `SELECT name FROM authors WHERE id = $1 FOR UPDATE`, id).Scan(&old); err == nil {
+			e.Before = map[string]string{"name": old}
+		}
 		tag, err := tx.Exec(r.Context(), `UPDATE authors SET name = $1 WHERE id = $2`, body.Name, id)
 		if err != nil {
 			return err
@@ -405,9 +441,15 @@ func entity[T any](h func(string, httpapi.HandlerFunc), a *API, name, prefix str
 		if err := httpapi.DecodeJSONRequired(r, &doc, required...); err != nil {
 			return err
 		}
-		err := a.tx(r.Context(), func(tx pgx.Tx) error {
+		e := entry(r, name+":")
+		e.After = doc
+		err := a.tx(r.Context(), e, func(tx pgx.Tx) error {
+			if id != 0 {
+				e.Before = a.currentDoc(r.Context(), tx, prefix, id)
+			}
 			n, err := save(r.Context(), tx, &doc, id)
 			id = n
+			e.Target += strconv.FormatInt(id, 10)
 			return err
 		})
 		if err != nil {
@@ -426,7 +468,11 @@ func entity[T any](h func(string, httpapi.HandlerFunc), a *API, name, prefix str
 		if err != nil {
 			return httpapi.BadRequest("id must be an integer")
 		}
-		if err := a.tx(r.Context(), func(tx pgx.Tx) error { return catalog.Delete(r.Context(), tx, prefix, id) }); err != nil {
+		e := entry(r, name+":"+strconv.FormatInt(id, 10))
+		if err := a.tx(r.Context(), e, func(tx pgx.Tx) error {
+			e.Before = a.currentDoc(r.Context(), tx, prefix, id)
+			return catalog.Delete(r.Context(), tx, prefix, id)
+		}); err != nil {
 			return err
 		}
 		return httpapi.JSON(w, http.StatusOK, httpapi.OK)
@@ -440,9 +486,132 @@ func site[T any](h func(string, httpapi.HandlerFunc), a *API, name, k string, mk
 		if err := httpapi.DecodeJSON(r, doc); err != nil {
 			return err
 		}
-		if err := a.tx(r.Context(), func(tx pgx.Tx) error { return catalog.SaveSiteDoc(r.Context(), tx, k, doc) }); err != nil {
+		e := entry(r, "site:"+name)
+		e.After = doc
+		if err := a.tx(r.Context(), e, func(tx pgx.Tx) error {
+			e.Before = a.currentDoc(r.Context(), tx, k, 0)
+			return catalog.SaveSiteDoc(r.Context(), tx, k, doc)
+		}); err != nil {
 			return err
 		}
 		return httpapi.JSON(w, http.StatusOK, httpapi.OK)
 	})
+}
+
+// entry starts the audit description of r: the action is the route
+// ("PATCH works/{pid}"), the target starts with target (completed once the
+// change knows its id).
+func entry(r *http.Request, target string) *staff.Entry {
+	_, path, _ := strings.Cut(r.Pattern, " ")
+	return &staff.Entry{Action: r.Method + " " + strings.TrimPrefix(path, Prefix), Target: target}
+}
+
+// currentDoc is the document a key holds before a change, as readers see it
+// (built as the relay builds it), for the audit row's before; nil when there
+// is none or Docs is not set.
+func (a *API) currentDoc(ctx context.Context, tx pgx.Tx, prefix string, id int64) json.RawMessage {
+	if a.Docs == nil {
+		return nil
+	}
+	k := prefix
+	if id != 0 {
+		k += strconv.FormatInt(id, 10)
+	}
+	docs, err := a.Docs(ctx, tx, []string{k})
+	if err != nil {
+		return nil
+	}
+	return docs[k]
+}
+
+// diff keeps the top-level fields of two JSON objects that differ; for
+// "volumes", only the volumes (by number) added, changed or removed, so that
+// the audit row of one episode's price in a work of thousands is small.
+func diff(before, after []byte) (json.RawMessage, json.RawMessage, error) {
+	var b, a map[string]json.RawMessage
+	if err := json.Unmarshal(before, &b); err != nil {
+		return nil, nil, err
+	}
+	if err := json.Unmarshal(after, &a); err != nil {
+		return nil, nil, err
+	}
+	ob, oa := map[string]any{}, map[string]any{}
+	for k := range keysOf(a, b) {
+		if bytes.Equal(b[k], a[k]) {
+			continue
+		}
+		if k == "volumes" {
+			vb, va, err := diffVolumes(b[k], a[k])
+			if err != nil {
+				return nil, nil, err
+			}
+			ob[k], oa[k] = vb, va
+			continue
+		}
+		if v, ok := b[k]; ok {
+			ob[k] = v
+		}
+		if v, ok := a[k]; ok {
+			oa[k] = v
+		}
+	}
+	jb, err := json.Marshal(ob)
+	if err != nil {
+		return nil, nil, err
+	}
+	ja, err := json.Marshal(oa)
+	return jb, ja, err
+}
+
+func keysOf(ms ...map[string]json.RawMessage) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range ms {
+		for k := range m {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+func diffVolumes(before, after json.RawMessage) (map[string]json.RawMessage, map[string]json.RawMessage, error) {
+	index := func(raw json.RawMessage) (map[string]json.RawMessage, error) {
+		var vs []json.RawMessage
+		if len(raw) > 0 {
+			if err := json.Unmarshal(raw, &vs); err != nil {
+				return nil, err
+			}
+		}
+		m := map[string]json.RawMessage{}
+		for _, v := range vs {
+			var no struct {
+				No int `json:"no"`
+			}
+			if err := json.Unmarshal(v, &no); err != nil {
+				return nil, err
+			}
+			m[strconv.Itoa(no.No)] = v
+		}
+		return m, nil
+	}
+	b, err := index(before)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := index(after)
+	if err != nil {
+		return nil, nil, err
+	}
+	ob, oa := map[string]json.RawMessage{}, map[string]json.RawMessage{}
+	for k := range keysOf(a, b) {
+		if bytes.Equal(b[k], a[k]) {
+			continue
+		}
+		if v, ok := b[k]; ok {
+			ob[k] = v
+		}
+		if v, ok := a[k]; ok {
+			oa[k] = v
+		}
+	}
+	return ob, oa, nil
 }

@@ -1,8 +1,11 @@
 package admin
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
+
+	"github.com/jackc/pgx/v5"
 
 	"storefront/contract"
 	"storefront/writer/httpapi"
@@ -28,12 +31,23 @@ func (a *API) setRole(w http.ResponseWriter, r *http.Request) error {
 	if b.Role != contract.RoleMember && b.Role != contract.RoleAnalyst {
 		return httpapi.BadRequest("역할(role)은 member 또는 analyst여야 합니다.")
 	}
-	tag, err := a.pool.Exec(r.Context(), `UPDATE users SET role = $2 WHERE uid = $1 AND login_type <> 'D'`, uid, b.Role)
+	e := entry(r, "member:"+strconv.FormatInt(uid, 10))
+	e.After = b
+	err = a.tx(r.Context(), e, func(tx pgx.Tx) error {
+		var old string
+		err := tx.QueryRow(r.Context(), `SELECT role FROM users WHERE uid = $1 AND login_type <> 'D' FOR UPDATE`, uid).Scan(&old)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return httpapi.Errorf(http.StatusNotFound, "회원 %d을(를) 찾을 수 없습니다.", uid)
+		}
+		if err != nil {
+			return err
+		}
+		e.Before = roleBody{Role: old}
+		_, err = tx.Exec(r.Context(), `UPDATE users SET role = $2 WHERE uid = $1`, uid, b.Role)
+		return err
+	})
 	if err != nil {
 		return err
-	}
-	if tag.RowsAffected() == 0 {
-		return httpapi.Errorf(http.StatusNotFound, "회원 %d을(를) 찾을 수 없습니다.", uid)
 	}
 	a.log.Info("member role set", "uid", uid, "role", b.Role)
 	return httpapi.JSON(w, http.StatusOK, struct {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -291,6 +292,21 @@ type row struct {
 	kind    string
 	key     string
 	payload []byte
+	audit   *int64 // the staff_audit row of the change that wrote it, if any
+}
+
+// AuditHeader names, on a published message, the staff_audit row of the
+// staff change that caused it (writer/staff): consumers can tell who.
+const AuditHeader = "Sf-Audit-Id"
+
+func setAudit(m *nats.Msg, id *int64) {
+	if id == nil {
+		return
+	}
+	if m.Header == nil {
+		m.Header = nats.Header{}
+	}
+	m.Header.Set(AuditHeader, strconv.FormatInt(*id, 10))
 }
 
 // Once handles one batch of pending documents and then one batch of pending
@@ -323,7 +339,7 @@ func (r *Relay) once(ctx context.Context, l *lane) (int, error) {
 		return 0, fmt.Errorf("begin relay tx: %w", err)
 	}
 	defer func() { _ = tx.Rollback(context.Background()) }()
-	rs, err := tx.Query(ctx, `SELECT id, kind, key, payload FROM outbox WHERE sent_at IS NULL AND kind = $2
+	rs, err := tx.Query(ctx, `SELECT id, kind, key, payload, audit_id FROM outbox WHERE sent_at IS NULL AND kind = $2
 		ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`, r.cfg.Batch, l.kind)
 	if err != nil {
 		return 0, fmt.Errorf("claim outbox rows: %w", err)
@@ -331,7 +347,7 @@ func (r *Relay) once(ctx context.Context, l *lane) (int, error) {
 	var rows []row
 	for rs.Next() {
 		var x row
-		if err := rs.Scan(&x.id, &x.kind, &x.key, &x.payload); err != nil {
+		if err := rs.Scan(&x.id, &x.kind, &x.key, &x.payload, &x.audit); err != nil {
 			rs.Close()
 			return 0, fmt.Errorf("scan outbox row: %w", err)
 		}
@@ -478,7 +494,9 @@ func (r *Relay) publish(ctx context.Context, rows []row, docs map[string][]byte)
 		switch x.kind {
 		case "kv":
 			if m, ok := byKey[x.key]; ok {
+				// Rows merge into the latest state: the latest author names it.
 				m.ids = append(m.ids, x.id)
+				setAudit(m.msg, x.audit)
 				continue
 			}
 			m := &message{msg: &nats.Msg{Subject: contract.KVSubject(x.key)}, ids: []int64{x.id}}
@@ -487,6 +505,7 @@ func (r *Relay) publish(ctx context.Context, rows []row, docs map[string][]byte)
 			} else {
 				m.msg.Header = nats.Header{"KV-Operation": []string{"DEL"}}
 			}
+			setAudit(m.msg, x.audit)
 			byKey[x.key] = m
 			msgs = append(msgs, m)
 		case "ev":
@@ -498,7 +517,9 @@ func (r *Relay) publish(ctx context.Context, rows []row, docs map[string][]byte)
 				settle([]int64{x.id}, fmt.Sprintf("malformed event (no id): %v", err))
 				continue
 			}
-			msgs = append(msgs, &message{msg: &nats.Msg{Subject: x.key, Data: x.payload},
+			m := &nats.Msg{Subject: x.key, Data: x.payload}
+			setAudit(m, x.audit)
+			msgs = append(msgs, &message{msg: m,
 				opts: []jetstream.PublishOpt{jetstream.WithMsgID(ev.ID)}, ids: []int64{x.id}})
 		default:
 			settle([]int64{x.id}, "unknown outbox kind "+x.kind)

@@ -45,6 +45,7 @@ import (
 	"storefront/writer/money/tosssandbox"
 	"storefront/writer/outbox"
 	"storefront/writer/push"
+	"storefront/writer/staff"
 )
 
 // Config is every setting of the writer. Zero values get defaults in New.
@@ -150,7 +151,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.DatabaseURL, "database-url", "", "PostgreSQL URL (env DATABASE_URL)")
 	fs.StringVar(&c.NATSURL, "nats-url", contract.DefaultNATSURL, "NATS URL (env NATS_URL)")
 	fs.IntVar(&c.NATSReplicas, "nats-replicas", 1, "JetStream replicas of stream and bucket (env NATS_REPLICAS)")
-	fs.StringVar(&c.AdminToken, "admin-token", devsecrets.AdminToken, "bearer token of the admin API (env ADMIN_TOKEN)")
+	fs.StringVar(&c.AdminToken, "admin-token", devsecrets.AdminToken, "bearer token of machine calls to the admin API: catalog changes and member roles, never staff or the audit trail (env ADMIN_TOKEN)")
 	fs.StringVar(&c.AudienceSecret, "audience-secret", devsecrets.AudienceSecret, "secret of the audience cookie shared with the edge (env AUDIENCE_SECRET)")
 	fs.StringVar(&c.AnalystSecret, "analyst-secret", devsecrets.AnalystSecret, "secret of the analyst cookie shared with analytics (env ANALYST_SECRET)")
 	fs.StringVar(&c.ContentSecret, "content-secret", devsecrets.ContentSecret, "secret of content tokens shared with the edge (env CONTENT_SECRET)")
@@ -361,7 +362,15 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	top.Handle("GET /healthz", ops)
 	top.Handle("GET /readyz", ops)
 	top.Handle("GET /metrics", ops)
-	adm := admin.New(s.pool, cfg.AdminToken, cfg.Now, log.With("part", "admin"))
+	// People sign in as staff (writer/staff); ADMIN_TOKEN is the machine
+	// principal only, within the scope staff.grants gives it.
+	st, err := staff.New(s.pool, staff.Config{Now: cfg.Now, MachineToken: cfg.AdminToken,
+		CookieSecure: cfg.CookieSecure || cfg.CookieMode == svc.ModeLive}, log.With("part", "staff"))
+	if err != nil {
+		return nil, err
+	}
+	st.Routes(top, admin.Prefix, func(f httpapi.HandlerFunc) http.Handler { return httpapi.Wrap(log, f) })
+	adm := admin.New(s.pool, st, cfg.Now, log.With("part", "admin"))
 	adm.Changed = s.relay.Wake
 	adm.Docs, adm.MaxDoc = outbox.Route(s.builders()), maxDoc
 	adm.Routes(top)

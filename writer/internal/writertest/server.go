@@ -2,6 +2,7 @@ package writertest
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/cookiejar"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"storefront/devstack"
 	"storefront/devstack/testenv"
 	"storefront/writer/server"
+	"storefront/writer/staff"
 )
 
 // Env is a running writer with its dependencies.
@@ -92,4 +94,26 @@ func (e *Env) Count(sql string, args ...any) int {
 		e.T.Fatal(err)
 	}
 	return n
+}
+
+// Operator makes an operator account (as `storefront staff create-operator`
+// does) and returns a browser client signed in as it, with a TOTP code of the
+// writer's clock.
+func (e *Env) Operator() *Client {
+	e.T.Helper()
+	login := fmt.Sprintf("op.%d", time.Now().UnixNano()%1_000_000_000)
+	const pw = "operator password for tests"
+	c, err := staff.CreateOperator(context.Background(), e.Pool, login, "운영자", pw, "writertest")
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	code, err := staff.TOTPCode(c.TOTPSecret, time.Now())
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	b := e.Browser()
+	if st, body := b.Do("POST", "/admin/api/v1/session", map[string]string{"login": login, "password": pw, "code": code}); st != 200 {
+		e.T.Fatalf("operator sign-in: %d %s", st, body)
+	}
+	return b
 }

@@ -3,10 +3,16 @@ import { useRevalidator } from "react-router";
 import { http } from "~/utils/api";
 import { isHttpError } from "~/utils/http";
 import * as s from "./analytics.css";
-import { readAdminToken } from "./AdminToken";
 import * as m from "./media.css";
 import { MEDIA_API, mediaAPI } from "./mediaAPI";
-import { ACCEPT, isRefusal, jobLabel, sortFiles, uploadFile, type Job } from "./mediaUpload";
+import {
+  ACCEPT,
+  isRefusal,
+  jobLabel,
+  sortFiles,
+  uploadFile,
+  type Job,
+} from "./mediaUpload";
 
 type FileState = { name: string; sent: number; total: number; done: boolean };
 
@@ -28,11 +34,14 @@ export function UploadPanel({ pid, no }: { pid: string; no: number }) {
     if (!job || job.state === "done" || job.state === "failed") return;
     const t = setTimeout(async () => {
       try {
-        const a = await http<{ job: Job }>(`${MEDIA_API}/jobs/${job.id}`, { headers: { Authorization: `Bearer ${readAdminToken()}` } });
+        const a = await http<{ job: Job }>(`${MEDIA_API}/jobs/${job.id}`);
         setJob(a.job);
-        if (a.job.state === "done" || a.job.state === "failed") revalidator.revalidate();
+        if (a.job.state === "done" || a.job.state === "failed")
+          revalidator.revalidate();
       } catch (e) {
-        setError(isHttpError(e) ? e.message : "처리 상태를 불러오지 못했습니다.");
+        setError(
+          isHttpError(e) ? e.message : "처리 상태를 불러오지 못했습니다.",
+        );
       }
     }, 700);
     return () => clearTimeout(t);
@@ -45,24 +54,40 @@ export function UploadPanel({ pid, no }: { pid: string; no: number }) {
     setError("");
     setJob(null);
     setRunning(true);
-    setFiles(chosen.map((f) => ({ name: f.name, sent: 0, total: f.size, done: false })));
-    const api = mediaAPI(readAdminToken());
+    setFiles(
+      chosen.map((f) => ({
+        name: f.name,
+        sent: 0,
+        total: f.size,
+        done: false,
+      })),
+    );
+    const api = mediaAPI();
     try {
       const ids: string[] = [];
       for (const [i, f] of chosen.entries()) {
-        const u = await uploadFile(f, api, (sent, tot) => setFiles((fs) => fs.map((x, j) => (j === i ? { ...x, sent, total: tot } : x))));
-        setFiles((fs) => fs.map((x, j) => (j === i ? { ...x, sent: x.total, done: true } : x)));
+        const u = await uploadFile(f, api, (sent, tot) =>
+          setFiles((fs) =>
+            fs.map((x, j) => (j === i ? { ...x, sent, total: tot } : x)),
+          ),
+        );
+        setFiles((fs) =>
+          fs.map((x, j) => (j === i ? { ...x, sent: x.total, done: true } : x)),
+        );
         ids.push(u.id);
       }
       const a = await http<{ job: Job }>(`${MEDIA_API}/jobs`, {
         method: "POST",
         json: { target: "volume", pid, no, uploads: ids },
-        headers: { Authorization: `Bearer ${readAdminToken()}` },
         expect: [202],
       });
       setJob(a.job);
     } catch (err) {
-      setError(isRefusal(err) || isHttpError(err) ? (err as Error).message : "업로드하지 못했습니다. 다시 시도해 주세요.");
+      setError(
+        isRefusal(err) || isHttpError(err)
+          ? (err as Error).message
+          : "업로드하지 못했습니다. 다시 시도해 주세요.",
+      );
     } finally {
       setRunning(false);
     }
@@ -76,7 +101,16 @@ export function UploadPanel({ pid, no }: { pid: string; no: number }) {
       <form className={s.form} onSubmit={start}>
         <label className={s.field}>
           파일 (이미지 여러 장, ZIP·CBZ 하나 또는 EPUB 하나)
-          <input ref={input} className={s.input} type="file" name="files" multiple accept={ACCEPT} required disabled={running} />
+          <input
+            ref={input}
+            className={s.input}
+            type="file"
+            name="files"
+            multiple
+            accept={ACCEPT}
+            required
+            disabled={running}
+          />
         </label>
         <button type="submit" className={s.button} disabled={running}>
           {running ? "올리는 중…" : "올리기"}
@@ -92,14 +126,28 @@ export function UploadPanel({ pid, no }: { pid: string; no: number }) {
           {files.map((f) => (
             <li key={f.name} className={m.file}>
               <span className={m.fileName}>{f.name}</span>
-              <progress className={m.progress} max={f.total || 1} value={f.sent} aria-label={`${f.name} 업로드`} />
-              <span className={s.muted}>{f.done ? "완료" : `${Math.floor((100 * f.sent) / (f.total || 1))}%`}</span>
+              <progress
+                className={m.progress}
+                max={f.total || 1}
+                value={f.sent}
+                aria-label={`${f.name} 업로드`}
+              />
+              <span className={s.muted}>
+                {f.done
+                  ? "완료"
+                  : `${Math.floor((100 * f.sent) / (f.total || 1))}%`}
+              </span>
             </li>
           ))}
         </ul>
       )}
       {job && (
-        <p role="status" className={m.jobState} data-testid="job-state" data-state={job.state}>
+        <p
+          role="status"
+          className={m.jobState}
+          data-testid="job-state"
+          data-state={job.state}
+        >
           작업 #{job.id}: {jobLabel(job)}
         </p>
       )}

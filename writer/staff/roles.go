@@ -1,0 +1,58 @@
+package staff
+
+// Roles of staff accounts (staff_accounts.role).
+const (
+	RoleOperator  = "operator"  // manages staff, reads the audit trail
+	RoleContent   = "content"   // catalog, prices, schedules, events, coupons, pushes, uploads
+	RoleProvider  = "provider"  // its own works only (the partner portal, not built yet)
+	RoleModerator = "moderator" // reviews and Q&A (no moderation routes yet)
+	RoleAnalyst   = "analyst"   // reports
+	// RoleMachine is the principal of the ADMIN_TOKEN bearer: programs
+	// (catalog import, test fixtures, load-test preparation), never people.
+	RoleMachine = "machine"
+)
+
+// Permissions the admin routes ask for.
+type Permission string
+
+const (
+	// PermCatalog: works, volumes, authors, events, awards, FAQ, notices,
+	// banners, keywords, site documents, media uploads, coupon grants.
+	PermCatalog Permission = "catalog"
+	// PermMemberRole: a member's role (PUT users/{uid}/role).
+	PermMemberRole Permission = "member-role"
+	// PermStaff: create, change and remove staff accounts.
+	PermStaff Permission = "staff"
+	// PermAudit: read and export the audit trail.
+	PermAudit Permission = "audit"
+)
+
+// grants is the one table of who may do what. A role not listed, or a
+// permission not in its list, is refused (403): new routes are closed to
+// everyone until a line here opens them.
+var grants = map[string][]Permission{
+	RoleOperator: {PermStaff, PermAudit, PermMemberRole},
+	RoleContent:  {PermCatalog},
+	// The machine token keeps exactly what programs need to build a
+	// catalog and its fixtures; it can never manage staff or read the trail.
+	RoleMachine: {PermCatalog, PermMemberRole},
+}
+
+// Allowed reports whether role holds perm.
+func Allowed(role string, perm Permission) bool {
+	for _, p := range grants[role] {
+		if p == perm {
+			return true
+		}
+	}
+	return false
+}
+
+// ValidRole reports whether role is one a staff account may hold.
+func ValidRole(role string) bool {
+	switch role {
+	case RoleOperator, RoleContent, RoleProvider, RoleModerator, RoleAnalyst:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,312 @@
+package staff_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"storefront/writer/internal/writertest"
+	"storefront/writer/server"
+	"storefront/writer/staff"
+)
+
+// clock is the writer's clock in these tests: sign-ins need a fresh TOTP
+// step each (a code is good once), and the idle timeout is crossed by moving
+// it, not by waiting.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+type stack struct {
+	t     *testing.T
+	env   *writertest.Env
+	clock *clock
+}
+
+func start(t *testing.T) *stack {
+	c := &clock{t: time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)}
+	env := writertest.StartWriter(t, func(cfg *server.Config) { cfg.Now = c.Now })
+	return &stack{t: t, env: env, clock: c}
+}
+
+type answer struct {
+	status int
+	body   []byte
+	cookie string
+}
+
+func (a answer) json(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal(a.body, v); err != nil {
+		t.Fatalf("answer %d %s: %v", a.status, a.body, err)
+	}
+}
+
+// call makes a request with the staff cookie tok (if any) and extra headers.
+func (s *stack) call(method, path, tok string, body any, hdr ...string) answer {
+	s.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, s.env.Base+"/admin/api/v1/"+path, rd)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if tok != "" {
+		req.AddCookie(&http.Cookie{Name: staff.Cookie, Value: tok})
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	a := answer{status: res.StatusCode, body: b}
+	for _, c := range res.Cookies() {
+		if c.Name == staff.Cookie {
+			a.cookie = c.Value
+			if !c.HttpOnly || c.SameSite != http.SameSiteStrictMode {
+				s.t.Errorf("staff cookie not HttpOnly + SameSite=Strict: %+v", c)
+			}
+		}
+	}
+	return a
+}
+
+func (s *stack) want(a answer, status int, what string) {
+	s.t.Helper()
+	if a.status != status {
+		s.t.Fatalf("%s: status %d, want %d: %s", what, a.status, status, a.body)
+	}
+}
+
+// signIn signs in with a fresh TOTP step and returns the cookie's token.
+func (s *stack) signIn(login, password, secret string) string {
+	s.t.Helper()
+	s.clock.Add(30 * time.Second)
+	code, err := staff.TOTPCode(secret, s.clock.Now())
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	a := s.call("POST", "session", "", map[string]string{"login": login, "password": password, "code": code})
+	s.want(a, 200, "sign-in of "+login)
+	if a.cookie == "" {
+		s.t.Fatal("no staff cookie after sign-in")
+	}
+	return a.cookie
+}
+
+const pw = "correct horse battery staple"
+
+// operator makes the first operator as the command does.
+func (s *stack) operator() (tok string) {
+	s.t.Helper()
+	c, err := staff.CreateOperator(context.Background(), s.env.Pool, "root.op", "운영자", pw, "tester")
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return s.signIn("root.op", pw, c.TOTPSecret)
+}
+
+// member creates a staff account through the operator's API.
+func (s *stack) member(opTok, login, role string) (id int64, secret string) {
+	s.t.Helper()
+	a := s.call("POST", "staff", opTok, map[string]string{"login": login, "name": login, "role": role, "password": pw})
+	s.want(a, 201, "create "+login)
+	var c staff.Created
+	a.json(s.t, &c)
+	return c.Account.ID, c.TOTPSecret
+}
+
+func TestStaffSignInRolesAuditAndRevocation(t *testing.T) {
+	s := start(t)
+	if a := s.call("POST", "works", "", map[string]string{"section": "WT", "title": "x"}); a.status != 401 {
+		t.Fatalf("admin call without a session: %d", a.status)
+	}
+	op := s.operator()
+	// The operator manages staff; the catalog is the content team's.
+	s.want(s.call("POST", "works", op, map[string]string{"section": "WT", "title": "x"}), 403, "operator changes the catalog")
+	cmID, cmSecret := s.member(op, "kim.content", staff.RoleContent)
+	cm := s.signIn("kim.content", pw, cmSecret)
+	s.want(s.call("POST", "staff", cm, map[string]string{"login": "x.y", "name": "x", "role": "operator", "password": pw}), 403, "content manager creates staff")
+	s.want(s.call("GET", "audit", cm, nil), 403, "content manager reads the audit trail")
+
+	a := s.call("POST", "works", cm, map[string]string{"section": "WT", "title": "첫 작품"}, "User-Agent", "staff-test/1")
+	s.want(a, 201, "content manager creates a work")
+	var made struct{ PID string }
+	a.json(t, &made)
+	s.want(s.call("PATCH", "works/"+made.PID, cm, map[string]string{"title": "고친 제목"}), 200, "rename")
+
+	// The trail: who, role, what, target, before -> after, from where.
+	var trail struct {
+		Entries []staff.AuditRow `json:"entries"`
+	}
+	s.call("GET", "audit?actor=kim.content", op, nil).json(t, &trail)
+	if len(trail.Entries) != 2 {
+		t.Fatalf("audit rows of kim.content: %+v", trail.Entries)
+	}
+	patch := trail.Entries[0]
+	if patch.Action != "PATCH works/{pid}" || patch.Target != "work:"+made.PID || patch.ActorRole != staff.RoleContent ||
+		patch.ActorID == nil || *patch.ActorID != cmID || patch.IP == "" {
+		t.Errorf("audit row of the rename: %+v", patch)
+	}
+	if !strings.Contains(string(patch.Before), `"title":"첫 작품"`) || !strings.Contains(string(patch.After), `"title":"고친 제목"`) {
+		t.Errorf("before/after of the rename: %s -> %s", patch.Before, patch.After)
+	}
+	if trail.Entries[1].UserAgent != "staff-test/1" || trail.Entries[1].Action != "POST works" {
+		t.Errorf("audit row of the creation: %+v", trail.Entries[1])
+	}
+	// The change's outbox rows carry the audit row's id (written in the
+	// same transaction).
+	if n := s.env.Count(`SELECT count(*) FROM outbox WHERE audit_id = $1`, patch.ID); n == 0 {
+		t.Error("no outbox row of the rename carries its audit id")
+	}
+
+	// CSV export of the same trail.
+	csvA := s.call("GET", "audit.csv?actor=kim.content", op, nil)
+	s.want(csvA, 200, "audit.csv")
+	if lines := strings.Split(strings.TrimSpace(string(csvA.body)), "\n"); len(lines) != 3 || !strings.Contains(lines[1], "PATCH works/{pid}") {
+		t.Errorf("audit.csv:\n%s", csvA.body)
+	}
+
+	// A role change ends the person's sessions at once.
+	s.want(s.call("PUT", "staff/"+itoa(cmID)+"/role", op, map[string]string{"role": staff.RoleModerator}), 200, "role change")
+	s.want(s.call("GET", "session", cm, nil), 401, "old session after a role change")
+	s.want(s.call("POST", "works", cm, map[string]string{"section": "WT", "title": "y"}), 401, "old session changes the catalog after a role change")
+	// Signed in again as a moderator: no prices.
+	mod := s.signIn("kim.content", pw, cmSecret)
+	s.want(s.call("PATCH", "works/"+made.PID, mod, map[string]any{"title": "z"}), 403, "moderator changes a work")
+	// Removal ends them too.
+	s.want(s.call("DELETE", "staff/"+itoa(cmID), op, nil), 200, "removal")
+	s.want(s.call("GET", "session", mod, nil), 401, "session after removal")
+	s.clock.Add(30 * time.Second)
+	code, _ := staff.TOTPCode(cmSecret, s.clock.Now())
+	s.want(s.call("POST", "session", "", map[string]string{"login": "kim.content", "password": pw, "code": code}), 401, "removed staff signs in")
+
+	// The role change and the removal are in the trail with before/after.
+	s.call("GET", "audit?target=staff:"+itoa(cmID), op, nil).json(t, &trail)
+	if len(trail.Entries) != 3 || trail.Entries[1].Action != "staff.role" ||
+		!strings.Contains(string(trail.Entries[1].Before), `"role":"content"`) || !strings.Contains(string(trail.Entries[1].After), `"role":"moderator"`) {
+		t.Errorf("audit of staff changes: %+v", trail.Entries)
+	}
+
+	// The last operator cannot demote or remove itself.
+	s.want(s.call("DELETE", "staff/1", op, nil), 409, "removing the last operator")
+
+	// Logout ends the session on the server.
+	s.want(s.call("DELETE", "session", op, nil), 200, "logout")
+	s.want(s.call("GET", "audit", op, nil), 401, "session after logout")
+}
+
+func TestStaffSessionIdleTimeoutAndCSRF(t *testing.T) {
+	s := start(t)
+	op := s.operator()
+	s.want(s.call("POST", "staff", op, map[string]string{"login": "a.b", "name": "a", "role": "analyst", "password": pw},
+		"Origin", "http://evil.example"), 403, "cross-site staff creation")
+	if n := s.env.Count(`SELECT count(*) FROM staff_accounts WHERE login = 'a.b'`); n != 0 {
+		t.Fatal("a refused cross-site call created an account")
+	}
+	s.clock.Add(14 * time.Minute)
+	s.want(s.call("GET", "session", op, nil), 200, "session used within the idle timeout")
+	s.clock.Add(16 * time.Minute)
+	s.want(s.call("GET", "session", op, nil), 401, "session idle for 16 minutes")
+}
+
+func TestStaffLoginLimits(t *testing.T) {
+	s := start(t)
+	c, err := staff.CreateOperator(context.Background(), s.env.Pool, "root.op", "운영자", pw, "tester")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5; i++ {
+		s.want(s.call("POST", "session", "", map[string]string{"login": "root.op", "password": "wrong password!", "code": "000000"}), 401, "wrong password")
+	}
+	// Past the limit even the right password and code get 429, in the envelope.
+	s.clock.Add(30 * time.Second)
+	code, _ := staff.TOTPCode(c.TOTPSecret, s.clock.Now())
+	a := s.call("POST", "session", "", map[string]string{"login": "root.op", "password": pw, "code": code})
+	s.want(a, 429, "sign-in after 5 failures")
+	var env struct {
+		Header struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"header"`
+	}
+	a.json(t, &env)
+	if env.Header.Code != 429 || !strings.Contains(env.Header.Message, "로그인 시도가 너무 많습니다") {
+		t.Errorf("429 envelope: %s", a.body)
+	}
+	// The window passes: the right password and code open again.
+	s.clock.Add(16 * time.Minute)
+	s.signIn("root.op", pw, c.TOTPSecret)
+
+	// Per client address: 20 failures over many logins lock the address.
+	for i := 0; i < 20; i++ {
+		s.call("POST", "session", "", map[string]string{"login": "nobody" + itoa(int64(i)), "password": "wrong password!", "code": "000000"})
+	}
+	s.clock.Add(30 * time.Second)
+	code, _ = staff.TOTPCode(c.TOTPSecret, s.clock.Now())
+	s.want(s.call("POST", "session", "", map[string]string{"login": "root.op", "password": pw, "code": code}), 429, "sign-in from a locked address")
+}
+
+func TestMachineTokenScope(t *testing.T) {
+	s := start(t)
+	bearer := []string{"Authorization", "Bearer tok"}
+	a := s.call("POST", "works", "", map[string]string{"section": "WT", "title": "기계"}, bearer...)
+	s.want(a, 201, "machine token creates a work")
+	s.want(s.call("POST", "staff", "", map[string]string{"login": "m.x", "name": "x", "role": "operator", "password": pw}, bearer...), 403, "machine token creates staff")
+	s.want(s.call("GET", "audit", "", nil, bearer...), 403, "machine token reads the audit trail")
+	s.want(s.call("POST", "works", "", map[string]string{"section": "WT", "title": "x"}, "Authorization", "Bearer nope"), 401, "wrong machine token")
+	if n := s.env.Count(`SELECT count(*) FROM staff_audit WHERE actor_login = 'machine' AND actor_role = 'machine' AND action = 'POST works'`); n != 1 {
+		t.Errorf("machine change audited %d times", n)
+	}
+}
+
+// TestAuditIsAppendOnly: nothing in the product, whatever its SQL, changes
+// or removes a row of the trail.
+func TestAuditIsAppendOnly(t *testing.T) {
+	s := start(t)
+	s.operator() // its creation is audited
+	ctx := context.Background()
+	if n := s.env.Count(`SELECT count(*) FROM staff_audit`); n != 1 {
+		t.Fatalf("audit rows: %d", n)
+	}
+	for _, sql := range []string{
+		`UPDATE staff_audit SET actor_login = 'someone else'`,
+		`DELETE FROM staff_audit`,
+		`TRUNCATE staff_audit`,
+	} {
+		if _, err := s.env.Pool.Exec(ctx, sql); err == nil || !strings.Contains(err.Error(), "append-only") {
+			t.Errorf("%s: %v, want the append-only refusal", sql, err)
+		}
+	}
+	if n := s.env.Count(`SELECT count(*) FROM staff_audit WHERE actor_login = 'command:tester'`); n != 1 {
+		t.Errorf("audit row changed: %d", n)
+	}
+}
+
+func itoa(n int64) string { return formatInt(n) }
+
+func formatInt(n int64) string { b, _ := json.Marshal(n); return string(b) }
