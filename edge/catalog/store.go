@@ -109,6 +109,14 @@ type Store struct {
 	// countersDirtySince: when (unix ns) a counters document first changed
 	// a work after the last bump of TagCounters, 0 = none since.
 	countersDirtySince atomic.Int64
+	// ctrChanged: the works whose counters changed since the last flush
+	// (rebuildCounterLists moves only them); flushMu makes one flush at a
+	// time take and use them.
+	ctrChanged struct {
+		sync.Mutex
+		m map[*Prod]struct{}
+	}
+	flushMu sync.Mutex
 
 	// pages caches paged works' volume pages (paged.go); pagedChanged is
 	// signalled when a paged head comes or goes.
