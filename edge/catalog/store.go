@@ -142,6 +142,9 @@ type Store struct {
 
 // New returns an empty store bumping tags in t.
 func New(t *cache.Tags) *Store {
+	// Lists show counters up to CountersRefresh late by design: an answer
+	// stale by them alone may be served while it re-renders.
+	t.Soften(TagCounters)
 	return &Store{
 		tags:     t,
 		products: make(map[string]*Prod),

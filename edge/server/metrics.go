@@ -60,6 +60,8 @@ func newMetrics(s *Server) *metrics {
 			func() float64 { return float64(s.cache.Misses.Load()) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_cache_invalidated_total", Help: "Cached bodies found invalid (catalog update or release instant) and dropped."},
 			func() float64 { return float64(s.cache.Stale.Load()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_cache_stale_served_total", Help: "Cached bodies out of date only by list counters served while one background render replaced them (EDGE_STALE_RENDER)."},
+			func() float64 { return float64(s.staleServed.Load()) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_media_cache_hits_total", Help: "Media objects served from the edge's object cache."},
 			func() float64 { return float64(s.objects.Hits.Load()) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_media_cache_misses_total", Help: "Media objects read from the content store."},
