@@ -106,8 +106,11 @@ type Entry struct {
 	// Until is the unix nanosecond instant the body stops being true by the
 	// clock (0 = never): a scheduled release or an event boundary.
 	Until int64
-	refs  []Ref
-	key   string
+	// From is the unix nanosecond instant the body starts being true (0 =
+	// always): an answer rendered ahead for a release instant.
+	From int64
+	refs []Ref
+	key  string
 	// staleAt: when (unix ns) a lookup first found the entry stale by soft
 	// tags only (StaleSince); shared by the entry's compressed copy.
 	staleAt *atomic.Int64
@@ -115,7 +118,7 @@ type Entry struct {
 
 // Valid reports whether the entry may still be served at unix-nano now.
 func (e *Entry) Valid(now int64) bool {
-	if e.Until != 0 && now >= e.Until {
+	if e.Until != 0 && now >= e.Until || now < e.From {
 		return false
 	}
 	for i := range e.refs {

@@ -133,6 +133,8 @@ type Store struct {
 	// Apply (listindex.go); authors: each author's works by pid.
 	lists   listIndex
 	authors map[int64]map[string]*Prod
+	// soon: works applied with a release within soonWindow (releasing.go).
+	soon soonIndex
 
 	// revision of the last applied KV entry, and when.
 	revision  uint64
@@ -387,6 +389,7 @@ func (s *Store) apply(u Update, doc any) {
 		}
 		s.indexProduct(old, nw)
 		s.indexAuthors(old, nw)
+		s.noteRelease(nw, s.applyNow)
 		if old != nil && old.paged || nw != nil && nw.paged {
 			select {
 			case s.pagedChanged <- struct{}{}:

@@ -135,6 +135,12 @@ func (s *Server) serveAPI(ctx *fasthttp.RequestCtx) routeClass {
 			return classAPI
 		}
 	}
+	if e := s.takeAhead(key, now); e != nil {
+		*kp = key
+		keyPool.Put(kp)
+		s.writeEntry(ctx, e)
+		return classAPI
+	}
 	fn, ok := s.route(ctx)
 	if !ok {
 		*kp = key
@@ -197,6 +203,22 @@ func (s *Server) renderBehind(ctx *fasthttp.RequestCtx, key []byte, e *cache.Ent
 
 // render builds, caches and returns the answer of fn.
 func (s *Server) render(ctx context.Context, path, key string, fn renderFunc, now time.Time, teen bool) *cache.Entry {
+	e, ok := s.build(ctx, path, fn, now, teen)
+	if !ok {
+		// Only for the requests that waited with this one: the next asks
+		// the bucket again.
+		return e
+	}
+	s.cache.Set([]byte(key), e)
+	if e.NeedsCompression() {
+		s.compressLater(key, e)
+	}
+	return e
+}
+
+// build renders the answer of fn at now; false when it must not be cached
+// (the volume pages could not be read).
+func (s *Server) build(ctx context.Context, path string, fn renderFunc, now time.Time, teen bool) (*cache.Entry, bool) {
 	var status int
 	var body any
 	refs, until, perr := s.readPaged(ctx, now, teen, func(v *catalog.View) { status, body = fn(v) })
@@ -211,16 +233,7 @@ func (s *Server) render(ctx context.Context, path, key string, fn renderFunc, no
 	}
 	e := cache.NewPlainEntry(status, b, until, refs)
 	e.Sign()
-	if perr != nil {
-		// Only for the requests that waited with this one: the next asks
-		// the bucket again.
-		return e
-	}
-	s.cache.Set([]byte(key), e)
-	if e.NeedsCompression() {
-		s.compressLater(key, e)
-	}
-	return e
+	return e, perr == nil
 }
 
 // compressLater adds the gzip and brotli variants off the request path, so a

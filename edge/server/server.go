@@ -363,7 +363,9 @@ type Server struct {
 	behind      sync.Map
 	renderSem   chan struct{}
 	staleServed atomic.Uint64
-	closeOnce   sync.Once
+	// ahead: answers rendered ahead of a release instant (prerender.go).
+	ahead     aheadAnswers
+	closeOnce sync.Once
 }
 
 // New connects to NATS, makes sure the stream and bucket exist, binds the
@@ -516,6 +518,7 @@ func (s *Server) Run(ctx context.Context) error {
 	go s.watchProgress(wctx)
 	go s.writeSnapshots(wctx)
 	go s.pinVolumePages(wctx)
+	go s.prerenderReleases(wctx)
 
 	srv := &fasthttp.Server{
 		Handler:               s.handle,
