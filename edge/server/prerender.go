@@ -23,10 +23,12 @@ import (
 // between (its tags bumped) is not valid and is rendered as before.
 
 // prerenderAhead is how long before a release instant its answers are
-// rendered. Under catalog's prepareAhead (10 s): the recent lists for the
-// instant are made by then, so a render at the instant does not make its
-// own (which would make the renders of the present remake theirs).
-const prerenderAhead = 5 * time.Second
+// rendered: as soon as the releasing heads arrive (20 s ahead in the
+// benchmark), within a minute of it. The detail and the volume list read
+// no ordered list (View.ListN is the only reader of those), so a render at
+// a future instant does not make a list for it that the present's renders
+// would then remake.
+const prerenderAhead = time.Minute
 
 // aheadMaxBytes bounds the answers held ahead (bodies and their
 // compressed variants); releases beyond it render on demand as before.
