@@ -527,33 +527,34 @@ func (s *Store) rebuildCounterLists() {
 	s.lists.mu.Unlock()
 	lists := make([]*orderedList, len(keys))
 	esv := make([][]listEntry, len(keys))
-	// Under the lock only the copy: a work is immutable once applied but
-	// for its counters, read atomically.
+	found := make([][]*Prod, len(keys))
+	// Under the read lock one copy of each list, without its changed
+	// works: a work is immutable once applied but for its counters, read
+	// atomically, and the old lists change only under the write lock.
 	s.mu.RLock()
 	for i, old := range olds {
-		esv[i] = slices.Concat(old.cs...)
+		es := make([]listEntry, 0, old.len())
+		for _, ch := range old.cs {
+			for _, e := range ch {
+				if _, ok := changed[e.p]; ok {
+					found[i] = append(found[i], e.p)
+				} else {
+					es = append(es, e)
+				}
+			}
+		}
+		esv[i] = es
 	}
 	s.mu.RUnlock()
-	var moved []listEntry
 	for i, old := range olds {
 		l := &orderedList{order: old.order}
 		lists[i] = l
-		es := esv[i][:0]
-		moved = moved[:0]
-		for _, e := range esv[i] {
-			if _, ok := changed[e.p]; ok {
-				e.k = l.key(e.p)
-				moved = append(moved, e)
-			} else {
-				es = append(es, e)
-			}
-		}
-		if len(moved) == 0 {
-			l.setEntries(es)
-			continue
+		moved := make([]listEntry, len(found[i]))
+		for j, p := range found[i] {
+			moved[j] = l.newEntry(p)
 		}
 		slices.SortFunc(moved, l.cmp)
-		l.setEntries(mergeEntries(l, es, moved))
+		l.setEntries(mergeInto(l, esv[i], moved))
 	}
 	s.lists.mu.Lock()
 	defer s.lists.mu.Unlock()
@@ -578,6 +579,34 @@ func mergeEntries(l *orderedList, a, b []listEntry) []listEntry {
 		}
 	}
 	return append(append(es, a...), b...)
+}
+
+// mergeInto merges b into a, both in l's order, in place from the back
+// when a has the room (it has: the entries b's works were taken from).
+func mergeInto(l *orderedList, a, b []listEntry) []listEntry {
+	if len(b) == 0 {
+		return a
+	}
+	n := len(a)
+	a = slices.Grow(a, len(b))[:n+len(b)]
+	i, j := n-1, len(b)-1
+	for k := len(a) - 1; j >= 0; k-- {
+		if i >= 0 && l.cmp(a[i], b[j]) > 0 {
+			a[k], i = a[i], i-1
+		} else {
+			a[k], j = b[j], j-1
+		}
+	}
+	return a
+}
+
+// len is how many entries l holds.
+func (l *orderedList) len() int {
+	n := 0
+	for _, ch := range l.cs {
+		n += len(ch)
+	}
+	return n
 }
 
 // markChanged notes that p's counters changed since the last flush.
