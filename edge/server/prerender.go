@@ -51,7 +51,7 @@ type aheadAnswers struct {
 }
 
 // takeAhead returns the answer rendered ahead for key when it is true at
-// now, and caches it. It does not allocate.
+// now, and caches it. It allocates only when it has one.
 func (s *Server) takeAhead(key []byte, now time.Time) *cache.Entry {
 	if s.ahead.n.Load() == 0 {
 		return nil
@@ -63,7 +63,10 @@ func (s *Server) takeAhead(key []byte, now time.Time) *cache.Entry {
 		return nil
 	}
 	s.ahead.served.Add(1)
-	s.cache.Set(key, e)
+	// A copy: Set writes the entry's key, and misses at the instant take
+	// the same answer at once.
+	c := *e
+	s.cache.Set(key, &c)
 	return e
 }
 
