@@ -33,29 +33,46 @@ import (
 // Safe for concurrent use.
 type Tags struct {
 	mu sync.Mutex
-	m  map[string]*atomic.Uint64
+	m  map[string]*tagCtr
+}
+
+// tagCtr is one tag's version; soft tags (Soften) make a body stale in a
+// way that may be served while one render replaces it (Cache.GetStale).
+type tagCtr struct {
+	v    atomic.Uint64
+	soft atomic.Bool
 }
 
 // NewTags returns an empty tag table.
-func NewTags() *Tags { return &Tags{m: make(map[string]*atomic.Uint64)} }
+func NewTags() *Tags { return &Tags{m: make(map[string]*tagCtr)} }
 
 // Ref is a tag's counter together with the version a body was rendered at.
 type Ref struct {
-	ctr *atomic.Uint64
+	ctr *tagCtr
 	ver uint64
+}
+
+func (t *Tags) ctr(tag string) *tagCtr {
+	t.mu.Lock()
+	c := t.m[tag]
+	if c == nil {
+		c = new(tagCtr)
+		t.m[tag] = c
+	}
+	t.mu.Unlock()
+	return c
 }
 
 // Current returns a reference to tag's current version.
 func (t *Tags) Current(tag string) Ref {
-	t.mu.Lock()
-	c := t.m[tag]
-	if c == nil {
-		c = new(atomic.Uint64)
-		t.m[tag] = c
-	}
-	t.mu.Unlock()
-	return Ref{ctr: c, ver: c.Load()}
+	c := t.ctr(tag)
+	return Ref{ctr: c, ver: c.v.Load()}
 }
+
+// Soften marks tag as one whose bump leaves its bodies servable for a
+// bounded while, until one render replaces them: a tag whose data readers
+// already see late by design (the counters of lists, catalog.TagCounters).
+func (t *Tags) Soften(tag string) { t.ctr(tag).soft.Store(true) }
 
 // Bump invalidates every body rendered from tag. A tag nobody rendered from
 // costs nothing.
@@ -64,7 +81,7 @@ func (t *Tags) Bump(tag string) {
 	c := t.m[tag]
 	t.mu.Unlock()
 	if c != nil {
-		c.Add(1)
+		c.v.Add(1)
 	}
 }
 
@@ -89,21 +106,50 @@ type Entry struct {
 	// Until is the unix nanosecond instant the body stops being true by the
 	// clock (0 = never): a scheduled release or an event boundary.
 	Until int64
-	refs  []Ref
-	key   string
+	// From is the unix nanosecond instant the body starts being true (0 =
+	// always): an answer rendered ahead for a release instant.
+	From int64
+	refs []Ref
+	key  string
+	// staleAt: when (unix ns) a lookup first found the entry stale by soft
+	// tags only (StaleSince); shared by the entry's compressed copy.
+	staleAt *atomic.Int64
 }
 
 // Valid reports whether the entry may still be served at unix-nano now.
 func (e *Entry) Valid(now int64) bool {
-	if e.Until != 0 && now >= e.Until {
+	if e.Until != 0 && now >= e.Until || now < e.From {
 		return false
 	}
 	for i := range e.refs {
-		if e.refs[i].ctr.Load() != e.refs[i].ver {
+		if e.refs[i].ctr.v.Load() != e.refs[i].ver {
 			return false
 		}
 	}
 	return true
+}
+
+// softStale reports whether the entry, not Valid at now, is out of date
+// only by soft tags (Tags.Soften) and not by the clock.
+func (e *Entry) softStale(now int64) bool {
+	if e.Until != 0 && now >= e.Until || e.staleAt == nil {
+		return false
+	}
+	for i := range e.refs {
+		if r := &e.refs[i]; r.ctr.v.Load() != r.ver && !r.ctr.soft.Load() {
+			return false
+		}
+	}
+	return true
+}
+
+// StaleSince is when (unix ns) a lookup first found e stale by soft tags
+// only: now for the first caller, the same instant for every later one.
+func (e *Entry) StaleSince(now int64) int64 {
+	if e.staleAt.CompareAndSwap(0, now) {
+		return now
+	}
+	return e.staleAt.Load()
 }
 
 // minCompress is the size under which compressing costs more than it saves.
@@ -118,7 +164,7 @@ func NewEntry(status int, body []byte, until int64, refs []Ref) *Entry {
 
 // NewPlainEntry builds an entry without compressed variants; Compressed makes them.
 func NewPlainEntry(status int, body []byte, until int64, refs []Ref) *Entry {
-	return &Entry{Status: status, Body: body, Until: until, refs: refs}
+	return &Entry{Status: status, Body: body, Until: until, refs: refs, staleAt: new(atomic.Int64)}
 }
 
 // Sign computes what the entry keeps for signing its answers (before the
@@ -185,8 +231,9 @@ type Cache struct {
 	// Keys are our own 64-bit hashes; the entry keeps the full key so a
 	// collision is a miss, never another answer.
 	rc *ristretto.Cache[uint64, *Entry]
-	// Counters for /metrics and tests.
-	Hits, Misses, Stale atomic.Uint64
+	// Counters for /metrics and tests. SoftStale counts lookups that found
+	// an entry stale by soft tags only (GetStale returned it).
+	Hits, Misses, Stale, SoftStale atomic.Uint64
 }
 
 // New returns a cache holding about maxBytes of bodies.
@@ -222,6 +269,29 @@ func (c *Cache) Get(key []byte, now int64) *Entry {
 	}
 	c.Hits.Add(1)
 	return e
+}
+
+// GetStale is Get, but an entry out of date only by soft tags (Tags.Soften)
+// is returned with stale true and kept: the caller may serve it while one
+// render replaces it (bounded by StaleSince). It does not allocate.
+func (c *Cache) GetStale(key []byte, now int64) (e *Entry, stale bool) {
+	h := xxhash.Sum64(key)
+	e, ok := c.rc.Get(h)
+	if !ok || e == nil || e.key != string(key) {
+		c.Misses.Add(1)
+		return nil, false
+	}
+	if !e.Valid(now) {
+		if e.softStale(now) {
+			c.SoftStale.Add(1)
+			return e, true
+		}
+		c.Stale.Add(1)
+		c.rc.Del(h)
+		return nil, false
+	}
+	c.Hits.Add(1)
+	return e, false
 }
 
 // Set stores e under key; it may be dropped.

@@ -497,13 +497,24 @@ func releasesAfter(p *Prod, now time.Time) int {
 	return i
 }
 
-// rebuildCounterLists sorts every counters-ordered list built so far by the
-// counters as they are, for FlushCounters to swap in before it bumps
-// TagCounters: the re-sort a flush causes is done once, here, not by the
+// rebuildCounterLists makes, for FlushCounters to swap in before it bumps
+// TagCounters, every counters-ordered list built so far in the order of the
+// counters as they are: the flush's work is done once, here, not by the
 // first renders after it, and out of the store's lock but for one copy of
-// each list under the read lock. A work applied meanwhile makes the new
-// lists moot: renders then build them.
+// each list under the read lock. Only the works whose counters changed
+// since the last flush (changed, from applyStat) move: the rest keep their
+// keys and places, so a list is one linear merge of the unchanged entries
+// with the changed ones sorted, O(n + c·log c) for c changed works, not a
+// sort of the section (233 ms per flush at 100,000 works, on the one core
+// the storm's readers share). That holds because every entry's key is its
+// work's counters when it was keyed (sorted, inserted by Apply or moved
+// here), and a work changed since then is in changed. A work applied
+// meanwhile makes the new lists moot: renders then build them, reading
+// every key afresh.
 func (s *Store) rebuildCounterLists() {
+	s.flushMu.Lock()
+	defer s.flushMu.Unlock()
+	changed := s.takeChanged()
 	s.lists.mu.Lock()
 	var keys []listKey
 	var olds []*orderedList
@@ -516,21 +527,34 @@ func (s *Store) rebuildCounterLists() {
 	s.lists.mu.Unlock()
 	lists := make([]*orderedList, len(keys))
 	esv := make([][]listEntry, len(keys))
-	// Under the lock only the copy: a work is immutable once applied but
-	// for its counters, read atomically.
+	found := make([][]*Prod, len(keys))
+	// Under the read lock one copy of each list, without its changed
+	// works: a work is immutable once applied but for its counters, read
+	// atomically, and the old lists change only under the write lock.
 	s.mu.RLock()
 	for i, old := range olds {
-		esv[i] = slices.Concat(old.cs...)
+		es := make([]listEntry, 0, old.len())
+		for _, ch := range old.cs {
+			for _, e := range ch {
+				if _, ok := changed[e.p]; ok {
+					found[i] = append(found[i], e.p)
+				} else {
+					es = append(es, e)
+				}
+			}
+		}
+		esv[i] = es
 	}
 	s.mu.RUnlock()
 	for i, old := range olds {
 		l := &orderedList{order: old.order}
-		for j := range esv[i] {
-			esv[i][j].k = l.key(esv[i][j].p)
-		}
 		lists[i] = l
-		slices.SortFunc(esv[i], l.cmp)
-		l.setEntries(esv[i])
+		moved := make([]listEntry, len(found[i]))
+		for j, p := range found[i] {
+			moved[j] = l.newEntry(p)
+		}
+		slices.SortFunc(moved, l.cmp)
+		l.setEntries(mergeInto(l, esv[i], moved))
 	}
 	s.lists.mu.Lock()
 	defer s.lists.mu.Unlock()
@@ -542,6 +566,66 @@ func (s *Store) rebuildCounterLists() {
 		lists[i].ctrGen = s.lists.ctrGen
 		s.lists.m[k] = lists[i]
 	}
+}
+
+// mergeEntries is the entries of a and b, both in l's order, in l's order.
+func mergeEntries(l *orderedList, a, b []listEntry) []listEntry {
+	es := make([]listEntry, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if l.cmp(a[0], b[0]) <= 0 {
+			es, a = append(es, a[0]), a[1:]
+		} else {
+			es, b = append(es, b[0]), b[1:]
+		}
+	}
+	return append(append(es, a...), b...)
+}
+
+// mergeInto merges b into a, both in l's order, in place from the back
+// when a has the room (it has: the entries b's works were taken from).
+func mergeInto(l *orderedList, a, b []listEntry) []listEntry {
+	if len(b) == 0 {
+		return a
+	}
+	n := len(a)
+	a = slices.Grow(a, len(b))[:n+len(b)]
+	i, j := n-1, len(b)-1
+	for k := len(a) - 1; j >= 0; k-- {
+		if i >= 0 && l.cmp(a[i], b[j]) > 0 {
+			a[k], i = a[i], i-1
+		} else {
+			a[k], j = b[j], j-1
+		}
+	}
+	return a
+}
+
+// len is how many entries l holds.
+func (l *orderedList) len() int {
+	n := 0
+	for _, ch := range l.cs {
+		n += len(ch)
+	}
+	return n
+}
+
+// markChanged notes that p's counters changed since the last flush.
+func (s *Store) markChanged(p *Prod) {
+	s.ctrChanged.Lock()
+	if s.ctrChanged.m == nil {
+		s.ctrChanged.m = make(map[*Prod]struct{})
+	}
+	s.ctrChanged.m[p] = struct{}{}
+	s.ctrChanged.Unlock()
+}
+
+// takeChanged is the works whose counters changed since the last call.
+func (s *Store) takeChanged() map[*Prod]struct{} {
+	s.ctrChanged.Lock()
+	defer s.ctrChanged.Unlock()
+	m := s.ctrChanged.m
+	s.ctrChanged.m = nil
+	return m
 }
 
 // prepareAhead is how long before a section's next release its recent
@@ -602,16 +686,7 @@ func (s *Store) prepareRecent(now time.Time) {
 	}
 	for i, l := range afters {
 		slices.SortFunc(moved[i], l.cmp)
-		es := make([]listEntry, 0, len(same[i])+len(moved[i]))
-		a, b := same[i], moved[i]
-		for len(a) > 0 && len(b) > 0 {
-			if l.cmp(a[0], b[0]) <= 0 {
-				es, a = append(es, a[0]), a[1:]
-			} else {
-				es, b = append(es, b[0]), b[1:]
-			}
-		}
-		l.setEntries(append(append(es, a...), b...))
+		l.setEntries(mergeEntries(l, same[i], moved[i]))
 	}
 	s.lists.mu.Lock()
 	defer s.lists.mu.Unlock()

@@ -111,32 +111,39 @@ func BenchmarkReleaseInstant100k(b *testing.B) {
 	}
 }
 
-// BenchmarkCountersFlush100k is the re-sort a counters flush makes of the
-// lists ordered by counters (popular, zzim, rating of every section and of
-// the whole store) at 100,000 works, after one zzim: done by FlushCounters
+// BenchmarkCountersFlush100k is what a counters flush does to the lists
+// ordered by counters (popular, zzim, rating of every section and of the
+// whole store) at 100,000 works, after 1 changed work and after 1,500 (a
+// zzim storm's 50 writes/s over the 30 s refresh): done by FlushCounters
 // before it bumps TagCounters, out of the store's lock but for one copy of
-// each list, instead of by the first render of each list after the bump.
+// each list. Only the changed works move (a merge), the rest keep places.
 //
 //	go test -run XXX -bench CountersFlush100k -benchmem ./edge/catalog/
 func BenchmarkCountersFlush100k(b *testing.B) {
-	s := listBenchStore(b, 100_000)
-	s.CountersRefresh = time.Nanosecond
-	now := listBase.Add(-time.Hour)
-	for _, sec := range []string{"", contract.SectionWebtoon, contract.SectionComic, contract.SectionNovel} {
-		for _, o := range []string{SortPopular, SortRating, SortZzim} {
-			s.Read(now, false, func(v *View) { v.List(Filter{Section: sec, Weekday: -1}, o) })
-		}
-	}
-	i := int64(0)
-	b.ReportAllocs()
-	for b.Loop() {
-		b.StopTimer()
-		i++
-		s.Apply(now, statUpdate("P0007", 1000+i, uint64(300_000+i)))
-		b.StartTimer()
-		if !s.FlushCounters(now.Add(time.Second)) {
-			b.Fatal("no flush")
-		}
+	for _, changed := range []int{1, 1500} {
+		b.Run(fmt.Sprintf("changed=%d", changed), func(b *testing.B) {
+			s := listBenchStore(b, 100_000)
+			s.CountersRefresh = time.Nanosecond
+			now := listBase.Add(-time.Hour)
+			for _, sec := range []string{"", contract.SectionWebtoon, contract.SectionComic, contract.SectionNovel} {
+				for _, o := range []string{SortPopular, SortRating, SortZzim} {
+					s.Read(now, false, func(v *View) { v.List(Filter{Section: sec, Weekday: -1}, o) })
+				}
+			}
+			i := int64(0)
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				for j := range changed {
+					i++
+					s.Apply(now, statUpdate(fmt.Sprintf("P%04d", (j*61)%100_000), 1000+i, uint64(300_000+i)))
+				}
+				b.StartTimer()
+				if !s.FlushCounters(now.Add(time.Second)) {
+					b.Fatal("no flush")
+				}
+			}
+		})
 	}
 }
 

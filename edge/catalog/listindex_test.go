@@ -287,6 +287,11 @@ func testListIndexMatchesScan(t *testing.T) {
 							want.pids, slices.Collect(maps.Keys(want.tags)), want.until)
 					}
 					checks++
+					// A ranking's top: the first n of the same walk.
+					top := readList(s, now, teen, func(v *View) []*Prod { return v.ListN(f, order, 7) })
+					if w := want.pids[:min(7, len(want.pids))]; !slices.Equal(top.pids, w) || !maps.Equal(top.tags, want.tags) {
+						t.Fatalf("step %d now %v teen %v filter %+v order %q: top 7 %v, want %v", step, now, teen, f, order, top.pids, w)
+					}
 				}
 			}
 			for i := 0; i < works; i += 17 {

@@ -84,7 +84,10 @@ func (s *Store) applyStat(pid string, doc any, del bool) bool {
 	if *p.counters() == *nw {
 		return false
 	}
+	// Stored, then marked: a flush that takes the changed set between the
+	// two reads the new counters at its next flush, never loses them.
 	p.ctr.Store(nw)
+	s.markChanged(p)
 	s.tags.Bump(TagProduct(pid))
 	return true
 }

@@ -109,6 +109,14 @@ type Store struct {
 	// countersDirtySince: when (unix ns) a counters document first changed
 	// a work after the last bump of TagCounters, 0 = none since.
 	countersDirtySince atomic.Int64
+	// ctrChanged: the works whose counters changed since the last flush
+	// (rebuildCounterLists moves only them); flushMu makes one flush at a
+	// time take and use them.
+	ctrChanged struct {
+		sync.Mutex
+		m map[*Prod]struct{}
+	}
+	flushMu sync.Mutex
 
 	// pages caches paged works' volume pages (paged.go); pagedChanged is
 	// signalled when a paged head comes or goes.
@@ -128,6 +136,8 @@ type Store struct {
 	// Apply (listindex.go); authors: each author's works by pid.
 	lists   listIndex
 	authors map[int64]map[string]*Prod
+	// soon: works applied with a release within soonWindow (releasing.go).
+	soon soonIndex
 
 	// revision of the last applied KV entry, and when.
 	revision  uint64
@@ -137,6 +147,9 @@ type Store struct {
 
 // New returns an empty store bumping tags in t.
 func New(t *cache.Tags) *Store {
+	// Lists show counters up to CountersRefresh late by design: an answer
+	// stale by them alone may be served while it re-renders.
+	t.Soften(TagCounters)
 	return &Store{
 		tags:     t,
 		products: make(map[string]*Prod),
@@ -379,6 +392,7 @@ func (s *Store) apply(u Update, doc any) {
 		}
 		s.indexProduct(old, nw)
 		s.indexAuthors(old, nw)
+		s.noteRelease(nw, s.applyNow)
 		if old != nil && old.paged || nw != nil && nw.paged {
 			select {
 			case s.pagedChanged <- struct{}{}:

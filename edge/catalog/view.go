@@ -308,7 +308,14 @@ func (v *View) FreeVolumes(p *Prod) int {
 // lists (or every product) and on the next release among the section's
 // works. It walks the section's list in that order (listindex.go) and
 // filters: no sort, no walk of the store's map.
-func (v *View) List(f Filter, order string) []*Prod {
+func (v *View) List(f Filter, order string) []*Prod { return v.ListN(f, order, 0) }
+
+// ListN is List's first n works (n <= 0: every one). It stops walking the
+// ordered list at the n-th match, so a ranking's top 100 reads about 100
+// entries of its order, not the whole section (at a release instant every
+// ranking re-renders at once: walking 150,000 works for each was most of
+// the release minute's CPU on one core).
+func (v *View) ListN(f Filter, order string, n int) []*Prod {
 	if f.Section != "" {
 		v.Depend(TagSection(f.Section))
 	} else {
@@ -329,7 +336,11 @@ func (v *View) List(f Filter, order string) []*Prod {
 		v.Until(recent.next)
 	}
 	if f.TodayUp {
-		return v.todayList(f, order, recent)
+		out := v.todayList(f, order, recent)
+		if n > 0 && len(out) > n {
+			out = out[:n]
+		}
+		return out
 	}
 	l := recent
 	if order != SortRecent {
@@ -338,19 +349,23 @@ func (v *View) List(f Filter, order string) []*Prod {
 	// The entries' flags settle most filters without reading the work.
 	mask, want, exact, none := f.flagTest(v.Teen)
 	var out []*Prod
-	if exact && !none {
+	switch {
+	case n > 0:
+		out = make([]*Prod, 0, n)
+	case exact && !none:
 		// Counted first (the flags only): a list of most of the catalog is
 		// one allocation, not a run of growing copies.
-		n := 0
+		c := 0
 		for _, ch := range l.cs {
 			for _, e := range ch {
 				if e.flags&mask == want {
-					n++
+					c++
 				}
 			}
 		}
-		out = make([]*Prod, 0, n)
+		out = make([]*Prod, 0, c)
 	}
+walk:
 	for _, ch := range l.cs {
 		if none {
 			break
@@ -358,6 +373,9 @@ func (v *View) List(f Filter, order string) []*Prod {
 		for _, e := range ch {
 			if e.flags&mask == want && (exact || v.match(e.p, &f)) {
 				out = append(out, e.p)
+				if len(out) == n {
+					break walk
+				}
 			}
 		}
 	}
@@ -577,10 +595,7 @@ func (v *View) fallbackRanking(scope, tab string) (items []RankedProd) {
 	if tab == contract.RankNew {
 		order = SortNew
 	}
-	for i, p := range v.List(f, order) {
-		if i == rankingSize {
-			break
-		}
+	for i, p := range v.ListN(f, order, rankingSize) {
 		items = append(items, RankedProd{P: p, Rank: i + 1, Score: float64(p.ViewCnt())})
 	}
 	return items

@@ -64,3 +64,51 @@ func TestCountersUpdateDetailWithoutDroppingLists(t *testing.T) {
 		t.Errorf("a full document invalidated %v entries of the section's list, want 1", d)
 	}
 }
+
+// A counters flush makes the lists ordered by counters out of date: the
+// first read after it is answered with the list as it was (lists show
+// counters late by design), while one background render replaces it; the
+// reads after that see the new order. No reader waits behind the render.
+func TestCountersFlushServesListWhileItRerenders(t *testing.T) {
+	e := newEnv(t)
+	e.putProduct(product("a", contract.SectionWebtoon, "에이", func(p *contract.Product) { p.ZzimCount = 7 }))
+	e.putProduct(product("b", contract.SectionWebtoon, "비", func(p *contract.Product) { p.ZzimCount = 1 }))
+	g := startEdge(t, e, func(c *server.Config) {
+		c.CountersRefresh = time.Nanosecond
+		c.StaleRender = time.Hour // never runs out in the test: no timing
+	})
+	g.waitReady()
+	const list = "/home/api/v1/webtoon/genre/all?sort=zzim"
+	aFirst := func(b []byte) bool {
+		i, j := bytes.Index(b, []byte(`"pid":"a"`)), bytes.Index(b, []byte(`"pid":"b"`))
+		if i < 0 || j < 0 {
+			t.Fatalf("list without both works: %s", b)
+		}
+		return i < j
+	}
+	eventually(t, list+" cached", func() bool {
+		h := metric(t, g, "edge_cache_hits_total")
+		g.get(list)
+		return metric(t, g, "edge_cache_hits_total") > h
+	})
+	if _, b := g.get(list); !aFirst(b) {
+		t.Fatalf("a (7 zzims) not before b (1): %s", b)
+	}
+
+	e.put(contract.StatKey("b"), contract.ProductStat{PID: "b", ViewCnt: 100, ZzimCount: 100})
+	eventually(t, "the flush's list served as it was", func() bool {
+		served := metric(t, g, "edge_cache_stale_served_total")
+		_, b := g.get(list)
+		if metric(t, g, "edge_cache_stale_served_total") == served {
+			return false
+		}
+		if !aFirst(b) {
+			t.Fatalf("the stale answer is not the list as it was: %s", b)
+		}
+		return true
+	})
+	eventually(t, "the background render's new order", func() bool {
+		_, b := g.get(list)
+		return !aFirst(b)
+	})
+}

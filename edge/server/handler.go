@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"net"
@@ -126,7 +127,15 @@ func (s *Server) serveAPI(ctx *fasthttp.RequestCtx) routeClass {
 		key = append(key, 'a')
 	}
 	key = append(key, ctx.RequestURI()...)
-	if e := s.cache.Get(key, now.UnixNano()); e != nil {
+	if e, stale := s.cache.GetStale(key, now.UnixNano()); e != nil {
+		if !stale || s.renderBehind(ctx, key, e, now) {
+			*kp = key
+			keyPool.Put(kp)
+			s.writeEntry(ctx, e)
+			return classAPI
+		}
+	}
+	if e := s.takeAhead(key, now); e != nil {
 		*kp = key
 		keyPool.Put(kp)
 		s.writeEntry(ctx, e)
@@ -142,10 +151,10 @@ func (s *Server) serveAPI(ctx *fasthttp.RequestCtx) routeClass {
 	// One render per key at a time: at a release instant thousands of readers
 	// miss the same list together.
 	sk := string(key)
-	v, _, _ := s.flight.Do(sk, func() (any, error) { return s.render(ctx, sk, fn, now, teen), nil })
+	v, _, _ := s.flight.Do(sk, func() (any, error) { return s.render(ctx, string(ctx.Path()), sk, fn, now, teen), nil })
 	e := v.(*cache.Entry)
 	if !e.Valid(now.UnixNano()) {
-		e = s.render(ctx, sk, fn, now, teen)
+		e = s.render(ctx, string(ctx.Path()), sk, fn, now, teen)
 	}
 	*kp = key
 	keyPool.Put(kp)
@@ -153,23 +162,49 @@ func (s *Server) serveAPI(ctx *fasthttp.RequestCtx) routeClass {
 	return classAPI
 }
 
+// renderBehind decides for e, a cached answer out of date only by soft
+// tags (list counters): while it went stale less than Config.StaleRender
+// ago it is served, and one background render replaces it (true);
+// after that the reader renders or waits for the render under way (false).
+// Background renders run one at a time: on the edge's one core every
+// runnable render is a time slice a reader waits behind, and a stale list
+// is already what readers see for up to CountersRefresh.
+func (s *Server) renderBehind(ctx *fasthttp.RequestCtx, key []byte, e *cache.Entry, now time.Time) bool {
+	n := now.UnixNano()
+	if n-e.StaleSince(n) >= int64(s.cfg.StaleRender) {
+		return false
+	}
+	s.staleServed.Add(1)
+	sk := string(key)
+	if _, busy := s.behind.LoadOrStore(sk, true); busy {
+		return true
+	}
+	// The request is copied: fasthttp reuses ctx once the answer is written.
+	var rc fasthttp.RequestCtx
+	ctx.Request.CopyTo(&rc.Request)
+	teen := sk[0] == 't'
+	s.compressing.Add(1)
+	go func() {
+		defer s.compressing.Done()
+		defer s.behind.Delete(sk)
+		s.renderSem <- struct{}{}
+		defer func() { <-s.renderSem }()
+		fn, ok := s.route(&rc)
+		if !ok {
+			return
+		}
+		c, cancel := context.WithTimeout(context.Background(), s.cfg.MediaTimeout)
+		defer cancel()
+		now := s.cfg.Now()
+		s.flight.Do(sk, func() (any, error) { return s.render(c, string(rc.Path()), sk, fn, now, teen), nil })
+	}()
+	return true
+}
+
 // render builds, caches and returns the answer of fn.
-func (s *Server) render(ctx *fasthttp.RequestCtx, key string, fn renderFunc, now time.Time, teen bool) *cache.Entry {
-	var status int
-	var body any
-	refs, until, perr := s.readPaged(ctx, now, teen, func(v *catalog.View) { status, body = fn(v) })
-	if perr != nil {
-		s.log.Warn("read volume pages", "path", string(ctx.Path()), "err", perr)
-		status, body = 503, contract.Envelope{Header: contract.Header{Code: 503, Message: msgPagesUnavailable}}
-	}
-	b, err := json.Marshal(body)
-	if err != nil {
-		s.log.Error("render answer", "path", string(ctx.Path()), "err", err)
-		status, b = 500, contract.ErrorBody(500, "일시적인 오류입니다.")
-	}
-	e := cache.NewPlainEntry(status, b, until, refs)
-	e.Sign()
-	if perr != nil {
+func (s *Server) render(ctx context.Context, path, key string, fn renderFunc, now time.Time, teen bool) *cache.Entry {
+	e, ok := s.build(ctx, path, fn, now, teen)
+	if !ok {
 		// Only for the requests that waited with this one: the next asks
 		// the bucket again.
 		return e
@@ -179,6 +214,26 @@ func (s *Server) render(ctx *fasthttp.RequestCtx, key string, fn renderFunc, now
 		s.compressLater(key, e)
 	}
 	return e
+}
+
+// build renders the answer of fn at now; false when it must not be cached
+// (the volume pages could not be read).
+func (s *Server) build(ctx context.Context, path string, fn renderFunc, now time.Time, teen bool) (*cache.Entry, bool) {
+	var status int
+	var body any
+	refs, until, perr := s.readPaged(ctx, now, teen, func(v *catalog.View) { status, body = fn(v) })
+	if perr != nil {
+		s.log.Warn("read volume pages", "path", path, "err", perr)
+		status, body = 503, contract.Envelope{Header: contract.Header{Code: 503, Message: msgPagesUnavailable}}
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		s.log.Error("render answer", "path", path, "err", err)
+		status, b = 500, contract.ErrorBody(500, "일시적인 오류입니다.")
+	}
+	e := cache.NewPlainEntry(status, b, until, refs)
+	e.Sign()
+	return e, perr == nil
 }
 
 // compressLater adds the gzip and brotli variants off the request path, so a

@@ -73,7 +73,7 @@ func (s *Server) serveHelpdesk(ctx *fasthttp.RequestCtx) bool {
 		return true
 	}
 	sk := string(key)
-	v, _, _ := s.flight.Do(sk, func() (any, error) { return s.render(ctx, sk, fn, now, teen), nil })
+	v, _, _ := s.flight.Do(sk, func() (any, error) { return s.render(ctx, string(ctx.Path()), sk, fn, now, teen), nil })
 	s.writeEntry(ctx, v.(*cache.Entry))
 	return true
 }

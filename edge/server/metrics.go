@@ -60,6 +60,12 @@ func newMetrics(s *Server) *metrics {
 			func() float64 { return float64(s.cache.Misses.Load()) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_cache_invalidated_total", Help: "Cached bodies found invalid (catalog update or release instant) and dropped."},
 			func() float64 { return float64(s.cache.Stale.Load()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_cache_stale_served_total", Help: "Cached bodies out of date only by list counters served while one background render replaced them (EDGE_STALE_RENDER)."},
+			func() float64 { return float64(s.staleServed.Load()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_release_answers_rendered_total", Help: "Answers of releasing works rendered ahead for their release instant."},
+			func() float64 { return float64(s.ahead.rendered.Load()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_release_answers_served_total", Help: "Misses answered with an answer rendered ahead for a release instant instead of a render."},
+			func() float64 { return float64(s.ahead.served.Load()) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_media_cache_hits_total", Help: "Media objects served from the edge's object cache."},
 			func() float64 { return float64(s.objects.Hits.Load()) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_media_cache_misses_total", Help: "Media objects read from the content store."},
@@ -136,6 +142,7 @@ func (c memoryCollector) Collect(ch chan<- prometheus.Metric) {
 		{"media", s.objects.Bytes(), s.objects.MaxBytes()},
 		{"audiences", s.auds.Bytes(), int64(s.auds.max) * (audEntryBytes + 96)},
 		{"volume_pages", s.volPages.Bytes(), s.volPages.MaxBytes()},
+		{"release_answers", s.aheadBytes(), aheadMaxBytes},
 	} {
 		ch <- prometheus.MustNewConstMetric(cacheBytesDesc, prometheus.GaugeValue, float64(x.used), x.name)
 		ch <- prometheus.MustNewConstMetric(cacheMaxDesc, prometheus.GaugeValue, float64(x.mx), x.name)

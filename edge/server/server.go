@@ -105,6 +105,12 @@ type Config struct {
 	// shown and ordered by in lists get (catalog.FlushCounters); the detail
 	// page shows a counters change at once. Default 30s.
 	CountersRefresh time.Duration
+	// StaleRender (EDGE_STALE_RENDER, default 1s) bounds how long after a
+	// read first found a cached answer out of date only by list counters
+	// (a counters flush) that answer is still served while one background
+	// render replaces it; 0 = never served stale. Readers never wait behind
+	// the flush's re-renders within it.
+	StaleRender time.Duration
 	// AudienceCacheEntries bounds the verified audience tokens kept
 	// (EDGE_AUDIENCE_CACHE_ENTRIES, default 100,000: about 16 MB).
 	AudienceCacheEntries int
@@ -198,6 +204,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 		return nil
 	})
 	fs.DurationVar(&c.CountersRefresh, "counters-refresh", catalog.DefaultCountersRefresh, "how stale zzim, view and review counts in lists may get: lists re-render at most once per this while counters change; the detail is never stale (env EDGE_COUNTERS_REFRESH)")
+	fs.DurationVar(&c.StaleRender, "stale-render", time.Second, "how long after a counters flush made a cached list out of date it is still served while one background render replaces it; 0 = never (env EDGE_STALE_RENDER)")
 	fs.DurationVar(&c.MediaTimeout, "media-timeout", 10*time.Second, "timeout of one object read from the content store (env EDGE_MEDIA_TIMEOUT)")
 	fs.IntVar(&c.NATSReplicas, "nats-replicas", 1, "replicas of the stream and bucket when creating them (env NATS_REPLICAS)")
 	fs.DurationVar(&c.ForwardTimeout, "forward-timeout", 30*time.Second, "timeout of a call forwarded to a writer (env EDGE_FORWARD_TIMEOUT)")
@@ -351,7 +358,15 @@ type Server struct {
 	compressSem chan struct{}
 	flight      singleflight.Group
 	compressing sync.WaitGroup
-	closeOnce   sync.Once
+	// behind: keys a background render is replacing (renderBehind);
+	// renderSem runs those renders one at a time. staleServed counts the
+	// stale answers served meanwhile.
+	behind      sync.Map
+	renderSem   chan struct{}
+	staleServed atomic.Uint64
+	// ahead: answers rendered ahead of a release instant (prerender.go).
+	ahead     aheadAnswers
+	closeOnce sync.Once
 }
 
 // New connects to NATS, makes sure the stream and bucket exist, binds the
@@ -373,8 +388,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		return nil, errors.New("edge: EDGE_PROXY_PROTOCOL needs EDGE_TRUSTED_PROXIES, the balancers allowed to send it")
 	}
 	s := &Server{cfg: cfg, log: log, startedAt: time.Now(), restart: make(chan struct{}, 1), syncDone: make(chan struct{}),
-		compressSem: make(chan struct{}, runtime.GOMAXPROCS(0)),
-		audSecret:   []byte(cfg.AudienceSecret), contentSecret: []byte(cfg.ContentSecret)}
+		compressSem: make(chan struct{}, runtime.GOMAXPROCS(0)), renderSem: make(chan struct{}, 1),
+		audSecret: []byte(cfg.AudienceSecret), contentSecret: []byte(cfg.ContentSecret)}
 	s.ready.Set(false, "initial catalog sync")
 
 	if s.cache, err = cache.New(cfg.CacheBytes); err != nil {
@@ -505,6 +520,7 @@ func (s *Server) Run(ctx context.Context) error {
 	go s.watchProgress(wctx)
 	go s.writeSnapshots(wctx)
 	go s.pinVolumePages(wctx)
+	go s.prerenderReleases(wctx)
 
 	srv := &fasthttp.Server{
 		Handler:               s.handle,

@@ -1,0 +1,60 @@
+package server_test
+
+import (
+	"testing"
+	"time"
+
+	"storefront/contract"
+	"storefront/edge/server"
+)
+
+// A work whose new volume arrives ahead of its release gets its detail and
+// volume list rendered for the release instant before it: at the instant
+// the reader is answered with them, showing the new volume, without a
+// render on the request path. The clock is driven by the test.
+func TestReleasingWorkRenderedAheadOfItsRelease(t *testing.T) {
+	e := newEnv(t)
+	clk := &clock{t: t0}
+	release := t0.Add(30 * time.Minute)
+	e.putProduct(product("other", contract.SectionWebtoon, "다른 작품"))
+	g := startEdge(t, e, func(c *server.Config) { c.Now = clk.Now })
+	g.waitReady()
+	var d struct {
+		VolList []struct{ No int } `json:"volList"`
+	}
+	var vl struct {
+		VolList []struct{ No int } `json:"volList"`
+	}
+	e.putProduct(product("rel", contract.SectionWebtoon, "예약 작품", func(p *contract.Product) {
+		p.Volumes = append(p.Volumes, contract.Volume{No: 4, Title: "4화", ReleaseAt: release, BuyPrice: 300, Pages: 3, PreviewPages: 1, ContentBase: contract.ContentBase("rel", 4)})
+	}))
+	eventually(t, "the new head applied", func() bool {
+		resp, _ := g.get("/home/api/v1/products/rel")
+		return resp.StatusCode == 200
+	})
+	g.getJSON("/home/api/v1/products/rel", 200, &d)
+	g.getJSON("/home/api/v1/products/rel/volumes?order=latest", 200, &vl)
+	if len(d.VolList) != 3 || vl.VolList[0].No != 3 {
+		t.Fatalf("before the release: detail %d volumes, newest %d", len(d.VolList), vl.VolList[0].No)
+	}
+
+	clk.Set(release.Add(-2 * time.Second))
+	eventually(t, "answers rendered ahead", func() bool {
+		return metric(t, g, "edge_release_answers_rendered_total") >= 4 // two answers, two audiences
+	})
+	served := metric(t, g, "edge_release_answers_served_total")
+	g.getJSON("/home/api/v1/products/rel", 200, &d)
+	if metric(t, g, "edge_release_answers_served_total") != served || len(d.VolList) != 3 {
+		t.Fatalf("an answer for the release served before it (%d volumes)", len(d.VolList))
+	}
+
+	clk.Set(release)
+	g.getJSON("/home/api/v1/products/rel", 200, &d)
+	g.getJSON("/home/api/v1/products/rel/volumes?order=latest", 200, &vl)
+	if len(d.VolList) != 4 || vl.VolList[0].No != 4 {
+		t.Fatalf("at the release: detail %d volumes, newest %d", len(d.VolList), vl.VolList[0].No)
+	}
+	if got := metric(t, g, "edge_release_answers_served_total") - served; got != 2 {
+		t.Fatalf("%v answers at the release came from the ones rendered ahead, want 2", got)
+	}
+}
