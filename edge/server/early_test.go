@@ -109,6 +109,18 @@ func TestEarlyVolumesFromTheHead(t *testing.T) {
 		t.Fatalf("teen version's detail of an adult work lists early volumes: %+v", d.EarlyList)
 	}
 
+	// Its manifest, for the viewer of a buyer: no preview pages before the
+	// release; a volume to come that is not sold early has none.
+	var m struct {
+		PreviewPages int        `json:"previewPages"`
+		Pages        []struct{} `json:"pages"`
+	}
+	g.getJSON("/home/api/v1/products/ew/volumes/151/media", 200, &m)
+	if m.PreviewPages != 0 || len(m.Pages) != 4 {
+		t.Fatalf("early manifest: %+v", m)
+	}
+	g.getJSON("/home/api/v1/products/ew/volumes/153/media", 404, nil)
+
 	// Content: an early volume's every page needs its token (no public
 	// preview before the release); a volume to come that is not sold early
 	// does not exist.
