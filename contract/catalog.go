@@ -106,6 +106,13 @@ type Product struct {
 	DiscountRate  int       `json:"discountRate,omitempty"` // percent
 	EventDeadline time.Time `json:"eventDeadline,omitzero"`
 	RentDays      int       `json:"rentDays,omitempty"` // rental term
+	// Early access (issue 32, KakaoPage's 미리보기): the first EarlyCount
+	// volumes still to be released, in release order, are sold (bought,
+	// never rented) at EarlyPrice each before their release; EarlyEpisodes
+	// picks them by a clock, so the next one takes the place of one that
+	// came out without the document changing.
+	EarlyCount int `json:"earlyCount,omitempty"`
+	EarlyPrice int `json:"earlyPrice,omitempty"`
 	// ServiceCode is the seed's detail header code: 200 ok, 201/203 service off, 202 payment off.
 	ServiceCode int `json:"serviceCode"`
 	// Metrics maintained by writer and analytics.

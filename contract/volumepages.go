@@ -23,7 +23,7 @@ func SplitVolumes(p *Product, now time.Time) (head Product, pages []VolumePage) 
 	head.Volumes = nil
 	vols := slices.Clone(p.Volumes)
 	slices.SortStableFunc(vols, func(a, b Volume) int { return cmp.Compare(a.No, b.No) })
-	idx := &VolumeIndex{Count: len(vols), Pages: []VolumePageRef{}, Recent: recentReleases(vols, now)}
+	idx := &VolumeIndex{Count: len(vols), Pages: []VolumePageRef{}, Recent: recentReleases(vols, now, p.EarlyCount > 0)}
 	for i := 0; i*VolumePageSize < len(vols); i++ {
 		run := vols[i*VolumePageSize : min((i+1)*VolumePageSize, len(vols))]
 		page := VolumePage{PID: p.PID, Index: i, Hash: PageHash(run), Volumes: run}
@@ -53,11 +53,15 @@ func SplitVolumes(p *Product, now time.Time) (head Product, pages []VolumePage) 
 
 // recentReleases is VolumeIndex.Recent of vols (sorted by number): every
 // volume released after now-RecentWindow or scheduled later, and at least
-// the RecentMin newest, ascending by release time then number.
-func recentReleases(vols []Volume, now time.Time) []VolumeRelease {
+// the RecentMin newest, ascending by release time then number. With early
+// set (the work is sold early) the volumes still to come carry their titles.
+func recentReleases(vols []Volume, now time.Time, early bool) []VolumeRelease {
 	byTime := make([]VolumeRelease, len(vols))
 	for i, v := range vols {
 		byTime[i] = VolumeRelease{No: v.No, At: v.ReleaseAt, Free: v.IsFree}
+		if early && v.ReleaseAt.After(now) {
+			byTime[i].Title = v.Title
+		}
 	}
 	slices.SortStableFunc(byTime, func(a, b VolumeRelease) int {
 		if c := a.At.Compare(b.At); c != 0 {

@@ -116,6 +116,35 @@ type VolumeRelease struct {
 	No   int       `json:"no"`
 	At   time.Time `json:"at"`
 	Free bool      `json:"free,omitempty"`
+	// Title of a volume still to be released of a work sold early
+	// (Product.EarlyCount > 0): the volume list shows its early ones from
+	// the head alone, with no page fetched for them. Absent otherwise (and
+	// in heads written before early access), so other heads stay as small.
+	Title string `json:"title,omitempty"`
+}
+
+// EarlyEpisodes is the part of recent (VolumeIndex.Recent, ascending by
+// release) sold early at now: the first count volumes not released by now.
+// It returns a subslice and allocates nothing.
+func EarlyEpisodes(recent []VolumeRelease, count int, now time.Time) []VolumeRelease {
+	if count <= 0 {
+		return nil
+	}
+	i := 0
+	for i < len(recent) && !recent[i].At.After(now) {
+		i++
+	}
+	return recent[i:min(i+count, len(recent))]
+}
+
+// IsEarly reports whether volume no is among EarlyEpisodes(recent, count, now).
+func IsEarly(recent []VolumeRelease, count int, now time.Time, no int) bool {
+	for _, r := range EarlyEpisodes(recent, count, now) {
+		if r.No == no {
+			return true
+		}
+	}
+	return false
 }
 
 // VolumePage is the document under VolumePageKey.

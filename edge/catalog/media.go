@@ -69,15 +69,18 @@ func (s *Store) ContentWith(now time.Time, teen bool, pid []byte, no int, ver []
 		vols = pg.Volumes
 	}
 	i, found := slices.BinarySearchFunc(vols, no, func(v contract.Volume, no int) int { return v.No - no })
-	if !found || vols[i].ReleaseAt.After(now) {
+	if !found {
 		return PageMissing, false
 	}
 	vol := &vols[i]
-	if !readable(vol, ver, now) {
+	// A volume sold early exists before its release for its buyers only:
+	// every page paid (their content token), no public preview yet.
+	early := p.isEarly(no, vol, now)
+	if vol.ReleaseAt.After(now) && !early || !readable(vol, ver, now) {
 		return PageMissing, false
 	}
 	access = PagePaid
-	if n <= vol.PreviewPages {
+	if n <= vol.PreviewPages && !early {
 		access = PagePreview
 	}
 	return access, p.IsAdult()

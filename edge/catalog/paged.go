@@ -193,6 +193,27 @@ func (p *Prod) pageOf(no int) (int, bool) {
 // VolumeByNo returns p's volume no when it is released by Now (nil when
 // not); ok is false while its page is missing.
 func (v *View) VolumeByNo(p *Prod, no int) (vol *contract.Volume, ok bool) {
+	vol, ok = v.volumeAny(p, no)
+	if vol != nil && vol.ReleaseAt.After(v.Now) {
+		return nil, ok
+	}
+	return vol, ok
+}
+
+// EarlyVolumeByNo returns p's volume no when it is sold early at Now (nil
+// when not): the viewer's manifest of an episode bought before its release.
+// ok is false while its page is missing.
+func (v *View) EarlyVolumeByNo(p *Prod, no int) (vol *contract.Volume, ok bool) {
+	for _, r := range v.EarlyVolumes(p) {
+		if r.No == no {
+			return v.volumeAny(p, no)
+		}
+	}
+	return nil, true
+}
+
+// volumeAny is p's volume no whatever its release (nil when none).
+func (v *View) volumeAny(p *Prod, no int) (vol *contract.Volume, ok bool) {
 	var vols []contract.Volume
 	if p.paged {
 		i, found := p.pageOf(no)
@@ -208,7 +229,7 @@ func (v *View) VolumeByNo(p *Prod, no int) (vol *contract.Volume, ok bool) {
 		vols = p.volsByNo
 	}
 	j, found := slices.BinarySearchFunc(vols, no, func(x contract.Volume, no int) int { return x.No - no })
-	if !found || vols[j].ReleaseAt.After(v.Now) {
+	if !found {
 		return nil, true
 	}
 	return &vols[j], true

@@ -78,6 +78,9 @@ type Vol struct {
 	MediaBase  string     `json:"mediaBase,omitempty"`
 	RentalInfo RentalInfo `json:"rentalInfo"`
 	BuyInfo    BuyInfo    `json:"buyInfo"`
+	// IsEarly: sold early before its release (미리보기, earlyList only):
+	// bought at buyInfo.price, never rented.
+	IsEarly bool `json:"isEarly,omitempty"`
 }
 
 // RentalInfo of a volume; isAuth and authEndDate are per-user (the writer's).
@@ -177,19 +180,21 @@ type Detail struct {
 	Header Header `json:"header"`
 	// AdultVerificationNeeded: the work is for adults and the reader sees the
 	// teen version; only pid, section and age are given.
-	AdultVerificationNeeded bool                     `json:"adultVerificationNeeded"`
-	ProdInfo                ProdInfo                 `json:"prodInfo"`
-	VolList                 []Vol                    `json:"volList"`
-	SalesInfo               *SalesInfo               `json:"salesInfo,omitempty"`
-	ReviewInfo              *ReviewInfo              `json:"reviewInfo,omitempty"`
-	KeywordTag              []KeywordTag             `json:"keywordTag"`
-	Notices                 []contract.ProductNotice `json:"notices"`
-	Events                  []EventRef               `json:"events"`
-	Trailers                []contract.Trailer       `json:"trailers"`
-	Related                 []Related                `json:"related"`
-	AuthorWorks             []Item                   `json:"authorWorks"`
-	AuthorZzims             []AuthorZzim             `json:"authorZzims"`
-	Metric                  *Metric                  `json:"metric,omitempty"`
+	AdultVerificationNeeded bool     `json:"adultVerificationNeeded"`
+	ProdInfo                ProdInfo `json:"prodInfo"`
+	VolList                 []Vol    `json:"volList"`
+	// EarlyList: volumes sold early (render.EarlyList).
+	EarlyList   []Vol                    `json:"earlyList"`
+	SalesInfo   *SalesInfo               `json:"salesInfo,omitempty"`
+	ReviewInfo  *ReviewInfo              `json:"reviewInfo,omitempty"`
+	KeywordTag  []KeywordTag             `json:"keywordTag"`
+	Notices     []contract.ProductNotice `json:"notices"`
+	Events      []EventRef               `json:"events"`
+	Trailers    []contract.Trailer       `json:"trailers"`
+	Related     []Related                `json:"related"`
+	AuthorWorks []Item                   `json:"authorWorks"`
+	AuthorZzims []AuthorZzim             `json:"authorZzims"`
+	Metric      *Metric                  `json:"metric,omitempty"`
 	// RecentViewVol is what the main button opens for a reader who has not
 	// read the work: the first volume. It is the same for everyone, so the
 	// cached answer holds no member state; a member's "이어보기" comes with
@@ -219,7 +224,7 @@ func ProductDetail(v *catalog.View, pid string) (int, any) {
 			AdultVerificationNeeded: true,
 			ProdInfo: ProdInfo{PID: p.PID, Section: p.Section, Age: p.Age, IsAdult: true, UpdateState: "NONE", GenreCode: contract.GenreCodeOf(p.Section), Authors: []contract.Author{}, Weekdays: []int{},
 				ContentType: contract.ContentType(p.Section), ReleaseTiming: contract.ReleaseNone, FreeType: "NONE", Exclusivity: "NONE", ViewKind: contract.ViewBlind},
-			VolList: []Vol{}, KeywordTag: []KeywordTag{}, Notices: []contract.ProductNotice{},
+			VolList: []Vol{}, EarlyList: []Vol{}, KeywordTag: []KeywordTag{}, Notices: []contract.ProductNotice{},
 			Events: []EventRef{}, Trailers: []contract.Trailer{}, Related: []Related{}, AuthorWorks: []Item{}, AuthorZzims: []AuthorZzim{},
 		}
 	}
@@ -229,6 +234,7 @@ func ProductDetail(v *catalog.View, pid string) (int, any) {
 		d.Header.Code = p.ServiceCode
 	}
 	d.VolList = volList(v, p, detailVolumes(v, p, n))
+	d.EarlyList = EarlyList(v, p)
 	buy, rent, _ := v.Sales(p)
 	d.SalesInfo = salesInfo(p, buy, rent, v.FreeVolumes(p))
 	avg := 0.0
@@ -384,6 +390,20 @@ func volList(v *catalog.View, p *catalog.Prod, vols []contract.Volume) []Vol {
 	return out
 }
 
+// EarlyList is p's volumes sold early by the view's clock (미리보기, issue
+// 32), from the head alone: number, title, release and the early price as
+// buyInfo.price; rentalInfo stays zero (never rented). Always in release
+// order, whatever the list's order: they come after every released one.
+func EarlyList(v *catalog.View, p *catalog.Prod) []Vol {
+	early := v.EarlyVolumes(p)
+	out := make([]Vol, 0, len(early))
+	for _, r := range early {
+		out = append(out, Vol{No: r.No, Title: r.Title, ReleaseAt: r.At, IsEarly: true,
+			ContentBase: contract.ContentBase(p.PID, r.No), BuyInfo: BuyInfo{Price: p.EarlyPrice, PriceOrg: p.EarlyPrice}})
+	}
+	return out
+}
+
 // mediaBase is the base URL of vol's current processed content, "" while
 // it has none.
 func mediaBase(pid string, vol *contract.Volume) string {
@@ -428,7 +448,9 @@ type VolumeList struct {
 	PID     string `json:"pid"`
 	Order   string `json:"order"`
 	VolList []Vol  `json:"volList"`
-	Paging  Paging `json:"paging"`
+	// EarlyList is the same on every page (render.EarlyList).
+	EarlyList []Vol  `json:"earlyList"`
+	Paging    Paging `json:"paging"`
 }
 
 // VolumesOf renders pid's visible volumes in order (old or latest); a
@@ -454,7 +476,7 @@ func VolumesOf(v *catalog.View, pid, order string, page, size int) (int, any) {
 	if order == OrderLatest {
 		slices.Reverse(list)
 	}
-	return 200, VolumeList{Header: OK, PID: p.PID, Order: order, VolList: list, Paging: pg}
+	return 200, VolumeList{Header: OK, PID: p.PID, Order: order, VolList: list, EarlyList: EarlyList(v, p), Paging: pg}
 }
 
 // RelatedOf renders a work's related lists (one TC code or all).

@@ -42,6 +42,14 @@ func VolumeMediaOf(v *catalog.View, pid string, no int, manifest func(ver string
 		return 403, contract.Envelope{Header: Header{Code: 403, Message: "성인 인증이 필요합니다."}}
 	}
 	vol, _ := v.VolumeByNo(p, no)
+	preview := 0
+	if vol != nil {
+		preview = vol.PreviewPages
+	} else {
+		// Sold early: its buyers read it before the release, every page
+		// with their token (no public preview yet).
+		vol, _ = v.EarlyVolumeByNo(p, no)
+	}
 	if vol == nil || vol.ContentVer == "" {
 		return 404, contract.Envelope{Header: Header{Code: 404, Message: "회차 내용을 찾을 수 없습니다."}}
 	}
@@ -54,7 +62,7 @@ func VolumeMediaOf(v *catalog.View, pid string, no int, manifest func(ver string
 		return 503, contract.Envelope{Header: Header{Code: 503, Message: "일시적인 오류입니다. 잠시 후 다시 시도해 주세요."}}
 	}
 	out := VolumeManifest{Header: OK, PID: p.PID, No: no, Ver: cur.Ver, Base: contract.VolumeMediaBase(p.PID, no, cur.Ver),
-		Kind: cur.Kind, PreviewPages: vol.PreviewPages, Formats: cur.Formats, Pages: make([]contract.ManifestPage, len(cur.Pages)), Chunks: cur.Chunks}
+		Kind: cur.Kind, PreviewPages: preview, Formats: cur.Formats, Pages: make([]contract.ManifestPage, len(cur.Pages)), Chunks: cur.Chunks}
 	if out.Formats == nil {
 		out.Formats = []string{}
 	}

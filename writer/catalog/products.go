@@ -47,7 +47,7 @@ const workCols = `pid, section, title, sub_title, summary, provider, thumb_url, 
 	is_original, is_monopoly, is_short_story, original_label, unit, keywords,
 	wait_for_free, gift, jumping_pass, wait_recycle, wait_exclude_newest,
 	is_special_price_set, is_package, special_price_set_main_subdir, special_price_set_prod_cnt,
-	cashback_rate, discount_rate, event_deadline, rent_days, service_code,
+	cashback_rate, discount_rate, event_deadline, rent_days, service_code, early_count, early_price,
 	view_cnt, review_count, point_sum, zzim_count, related, notices, event_ids, trailers,
 	hidden, registered_at, updated_at`
 
@@ -98,7 +98,7 @@ func workRow(p *contract.Product) []any {
 		p.IsOriginal, p.IsMonopoly, p.IsShortStory, p.OriginalLabel, p.Unit, keywords,
 		p.WaitForFree, p.Gift, p.JumpingPass, p.WaitRecycle, p.WaitExcludeNewest,
 		p.IsSpecialPriceSet, p.IsPackage, p.SpecialPriceSetMainSubdir, p.SpecialPriceSetProdCnt,
-		p.CashbackRate, p.DiscountRate, deadline, p.RentDays, p.ServiceCode,
+		p.CashbackRate, p.DiscountRate, deadline, p.RentDays, p.ServiceCode, p.EarlyCount, p.EarlyPrice,
 		p.ViewCnt, p.ReviewCount, p.PointSum, p.ZzimCount,
 		jsonOr(p.Related, "{}"), jsonOr(p.Notices, "[]"), eventIDs, jsonOr(p.Trailers, "[]"),
 		p.Hidden, p.RegisteredAt, p.UpdatedAt}
@@ -114,6 +114,13 @@ func volumeRow(pid string, v *contract.Volume) []any {
 const (
 	NoCover     = "/covers/none.svg"
 	NoWideCover = "/covers/none-wide.svg"
+)
+
+// Early access bounds (migration 0160 keeps the same in the table).
+const (
+	MaxEarlyCount = 50
+	MinEarlyPrice = 100
+	MaxEarlyPrice = 1_000_000
 )
 
 // Normalize fills defaults and validates a product document.
@@ -136,6 +143,14 @@ func Normalize(p *contract.Product, now time.Time) error {
 		return invalid("counts must not be negative")
 	case p.ViewCnt < 0 || p.ReviewCount < 0 || p.ZzimCount < 0:
 		return invalid("metrics must not be negative")
+	case p.EarlyCount < 0 || p.EarlyCount > MaxEarlyCount:
+		return invalid("미리보기 회차 수(earlyCount)는 0부터 %d까지입니다.", MaxEarlyCount)
+	case p.EarlyCount > 0 && (p.EarlyPrice < MinEarlyPrice || p.EarlyPrice > MaxEarlyPrice):
+		return invalid("미리보기 가격(earlyPrice)은 %d원부터 %d원까지, 100원 단위로 정해 주세요.", MinEarlyPrice, MaxEarlyPrice)
+	case p.EarlyCount > 0 && p.EarlyPrice%100 != 0:
+		return invalid("미리보기 가격(earlyPrice)은 %d원부터 %d원까지, 100원 단위로 정해 주세요.", MinEarlyPrice, MaxEarlyPrice)
+	case p.EarlyCount == 0 && p.EarlyPrice != 0:
+		return invalid("미리보기 가격(earlyPrice)은 미리보기 회차 수(earlyCount)와 함께 정해 주세요.")
 	}
 	if p.GenreID != "" && !knownGenre(p.GenreID) {
 		return invalid("unknown genreId %q", p.GenreID)
@@ -368,7 +383,7 @@ func LoadProducts(ctx context.Context, q Querier, pids []string, forUpdate bool)
 			&p.IsOriginal, &p.IsMonopoly, &p.IsShortStory, &p.OriginalLabel, &p.Unit, &p.Keywords,
 			&p.WaitForFree, &p.Gift, &p.JumpingPass, &p.WaitRecycle, &p.WaitExcludeNewest,
 			&p.IsSpecialPriceSet, &p.IsPackage, &p.SpecialPriceSetMainSubdir, &p.SpecialPriceSetProdCnt,
-			&p.CashbackRate, &p.DiscountRate, &deadline, &p.RentDays, &p.ServiceCode,
+			&p.CashbackRate, &p.DiscountRate, &deadline, &p.RentDays, &p.ServiceCode, &p.EarlyCount, &p.EarlyPrice,
 			&p.ViewCnt, &p.ReviewCount, &p.PointSum, &p.ZzimCount, &related, &notices, &p.EventIDs, &trailers,
 			&p.Hidden, &p.RegisteredAt, &p.UpdatedAt, &p.Version); err != nil {
 			rows.Close()

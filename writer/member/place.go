@@ -85,8 +85,13 @@ func (s *Service) placePut(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	now := s.now()
+	// A volume not out yet has a reading place only for a member who
+	// bought it early (미리보기, writer/money early.go: an owned B
+	// entitlement before the release comes from nothing else).
 	var released bool
-	err = s.pool.QueryRow(ctx, `SELECT release_at <= $3 FROM volumes WHERE pid = $1 AND no = $2`, pid, *body.Vol, now).Scan(&released)
+	err = s.pool.QueryRow(ctx, `SELECT release_at <= $3 OR EXISTS (SELECT 1 FROM entitlements e
+			WHERE e.uid = $4 AND e.pid = $1 AND e.vol = $2 AND e.kind = 'B')
+		FROM volumes WHERE pid = $1 AND no = $2`, pid, *body.Vol, now, uid).Scan(&released)
 	if errors.Is(err, pgx.ErrNoRows) || err == nil && !released {
 		return httpapi.Errorf(http.StatusNotFound, "회차를 찾을 수 없습니다. (%d화)", *body.Vol)
 	}

@@ -131,6 +131,25 @@ func TestReadingPlaceOfAnUnreleasedVolumeIsRefused(t *testing.T) {
 	if st, body := m.Do("PUT", "/home/api/v1/users/reading-place/W1", map[string]any{"vol": 3}); st != 404 {
 		t.Fatalf("unreleased: %d %s", st, body)
 	}
+	// Sold early (미리보기) and bought: its buyer's viewer keeps their place.
+	if st, body := e.Admin.Do("PATCH", "/admin/api/v1/works/W1", map[string]any{"earlyCount": 1, "earlyPrice": 100}); st != 200 {
+		t.Fatalf("early access: %d %s", st, body)
+	}
+	if st, body := m.Do("POST", "/home/api/v1/wallet/join-bonus", nil); st != 200 {
+		t.Fatalf("join bonus: %d %s", st, body)
+	}
+	m.Headers = map[string]string{"Idempotency-Key": "early-buy"}
+	if st, body := m.Do("POST", "/home/api/v1/purchases", map[string]any{"pid": "W1", "vols": []int{3}, "buyType": "B"}); st != 200 {
+		t.Fatalf("early buy: %d %s", st, body)
+	}
+	m.Headers = nil
+	if st, body := m.Do("PUT", "/home/api/v1/users/reading-place/W1", map[string]any{"vol": 3, "page": 2}); st != 200 {
+		t.Fatalf("bought early: %d %s", st, body)
+	}
+	other := newMember(t, e, "place-early-other@example.com")
+	if st, body := other.Do("PUT", "/home/api/v1/users/reading-place/W1", map[string]any{"vol": 3}); st != 404 {
+		t.Fatalf("not bought: %d %s", st, body)
+	}
 }
 
 func placeRow(t *testing.T, e *writertest.Env) string {

@@ -34,7 +34,11 @@ type Product struct {
 	WaitRecycle       int // minutes
 	WaitExcludeNewest int
 	JumpingPass       bool
-	Volumes           []Volume // ordered by number
+	// Early access (migration 0160): the first EarlyCount volumes still to
+	// be released are bought (never rented) at EarlyPrice (early.go).
+	EarlyCount int
+	EarlyPrice int64
+	Volumes    []Volume // ordered by number
 }
 
 // Volume is one volume's price and release.
@@ -118,7 +122,7 @@ type PGCatalog struct{}
 const (
 	productCols = `SELECT w.section, w.hidden, w.age, w.service_code, w.rent_days, w.discount_rate,
 			w.is_special_price_set, w.wait_for_free, w.wait_recycle, w.wait_exclude_newest, w.jumping_pass,
-			v.no, v.is_free, v.buy_price, v.buy_price_org, v.rent_price, v.rent_price_org, v.release_at,
+			w.early_count, w.early_price, v.no, v.is_free, v.buy_price, v.buy_price_org, v.rent_price, v.rent_price_org, v.release_at,
 			v.pages, v.preview_pages
 		FROM works w `
 	productSQL    = productCols + `LEFT JOIN volumes v ON v.pid = w.pid AND v.no = ANY($2) WHERE w.pid = $1 ORDER BY v.no`
@@ -162,7 +166,7 @@ func scanProduct(rows pgx.Rows, pid string) (*Product, error) {
 		var age int
 		if err := rows.Scan(&pr.Section, &pr.Hidden, &age, &pr.ServiceCode, &pr.RentDays, &pr.DiscountRate,
 			&pr.IsSpecialPriceSet, &pr.WaitForFree, &pr.WaitRecycle, &pr.WaitExcludeNewest, &pr.JumpingPass,
-			&no, &free, &buy, &buyOrg, &rent, &rentOrg, &rel, &pages, &preview); err != nil {
+			&pr.EarlyCount, &pr.EarlyPrice, &no, &free, &buy, &buyOrg, &rent, &rentOrg, &rel, &pages, &preview); err != nil {
 			return nil, fmt.Errorf("load product %s: %w", pid, err)
 		}
 		if p == nil {

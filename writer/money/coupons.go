@@ -243,7 +243,7 @@ func (s *Service) UseCoupon(ctx context.Context, uid int64, key string, u Coupon
 	}
 	v, ok := p.Volume(u.Vol, now)
 	if !ok {
-		return Answer{}, httpapi.Errorf(http.StatusNotFound, "회차를 찾을 수 없습니다. (%d화)", u.Vol)
+		return Answer{}, unreleased(ctx, s.pool, p, u.Vol, now)
 	}
 	if v.IsFree {
 		return Answer{}, httpapi.BadRequest("무료 회차입니다. (%d화)", u.Vol)

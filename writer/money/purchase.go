@@ -195,8 +195,20 @@ func (s *Service) purchase(ctx context.Context, tx pgx.Tx, b *pgx.Batch, w *Wall
 	}
 	var vols []int
 	var amount int64
+	early := 0
 	for _, v := range cands {
 		e, has := ents[v.No]
+		if reads.early[v.No] {
+			// Sold early (checkEarly allowed only B): the early price,
+			// even for a volume that will be free once out.
+			if has && e.Kind == BuyBuy {
+				continue
+			}
+			amount += p.EarlyPrice
+			vols = append(vols, v.No)
+			early++
+			continue
+		}
 		if v.IsFree {
 			continue
 		}
@@ -261,6 +273,9 @@ func (s *Service) purchase(ctx context.Context, tx pgx.Tx, b *pgx.Batch, w *Wall
 		Amount: amount, Money: money, Channel: req.Channel,
 		Props: map[string]string{"buyType": req.BuyType, "vols": strconv.Itoa(len(vols)),
 			"purchaseId": strconv.FormatInt(id, 10)}}
+	if early > 0 {
+		ev.Props["early"] = strconv.Itoa(early)
+	}
 	if len(vols) == 1 {
 		ev.Vol = vols[0]
 	}
@@ -361,6 +376,18 @@ type SalesStatus struct {
 	// the edge's cached detail says false for everyone, so without it a
 	// reloaded page would show the alarm off and a click would turn it on again.
 	IsAlarm bool `json:"isAlarm"`
+	// EarlyList is the volumes sold early now (isAuth: bought) and any
+	// other unreleased one the member bought early, in release order;
+	// they are in no left-over count until released.
+	EarlyList []EarlyAuth `json:"earlyList"`
+}
+
+// EarlyAuth is one early volume of SalesStatus.EarlyList.
+type EarlyAuth struct {
+	No        int       `json:"no"`
+	ReleaseAt time.Time `json:"releaseAt"`
+	Price     int64     `json:"price"`
+	IsAuth    bool      `json:"isAuth"`
 }
 
 // Status returns the user's sales status of pid.
@@ -423,6 +450,19 @@ func (s *Service) Status(ctx context.Context, uid int64, pid string) (*SalesStat
 		st.BuyLeftPrice = st.BuyLeftPrice * int64(100-p.DiscountRate) / 100
 	}
 	slices.SortFunc(st.VolList, func(a, b VolAuth) int { return a.No - b.No })
+	st.EarlyList = []EarlyAuth{}
+	early := p.earlyVolumes(now)
+	for _, v := range early {
+		e, has := ents[v.No]
+		st.EarlyList = append(st.EarlyList, EarlyAuth{No: v.No, ReleaseAt: v.ReleaseAt, Price: p.EarlyPrice,
+			IsAuth: has && e.Kind == BuyBuy})
+	}
+	for _, v := range p.Volumes {
+		if e, has := ents[v.No]; has && e.Kind == BuyBuy && v.ReleaseAt.After(now) &&
+			!slices.ContainsFunc(early, func(x Volume) bool { return x.No == v.No }) {
+			st.EarlyList = append(st.EarlyList, EarlyAuth{No: v.No, ReleaseAt: v.ReleaseAt, IsAuth: true})
+		}
+	}
 	if st.RecentViewVol, err = s.recentViewVol(ctx, uid, p, ents, now); err != nil {
 		return nil, err
 	}
@@ -501,9 +541,9 @@ func (s *Service) Authorize(ctx context.Context, uid int64, pid string, vol int,
 	if err := s.forAudience(ctx, uid, p, channel, now); err != nil {
 		return nil, err
 	}
-	v, ok := p.Volume(vol, now)
-	if !ok {
-		return nil, httpapi.Errorf(http.StatusNotFound, "회차를 찾을 수 없습니다. (%d화)", vol)
+	v, released := p.Volume(vol, now)
+	if !released && v.No == 0 {
+		return nil, errNoVolume(vol)
 	}
 	a := &DownloadAuth{Header: contract.Header{Code: 200}, PID: pid, Vol: vol,
 		ContentBase: contract.ContentBase(pid, vol), Pages: v.Pages, PreviewPages: v.Preview}
@@ -511,7 +551,22 @@ func (s *Service) Authorize(ctx context.Context, uid int64, pid string, vol int,
 		// Service or payment off: no full view (seed §4).
 		return a, nil
 	}
-	if v.IsFree {
+	if !released {
+		// Before its release only an early buyer reads it: a B
+		// entitlement of an unreleased volume comes from nothing else.
+		var kind string
+		err := s.pool.QueryRow(ctx, `SELECT kind FROM entitlements WHERE uid = $1 AND pid = $2 AND vol = $3`,
+			uid, pid, vol).Scan(&kind)
+		if err != nil && err != pgx.ErrNoRows {
+			return nil, fmt.Errorf("load entitlement %d/%s/%d: %w", uid, pid, vol, err)
+		}
+		if kind != BuyBuy {
+			return nil, unreleased(ctx, s.pool, p, vol, now)
+		}
+		// No free preview before the release: every page needs the token.
+		a.PreviewPages = 0
+		a.IsAuth, a.AuthType = true, BuyBuy
+	} else if v.IsFree {
 		a.IsAuth, a.AuthType = true, "F"
 	} else {
 		var e entitlement

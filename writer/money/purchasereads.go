@@ -3,7 +3,6 @@ package money
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -21,14 +20,39 @@ func (r *purchaseReads) check(ctx context.Context, tx pgx.Tx) error {
 	if err := r.s.forAudienceOn(ctx, tx, r.uid, p, req.Channel, now); err != nil {
 		return err
 	}
+	r.early = nil
 	for _, no := range req.Vols {
 		v, ok := p.Volume(no, now)
 		if !ok {
-			return httpapi.Errorf(http.StatusNotFound, "회차를 찾을 수 없습니다. (%d화)", no)
+			if err := r.checkEarly(ctx, tx, no); err != nil {
+				return err
+			}
+			continue
 		}
 		if req.BuyType == BuyRent && v.RentPrice <= 0 && !v.IsFree {
 			return httpapi.BadRequest("대여할 수 없는 회차입니다. (%d화)", no)
 		}
+	}
+	return nil
+}
+
+// checkEarly allows unreleased volume no only when it is sold early and
+// bought (errEarlyBuyOnly for any other buy type, 404 when not sold early).
+func (r *purchaseReads) checkEarly(ctx context.Context, tx pgx.Tx, no int) error {
+	if v, _ := r.p.Volume(no, r.now); v.No == 0 || r.p.EarlyCount <= 0 {
+		return errNoVolume(no)
+	}
+	if r.early == nil {
+		var err error
+		if r.early, err = earlyNos(ctx, tx, r.p, r.now); err != nil {
+			return err
+		}
+	}
+	switch {
+	case !r.early[no]:
+		return errNoVolume(no)
+	case r.req.BuyType != BuyBuy:
+		return errEarlyBuyOnly(no)
 	}
 	return nil
 }
@@ -48,6 +72,9 @@ type purchaseReads struct {
 	id   int64
 	// read: p comes from this round trip.
 	read bool
+	// early: the volumes sold early (checkEarly), nil while the request
+	// names no unreleased volume.
+	early map[int]bool
 }
 
 func (r *purchaseReads) queue(b *pgx.Batch) {

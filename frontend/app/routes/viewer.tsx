@@ -105,6 +105,8 @@ async function savedCopy(pid: string, asked: number): Promise<SavedCopy | null> 
  */
 function startMedia(detail: Detail, no: number, signal: AbortSignal) {
   const vol = detail.volList.find((v) => v.no === no);
+  // An early episode (미리보기) comes from the work's head without its version: its manifest is asked all the same.
+  if (vol?.isEarly) return getManifest(detail.prodInfo.pid, no, signal);
   if (!vol?.mediaBase) return Promise.resolve(null);
   if (detail.prodInfo.section === "WT" && vol.previewPages > 0) preloadFirstStrip(vol.mediaBase, `${Number(getLocal(LOCAL.webtoonWidth)) || 100}vw`);
   return getManifest(detail.prodInfo.pid, no, signal);

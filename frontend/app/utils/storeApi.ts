@@ -79,6 +79,8 @@ export type Vol = {
   mediaBase?: string;
   rentalInfo: { isAuth: boolean; authEndDate?: string; price: number; price_org: number };
   buyInfo: { isAuth: boolean; price: number; price_org: number };
+  /** sold early before its release (미리보기): bought at buyInfo.price, never rented (earlyList only) */
+  isEarly?: boolean;
 };
 export type ProdInfo = {
   section: string;
@@ -130,6 +132,8 @@ export type Detail = {
   adultVerificationNeeded: boolean;
   prodInfo: ProdInfo;
   volList: Vol[];
+  /** volumes sold early (미리보기), in release order; absent from older edges */
+  earlyList?: Vol[];
   salesInfo?: {
     buy: SalesPart;
     rental: SalesPart;
@@ -206,6 +210,8 @@ export type SalesStatus = {
   recentViewVol?: RecentViewVol | null;
   /** the member's new-volume alarm for the work (the edge's detail says false for everyone) */
   isAlarm?: boolean;
+  /** volumes sold early now and any unreleased one the member bought early (isAuth) */
+  earlyList?: { no: number; releaseAt: string; price: number; isAuth: boolean }[];
 };
 export const getStatus = (pid: string) => http<SalesStatus>(`${API}/purchases/status`, { query: { pid } });
 

@@ -42,6 +42,9 @@ export function mergeVols(a: Vol[], b: Vol[]): Vol[] {
  * request; so is a number outside the work. The pages come oldest first.
  */
 export async function withVolume(detail: Detail, no: number, signal?: AbortSignal, fetchPage: PageFetcher = getVolumePage): Promise<Detail> {
+  // An episode sold early (미리보기) is listed apart until its release: the viewer finds it in volList all the same.
+  const early = detail.earlyList?.find((v) => v.no === no);
+  if (early && !detail.volList.some((v) => v.no === no)) return { ...detail, volList: mergeVols(detail.volList, [early]) };
   if (!trimmed(detail) || !Number.isInteger(no)) return detail;
   const p = detail.prodInfo;
   const first = p.startVolNo || 1;
@@ -57,7 +60,7 @@ export async function withVolume(detail: Detail, no: number, signal?: AbortSigna
 
 /** findVolume: volume no of the work, from the detail when it lists it, else from its page of /volumes. */
 export async function findVolume(detail: Detail, no: number, signal?: AbortSignal, fetchPage: PageFetcher = getVolumePage): Promise<Vol | undefined> {
-  const own = detail.volList.find((v) => v.no === no);
+  const own = detail.volList.find((v) => v.no === no) ?? detail.earlyList?.find((v) => v.no === no);
   if (own || !trimmed(detail)) return own;
   return (await withVolume(detail, no, signal, fetchPage)).volList.find((v) => v.no === no);
 }

@@ -4,6 +4,7 @@ import { volumeThumb } from "~/components/viewer/media";
 import type { Detail, SalesStatus, Vol } from "~/utils/storeApi";
 import { won } from "~/utils/format";
 import { entitlement } from "./unlock";
+import { EARLY_BADGE, earlyReleaseLabel, earlyState, earlyVols } from "./early";
 import type { useVolumeOrder } from "./useVolumeOrder";
 import * as s from "./detail.css";
 
@@ -23,6 +24,7 @@ export function VolumeList({ detail, volumes, status, now, hint, selling, onTap,
   const p = detail.prodInfo;
   const sales = detail.salesInfo;
   const { order, vols, changeOrder, more, loading, failed } = volumes;
+  const early = earlyVols(detail.earlyList, vols);
 
   return (
     <div>
@@ -47,6 +49,31 @@ export function VolumeList({ detail, volumes, status, now, hint, selling, onTap,
           </button>
         )}
       </div>
+      {early.length > 0 && (
+        <ul className={s.vols} aria-label="미리보기 회차" data-testid="early-list">
+          {early.map((v) => {
+            const st = earlyState(v, status);
+            return (
+              <li key={v.no}>
+                <button type="button" className={s.vol} onClick={() => onTap(v)} data-testid="early-vol" data-no={v.no}>
+                  <div className={s.volThumb}>
+                    <img src={p.thumbUrl} alt="" loading="lazy" width={72} height={45} />
+                  </div>
+                  <div className={s.volBody}>
+                    <p className={s.volTitle}>
+                      <span className={s.earlyBadge}>{EARLY_BADGE}</span> {v.title}
+                    </p>
+                    <p className={s.volDate}>{earlyReleaseLabel(v)}</p>
+                  </div>
+                  <span className={s.volState({ kind: st.owned ? "owned" : "priced" })} data-testid="early-state">
+                    {st.label}
+                  </span>
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
       <ul className={s.vols} aria-label="회차 목록">
         {vols.map((v) => {
           const e = v.isFree ? "free" : entitlement(v.no, status, now);

@@ -64,6 +64,8 @@ export const volThumb = style({ width: 72, flex: "0 0 72px", aspectRatio: "16 / 
 globalStyle(`${volThumb} img`, { width: "100%", height: "100%", objectFit: "cover" });
 export const volBody = style({ flex: 1, minWidth: 0 });
 export const volTitle = style({ fontSize: 14, fontWeight: 600 });
+// 미리보기: an episode sold before its release.
+export const earlyBadge = style({ display: "inline-block", fontSize: 10, fontWeight: 700, padding: "1px 6px", marginInlineEnd: 4, borderRadius: 4, background: vars.color.accentBg, color: vars.color.accentText, verticalAlign: "middle" });
 export const volDate = style({ fontSize: 11, color: vars.color.textMuted, marginTop: 2 });
 export const volState = recipe({
   base: { fontSize: 12, fontWeight: 700, whiteSpace: "nowrap" },

@@ -1,6 +1,7 @@
 // Every way a reader can open one volume (seed §3, §4), as pure data so the
 // sheet and its tests agree.
 import type { CouponInfo, SalesStatus, Vol } from "~/utils/storeApi";
+import { earlyOwned } from "./early";
 
 export type UnlockKind = "free" | "owned" | "rented" | "wff" | "read" | "pass" | "jumping" | "rent" | "buy" | "ticket";
 export type UnlockOption = { kind: UnlockKind; label: string; price?: number; note?: string; available: boolean };
@@ -27,7 +28,8 @@ export const UNDO_MS = 3000;
 /** entitlement of a volume: bought beats a running rental. */
 export function entitlement(no: number, status: SalesStatus | null | undefined, now: number): "owned" | "rented" | null {
   const v = status?.volList.find((x) => x.no === no);
-  if (!v) return null;
+  // An episode bought early is owned before its release, when volList does not list it yet.
+  if (!v) return earlyOwned(no, status) ? "owned" : null;
   if (v.buyInfo.isAuth) return "owned";
   if (v.rentalInfo.isAuth && (!v.rentalInfo.authEndDate || Date.parse(v.rentalInfo.authEndDate) > now)) return "rented";
   return null;
@@ -39,6 +41,8 @@ export function unlockOptions(c: UnlockContext): UnlockOption[] {
   const e = entitlement(vol.no, c.status, c.now);
   if (e === "owned") return [{ kind: "owned", label: "소장한 회차", available: true }];
   if (e === "rented") return [{ kind: "rented", label: "대여 중인 회차", available: true }];
+  // 미리보기: bought only, at its early price; no coupon, ticket, pass or rental opens it.
+  if (vol.isEarly) return [{ kind: "buy", label: "미리보기 소장", price: vol.buyInfo.price, available: true, note: "공개 전에 먼저 보기" }];
 
   const out: UnlockOption[] = [];
   const w = c.coupons?.WCPInfo;

@@ -36,7 +36,9 @@ export function Viewer({ detail, no, place, manifest: given, savedAuth }: Viewer
 
   const { auth, authDone } = useEntitlement(p.pid, no, user.isLogin, serviceOff, savedAuth);
   // Only a volume the detail names a processed version of has a manifest.
-  const manifest = useManifest(p.pid, no, !!vol.mediaBase, given);
+  // An early episode (미리보기) comes from the head alone, without its
+  // version: its manifest is asked all the same (the edge answers its buyers' viewer).
+  const manifest = useManifest(p.pid, no, !!vol.mediaBase || !!vol.isEarly, given);
 
   const full = !!auth?.isAuth && !!auth.token;
   const token = full ? auth!.token! : null;
