@@ -58,11 +58,13 @@ test("members comment, reply and like at the end of an episode; best follows lik
   const reader = await readerCtx.newPage();
   await reader.goto(`/viewer?pid=${pid}&no=1`);
   const rp = reader.getByTestId("episode-comments");
+  await rp.scrollIntoViewIfNeeded();
+  await expect(rp.getByRole("heading", { name: /댓글/ })).toBeVisible();
   await expect.poll(async () => {
     await rp.getByRole("button", { name: "댓글 새로고침" }).click();
     await rp.getByRole("button", { name: "최신순" }).click();
     return rp.getByTestId("newest-comments").getByText(text).count();
-  }, { timeout: 15_000 }).toBe(1);
+  }, { timeout: 60_000 }).toBe(1);
   const item = rp.getByTestId("comment").filter({ hasText: text });
   await item.getByRole("button", { name: "답글 쓰기" }).click();
   await item.getByRole("textbox", { name: "답글 쓰기" }).fill("답글이에요");
@@ -76,7 +78,7 @@ test("members comment, reply and like at the end of an episode; best follows lik
     await panel.getByRole("button", { name: "댓글 새로고침" }).click();
     await panel.getByRole("button", { name: "베스트" }).click();
     return panel.getByTestId("best-comments").getByText(text).count();
-  }, { timeout: 15_000 }).toBe(1);
+  }, { timeout: 60_000 }).toBe(1);
   await expect(panel.getByTestId("best-comments").getByText("답글이에요")).toBeVisible();
 
   // A report, then the moderator's hide: gone from the edge's answer.
@@ -85,7 +87,7 @@ test("members comment, reply and like at the end of an episode; best follows lik
   expect(rep.status()).toBe(200);
   const hide = await request.put(`/admin/api/v1/comments/${id}/hidden`, { headers: admin, data: { hidden: true } });
   expect(hide.status(), await hide.text()).toBe(200);
-  await expect.poll(async () => JSON.stringify(await (await request.get(comments(pid))).json()).includes(text), { timeout: 15_000 }).toBe(false);
+  await expect.poll(async () => JSON.stringify(await (await request.get(comments(pid))).json()).includes(text), { timeout: 60_000 }).toBe(false);
   await writerCtx.close();
   await readerCtx.close();
 });
@@ -99,7 +101,7 @@ test("a teen or visitor never gets the comments of an adult work", async ({ brow
   expect(v.status(), await v.text()).toBe(200);
   const post = await adultCtx.request.post(comments(pid), { headers: { "Idempotency-Key": `k-${pid}` }, data: { body: "성인 작품 댓글" } });
   expect(post.status(), await post.text()).toBe(201);
-  await expect.poll(async () => JSON.stringify(await (await adultCtx.request.get(comments(pid))).json()).includes("성인 작품 댓글"), { timeout: 15_000 }).toBe(true);
+  await expect.poll(async () => JSON.stringify(await (await adultCtx.request.get(comments(pid))).json()).includes("성인 작품 댓글"), { timeout: 60_000 }).toBe(true);
 
   const teenCtx = await browser.newContext();
   await member(teenCtx);
