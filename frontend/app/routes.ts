@@ -80,5 +80,6 @@ export default [
     route("admin/analytics/live", "routes/admin/live.tsx"),
     route("admin/analytics/explore", "routes/admin/explore.tsx"),
     route("admin/media", "routes/admin/media.tsx"),
+    route("admin/comments", "routes/admin/comments.tsx"),
   ]),
 ] satisfies RouteConfig;

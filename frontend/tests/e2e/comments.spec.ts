@@ -5,7 +5,7 @@ import { member } from "./members";
 
 // Episode comments (issue 36) in the viewer's end-of-episode panel: members
 // comment, reply and like, the best list follows the likes; a moderator's
-// hide takes a comment off the edge; an adult work's comments never reach a
+// hide on /admin/comments takes a comment off the edge; an adult work's comments never reach a
 // teen. Works are made through the admin API, not picked from the demo.
 
 const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? "dev-admin-token";
@@ -85,8 +85,14 @@ test("members comment, reply and like at the end of an episode; best follows lik
   const id = (await (await request.get(comments(pid))).json()).data.newest[0].id as number;
   const rep = await readerCtx.request.post(`/home/api/v1/comments/${id}/report`, { data: { reason: "테스트" } });
   expect(rep.status()).toBe(200);
-  const hide = await request.put(`/admin/api/v1/comments/${id}/hidden`, { headers: admin, data: { hidden: true } });
-  expect(hide.status(), await hide.text()).toBe(200);
+  // The moderator decides on /admin/comments.
+  await page.goto("/admin/comments");
+  await page.getByLabel("관리자 토큰").fill(ADMIN_TOKEN);
+  await page.getByRole("button", { name: "확인" }).click();
+  const row = page.getByTestId("reported-comment").filter({ hasText: text });
+  await expect(row).toContainText("테스트");
+  await row.getByRole("button", { name: "숨기기" }).click();
+  await expect(page.getByTestId("reported-comment").filter({ hasText: text })).toHaveCount(0);
   await expect.poll(async () => JSON.stringify(await (await request.get(comments(pid))).json()).includes(text), { timeout: 60_000 }).toBe(false);
   await writerCtx.close();
   await readerCtx.close();
