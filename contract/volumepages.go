@@ -96,6 +96,9 @@ func PageHash(vols []Volume) string {
 // BucketOf is the KV bucket a catalog document key lives in: volume pages
 // (KeyVolumePage) in VolumesBucket, every other key in CatalogBucket.
 func BucketOf(key string) string {
+	if strings.HasPrefix(key, KeyCommentHead) || strings.HasPrefix(key, KeyCommentPage) {
+		return CommentsBucket
+	}
 	if strings.HasPrefix(key, KeyVolumePage) {
 		return VolumesBucket
 	}

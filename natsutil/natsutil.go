@@ -85,6 +85,10 @@ func Ensure(ctx context.Context, js jetstream.JetStream, o Options) (jetstream.K
 	if _, err := EnsureVolumesKV(ctx, js); err != nil {
 		return nil, err
 	}
+	// Episode comments (contract/comments.go), published by the same relay.
+	if _, err := EnsureCommentsKV(ctx, js); err != nil {
+		return nil, err
+	}
 	return kv, nil
 }
 

@@ -119,6 +119,9 @@ var keyPool = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }
 func (s *Server) serveAPI(ctx *fasthttp.RequestCtx) routeClass {
 	now := s.cfg.Now()
 	teen := s.teen(ctx, now)
+	if s.serveComments(ctx, teen) {
+		return classAPI
+	}
 	kp := keyPool.Get().(*[]byte)
 	key := (*kp)[:0]
 	if teen {

@@ -135,6 +135,10 @@ type Config struct {
 	// volume that releases within this are fetched ahead and pinned, with
 	// those released in the last hour (catalog.PinBehind).
 	VolumePinAhead time.Duration
+	// CommentBytes bounds the cache of episode comment heads and pages
+	// (EDGE_COMMENT_BYTES, default 32 MiB); pinned heads of the release
+	// minute count in it but are never evicted.
+	CommentBytes int64
 	// PageSources are the origins the pages' Content-Security-Policy admits
 	// besides the store's own (EDGE_CSP_SCRIPT_ORIGINS, EDGE_CSP_CONNECT_ORIGINS,
 	// EDGE_CSP_FRAME_ORIGINS): in live mode, PortOne's identity verification
@@ -193,6 +197,14 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 			return fmt.Errorf("volume-pages-bytes must be a positive integer")
 		}
 		c.VolumePagesBytes = n
+		return nil
+	})
+	fs.Func("comment-bytes", "cache of episode comment heads and pages in bytes (env EDGE_COMMENT_BYTES, default 33554432)", func(v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("comment-bytes must be a positive integer")
+		}
+		c.CommentBytes = n
 		return nil
 	})
 	fs.Func("volume-pin-ahead", "pin the volume pages of releases within this ahead (and the last hour), e.g. 3h (env EDGE_VOLUME_PIN_AHEAD, default 3h)", func(v string) error {
@@ -270,6 +282,9 @@ func (c *Config) withDefaults() Config {
 	if o.VolumePagesBytes <= 0 {
 		o.VolumePagesBytes = 64 << 20
 	}
+	if o.CommentBytes <= 0 {
+		o.CommentBytes = 32 << 20
+	}
 	if o.VolumePinAhead <= 0 {
 		o.VolumePinAhead = 3 * time.Hour
 	}
@@ -313,6 +328,9 @@ type Server struct {
 	// volKV is the volume page bucket, volPages the cache in front of it.
 	volKV    jetstream.KeyValue
 	volPages *catalog.VolumePages
+	// cmtKV is the comments bucket, comments the cache in front of it.
+	cmtKV    jetstream.KeyValue
+	comments *catalog.Comments
 
 	static    *static.Static
 	proxy     *proxy.Proxy // writers
@@ -432,6 +450,11 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		return nil, err
 	}
 	s.volPages = catalog.NewVolumePages(cfg.VolumePagesBytes, s.fetchVolumePage)
+	if s.cmtKV, err = natsutil.EnsureCommentsKV(ectx, s.js); err != nil {
+		s.nc.Close()
+		return nil, err
+	}
+	s.comments = catalog.NewComments(cfg.CommentBytes, s.fetchComments)
 	s.store.SetVolumePages(s.volPages)
 	if s.static, err = static.LoadStatic(cfg.StaticDir, cfg.PageSources, log); err != nil {
 		s.nc.Close()
@@ -521,6 +544,8 @@ func (s *Server) Run(ctx context.Context) error {
 	go s.writeSnapshots(wctx)
 	go s.pinVolumePages(wctx)
 	go s.prerenderReleases(wctx)
+	go s.watchComments(wctx)
+	go s.pinComments(wctx)
 
 	srv := &fasthttp.Server{
 		Handler:               s.handle,

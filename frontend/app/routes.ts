@@ -81,5 +81,6 @@ export default [
     route("admin/analytics/explore", "routes/admin/explore.tsx"),
     route("admin/media", "routes/admin/media.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
+    route("admin/comments", "routes/admin/comments.tsx"),
   ]),
 ] satisfies RouteConfig;

@@ -1,6 +1,6 @@
 // Package member serves the member features of the writer: zzim of
 // works and authors, alarms, reviews (likes, reports, blocks), recently viewed,
-// the reading place, interest genres, the side info (user-get-info), the
+// the reading place, episode comments and hearts, interest genres, the side info (user-get-info), the
 // tracking profile, CS Q&A, award votes and the web version code.
 //
 // Identity always comes from the session (writer/auth); a seed payload's uid
@@ -32,6 +32,7 @@ type Money interface {
 	GiftBox(ctx context.Context, uid int64) ([]money.Gift, error)
 	Status(ctx context.Context, uid int64, pid string) (*money.SalesStatus, error)
 	Charges(ctx context.Context, uid int64, limit int) ([]money.Charge, error)
+	Authorize(ctx context.Context, uid int64, pid string, vol int, channel string) (*money.DownloadAuth, error)
 }
 
 // Service serves the member routes.
@@ -43,6 +44,9 @@ type Service struct {
 	log   *slog.Logger
 	// Changed is called after a committed change that enqueued outbox rows.
 	Changed func()
+	// CommentsPerMinute bounds a member's comments and replies (per node).
+	CommentsPerMinute int
+	commentLimit      *httpapi.Limiter
 }
 
 // New makes the member service.
@@ -50,7 +54,8 @@ func New(pool *pgxpool.Pool, a *auth.Auth, m Money, now func() time.Time, log *s
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{pool: pool, auth: a, money: m, now: now, log: log, Changed: func() {}}
+	return &Service{pool: pool, auth: a, money: m, now: now, log: log, Changed: func() {},
+		CommentsPerMinute: DefaultCommentsPerMinute, commentLimit: httpapi.NewLimiter(DefaultCommentsPerMinute)}
 }
 
 // Seed paths (§7).
@@ -84,6 +89,16 @@ func (s *Service) Routes(mux httpapi.Mux) {
 	h("POST /home/api/v1/reviews/{id}/report", s.reviewReport)
 	nb("POST /home/api/v1/reviews/{id}/block", s.reviewBlock)
 	nb("DELETE /home/api/v1/reviews/{id}/block", s.reviewUnblock)
+
+	// Episode comments (comments.go): the public lists are the edge's reads.
+	h("POST /home/api/v1/products/{pid}/episodes/{vol}/comments", s.commentPost)
+	h("GET /home/api/v1/products/{pid}/episodes/{vol}/comments/state", s.commentState)
+	nb("POST /home/api/v1/products/{pid}/episodes/{vol}/heart", s.episodeHeart)
+	nb("DELETE /home/api/v1/products/{pid}/episodes/{vol}/heart", s.episodeHeart)
+	nb("DELETE /home/api/v1/comments/{id}", s.commentDelete)
+	nb("POST /home/api/v1/comments/{id}/like", s.commentLike)
+	nb("DELETE /home/api/v1/comments/{id}/like", s.commentLike)
+	h("POST /home/api/v1/comments/{id}/report", s.commentReport)
 
 	h("GET /home/api/v1/users/recent", s.recentList)
 	h("POST /home/api/v1/users/recent", s.recentAdd)

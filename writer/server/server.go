@@ -96,6 +96,8 @@ type Config struct {
 	LoginPerMinute int
 	// ChargePerMinute bounds charging calls (request, confirm, cancel) per member.
 	ChargePerMinute int
+	// CommentsPerMinute bounds episode comments per member (0: member's default).
+	CommentsPerMinute int
 	// WebhookPerMinute bounds the payment gateway's webhook calls per client address.
 	WebhookPerMinute int
 	// Payment gateway (the Toss sandbox in dev): base URL, the merchant's secret
@@ -175,6 +177,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	})
 	fs.IntVar(&c.LoginPerMinute, "login-per-minute", 10, "login attempts per account and minute (env LOGIN_PER_MINUTE)")
 	fs.IntVar(&c.ChargePerMinute, "charge-per-minute", 10, "charging calls (request, confirm, cancel) per member and minute (env CHARGE_PER_MINUTE)")
+	fs.IntVar(&c.CommentsPerMinute, "comments-per-minute", member.DefaultCommentsPerMinute, "episode comments and replies per member and minute (env COMMENTS_PER_MINUTE)")
 	fs.IntVar(&c.WebhookPerMinute, "webhook-per-minute", 120, "payment gateway webhook calls per client address and minute (env WEBHOOK_PER_MINUTE)")
 	fs.StringVar(&c.PaymentURL, "payment-url", "", "payment gateway base URL (env PAYMENT_URL)")
 	fs.StringVar(&c.PaymentSecretKey, "payment-secret-key", tosssandbox.DefaultSecretKey, "payment gateway merchant key (env PAYMENT_SECRET_KEY)")
@@ -273,6 +276,7 @@ type Server struct {
 	idsb   *portonesandbox.Server
 	push   *push.Worker
 	money  *money.Service
+	member *member.Service
 	ln     net.Listener
 	http   *http.Server
 	ready  svc.Readiness
@@ -399,6 +403,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	if err := s.routes(ctx, recorder{member, &s.patterns}, reg, adm); err != nil {
 		return nil, err
 	}
+	s.member.AdminRoutes(top, admin.Prefix, adm.Auth)
 	member.Handle("/", httpapi.Wrap(log, func(http.ResponseWriter, *http.Request) error { return httpapi.ErrNotFound }))
 	// Member bodies are small; 1 MiB bounds every seed payload with room.
 	var memberAPI http.Handler = httpapi.Limit(1<<20, s.auth.Middleware(member))
@@ -437,6 +442,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 func (s *Server) builders() map[string]outbox.Builder {
 	b := catalog.Builders()
 	b[contract.KeyReviews] = member.BuildReviews
+	for k, v := range member.CommentBuilders(s.cfg.Now) {
+		b[k] = v
+	}
 	for k, v := range s.media.Builders() {
 		b[k] = v
 	}
@@ -482,7 +490,11 @@ func (s *Server) routes(ctx context.Context, mux httpapi.Mux, reg prometheus.Reg
 	as.Routes(mux, s.auth.UserID)
 	mem := member.New(s.pool, s.auth, ms, s.cfg.Now, s.log.With("part", "member"))
 	mem.Changed = s.relay.Wake
+	if s.cfg.CommentsPerMinute > 0 {
+		mem.SetCommentsPerMinute(s.cfg.CommentsPerMinute)
+	}
 	mem.Routes(mux)
+	s.member = mem
 	// Endpoints over plain http are the fake push service of tests; a live
 	// store posts to the browsers' push services only.
 	pcfg := s.cfg.Push

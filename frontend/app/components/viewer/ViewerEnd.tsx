@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { sectionPath } from "~/utils/layout";
+import { EpisodeComments } from "~/components/comments/EpisodeComments";
 import type { Direction } from "./nav";
 import * as s from "./viewer.css";
 
@@ -16,7 +17,7 @@ type Props = {
   go: (dir: Direction) => void;
 };
 
-/** The end-of-volume panel: why the preview stopped, and where to go next. */
+/** The end-of-volume panel: why the preview stopped, where to go next, and (a read episode) its comments. */
 export function ViewerEnd({ pid, section, no, pending, full, serviceOff, isLogin, hasNext, go }: Props) {
   return (
     <div className={s.end} data-testid="viewer-end">
@@ -45,6 +46,7 @@ export function ViewerEnd({ pid, section, no, pending, full, serviceOff, isLogin
       <button type="button" className={s.btn} onClick={() => go("A")}>
         목록으로
       </button>
+      <EpisodeComments pid={pid} vol={no} />
     </div>
   );
 }
