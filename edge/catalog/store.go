@@ -68,6 +68,8 @@ type Prod struct {
 	// ctr: the counters once a counters document changed them (nil: the
 	// document's). Read through ViewCnt, ZzimCount, ReviewCount, PointSum.
 	ctr atomic.Pointer[Counters]
+	// searchSlot is the work's slot in the search index plus one (0: none).
+	searchSlot int32
 }
 
 // Store is the set of read models. The zero value is not usable; use New.
@@ -125,6 +127,8 @@ type Store struct {
 	// Apply (listindex.go); authors: each author's works by pid.
 	lists   listIndex
 	authors map[int64]map[string]*Prod
+	// search: works by the runes of their titles and authors (searchindex.go).
+	search searchIndex
 
 	// revision of the last applied KV entry, and when.
 	revision  uint64
@@ -148,6 +152,7 @@ func New(t *cache.Tags) *Store {
 		images:   make(map[string]*contract.MediaImage),
 		imageUse: make(map[string]imageUse),
 		authors:  make(map[int64]map[string]*Prod),
+		search:   newSearchIndex(),
 
 		modelBytes: make(map[string]int64),
 		sizes:      make(map[string]int64),
@@ -376,6 +381,7 @@ func (s *Store) apply(u Update, doc any) {
 		}
 		s.indexProduct(old, nw)
 		s.indexAuthors(old, nw)
+		s.search.update(old, nw)
 		if old != nil && old.paged || nw != nil && nw.paged {
 			select {
 			case s.pagedChanged <- struct{}{}:
