@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"storefront/contract"
 	"storefront/edge/search"
 )
 
@@ -24,14 +25,51 @@ import (
 // new title gained or lost are inserted into or taken out of their lists.
 // What it holds per work is measured by TestSearchIndexBytes (edge/README.md).
 type searchIndex struct {
-	prods  []*Prod // by slot; nil: free
+	prods []*Prod // by slot; nil: free
+	// meta and first, by slot: what filters and ranks a hit without
+	// touching its Prod (a cache miss each, at 100,000 hits a query): the
+	// audience and section bits, and the title key's first rune.
+	meta   []uint8
+	first  []rune
 	free   []int32
-	title  map[rune][]int32
-	author map[rune][]int32
+	title  map[term][]int32
+	author map[term][]int32
 }
 
 func newSearchIndex() searchIndex {
-	return searchIndex{title: make(map[rune][]int32), author: make(map[rune][]int32)}
+	return searchIndex{title: make(map[term][]int32), author: make(map[term][]int32)}
+}
+
+// meta bits.
+const (
+	metaHidden  = 1 << 0
+	metaAdult   = 1 << 1
+	metaSection = 3 << 2 // sectionCode << 2
+)
+
+// sectionCode numbers the sections a query may be limited to (0: any
+// other, compared by name).
+func sectionCode(s string) uint8 {
+	switch s {
+	case contract.SectionWebtoon:
+		return 1
+	case contract.SectionComic:
+		return 2
+	case contract.SectionNovel:
+		return 3
+	}
+	return 0
+}
+
+func metaOf(p *Prod) uint8 {
+	m := sectionCode(p.Section) << 2
+	if p.Hidden {
+		m |= metaHidden
+	}
+	if p.IsAdult() {
+		m |= metaAdult
+	}
+	return m
 }
 
 // Match scores, best first. ScoreTypo hits (see search.WithinOneEdit) rank
@@ -43,14 +81,54 @@ const (
 	ScoreTypo        = 0
 )
 
-// terms returns the distinct runes a key can be matched on, ascending.
-func terms(dst []rune, keys ...[]rune) []rune {
+// A term is what a list is kept for: one rune, or two adjacent runes in
+// initial form (a syllable as its initial consonant): a query of two or
+// more runes intersects its pairs' lists, far shorter than its runes'
+// when they are initial consonants (19 of them, each in most titles).
+type term uint64
+
+const pairBit = 1 << 42
+
+func runeTerm(r rune) term { return term(r) }
+
+// initialForm is the rune a pair term holds for r: its initial consonant
+// when r is a syllable, else r (a consonant in a query matches both).
+func initialForm(r rune) rune {
+	if c := search.Initial(r); c != 0 {
+		return c
+	}
+	return r
+}
+
+func pairTerm(a, b rune) term {
+	return pairBit | term(initialForm(a))<<21 | term(initialForm(b))
+}
+
+// terms returns the distinct terms of keys, ascending: each rune, each
+// syllable's initial consonant, each adjacent pair.
+func terms(dst []term, keys ...[]rune) []term {
 	for _, k := range keys {
-		for _, r := range k {
-			dst = append(dst, r)
+		for i, r := range k {
+			dst = append(dst, runeTerm(r))
 			if c := search.Initial(r); c != 0 {
-				dst = append(dst, c)
+				dst = append(dst, runeTerm(c))
 			}
+			if i > 0 {
+				dst = append(dst, pairTerm(k[i-1], r))
+			}
+		}
+	}
+	slices.Sort(dst)
+	return slices.Compact(dst)
+}
+
+// queryTerms are the terms every exact hit of q holds: its runes and its
+// pairs.
+func queryTerms(dst []term, q []rune) []term {
+	for i, r := range q {
+		dst = append(dst, runeTerm(r))
+		if i > 0 {
+			dst = append(dst, pairTerm(q[i-1], r))
 		}
 	}
 	slices.Sort(dst)
@@ -61,13 +139,13 @@ func terms(dst []rune, keys ...[]rune) []rune {
 // store's write lock.
 func (ix *searchIndex) update(old, nw *Prod) {
 	var slot int32 = -1
-	var oldT, oldA []rune
+	var oldT, oldA []term
 	if old != nil && old.searchSlot > 0 {
 		slot = old.searchSlot - 1
 		oldT = terms(nil, old.titleKey)
 		oldA = terms(nil, old.authorKeys...)
 	}
-	var newT, newA []rune
+	var newT, newA []term
 	if nw != nil {
 		if slot < 0 {
 			if n := len(ix.free); n > 0 {
@@ -75,14 +153,22 @@ func (ix *searchIndex) update(old, nw *Prod) {
 			} else {
 				slot = int32(len(ix.prods))
 				ix.prods = append(ix.prods, nil)
+				ix.meta = append(ix.meta, 0)
+				ix.first = append(ix.first, 0)
 			}
 		}
 		nw.searchSlot = slot + 1
 		ix.prods[slot] = nw
+		ix.meta[slot] = metaOf(nw)
+		ix.first[slot] = 0
+		if len(nw.titleKey) > 0 {
+			ix.first[slot] = nw.titleKey[0]
+		}
 		newT = terms(nil, nw.titleKey)
 		newA = terms(nil, nw.authorKeys...)
 	} else if slot >= 0 {
 		ix.prods[slot] = nil
+		ix.meta[slot], ix.first[slot] = 0, 0
 		ix.free = append(ix.free, slot)
 	}
 	if slot < 0 {
@@ -94,7 +180,7 @@ func (ix *searchIndex) update(old, nw *Prod) {
 
 // moveTerms takes slot out of the lists of the terms only in old and puts
 // it in those only in nw (both ascending).
-func moveTerms(m map[rune][]int32, slot int32, old, nw []rune) {
+func moveTerms(m map[term][]int32, slot int32, old, nw []term) {
 	i, j := 0, 0
 	for i < len(old) || j < len(nw) {
 		switch {
@@ -125,10 +211,10 @@ func moveTerms(m map[rune][]int32, slot int32, old, nw []rune) {
 // bytes is what the index holds: its slot table and its lists' arrays
 // (with their spare capacity) and map entries.
 func (ix *searchIndex) bytes() int64 {
-	n := int64(cap(ix.prods))*8 + int64(cap(ix.free))*4
-	for _, m := range []map[rune][]int32{ix.title, ix.author} {
+	n := int64(cap(ix.prods))*8 + int64(cap(ix.meta)) + int64(cap(ix.first))*4 + int64(cap(ix.free))*4
+	for _, m := range []map[term][]int32{ix.title, ix.author} {
 		for _, l := range m {
-			n += int64(cap(l))*4 + 24 + 4 + 16 // array, slice header, key, map slot overhead
+			n += int64(cap(l))*4 + 24 + 8 + 16 // array, slice header, key, map slot overhead
 		}
 	}
 	return n
@@ -142,6 +228,8 @@ type searchScratch struct {
 	hits      []hit
 	cnt       []uint8
 	tj, qj    []rune
+	qt        []term
+	pat       search.Pattern
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(searchScratch) }}
@@ -164,9 +252,9 @@ func (a *hit) before(b *hit) bool {
 	return strings.Compare(a.p.PID, b.p.PID) < 0
 }
 
-// intersect returns the slots in every list of m for the runes of q, into
-// dst; nil lists make it empty.
-func intersect(dst []int32, lists [][]int32, m map[rune][]int32, q []rune) ([]int32, [][]int32) {
+// intersect returns the slots in every list of m for the terms q, into
+// dst; a missing list makes it empty.
+func intersect(dst []int32, lists [][]int32, m map[term][]int32, q []term) ([]int32, [][]int32) {
 	lists = lists[:0]
 	for _, r := range q {
 		l, ok := m[r]
@@ -204,6 +292,24 @@ func sort32(l []int32, s int32) int {
 	return i
 }
 
+// filter returns what a hit's meta must not have and, when mask says so,
+// the section code it must have: the audience rule of View.Visible and the
+// section limit as bits. other: section is one without a code, compared by
+// name on the Prod.
+func (v *View) filter(section string) (mask, want uint8, other bool) {
+	mask = metaHidden
+	if v.Teen {
+		mask |= metaAdult
+	}
+	if section != "" {
+		if c := sectionCode(section); c != 0 {
+			return mask | metaSection, c << 2, false
+		}
+		return mask, 0, true
+	}
+	return mask, 0, false
+}
+
 // Search finds visible works whose title or author matches q (spaces and
 // case ignored, Hangul initial consonants allowed), then titles within one
 // jamo edit of q (search.TypoQuery), in score order. section "" searches
@@ -225,10 +331,16 @@ func (v *View) SearchPage(q, section string, lo, hi int) ([]Match, int) {
 	ix := &v.s.search
 	sc := scratchPool.Get().(*searchScratch)
 	defer scratchPool.Put(sc)
-	sc.tl, sc.lists = intersect(sc.tl, sc.lists, ix.title, qk)
-	sc.al, sc.lists = intersect(sc.al, sc.lists, ix.author, qk)
+	sc.qt = queryTerms(sc.qt[:0], qk)
+	sc.tl, sc.lists = intersect(sc.tl, sc.lists, ix.title, sc.qt)
+	sc.al, sc.lists = intersect(sc.al, sc.lists, ix.author, sc.qt)
 	top := topHits{max: hi, h: sc.hits[:0]}
 	total := 0
+	mask, want, other := v.filter(section)
+	// One rune: the lists are exact (the rune's list holds a title iff
+	// Match finds the rune in it) and the first rune tells a prefix, so no
+	// Prod is read but the ones ranked.
+	one := len(qk) == 1
 	i, j := 0, 0
 	for i < len(sc.tl) || j < len(sc.al) {
 		var slot int32
@@ -245,17 +357,27 @@ func (v *View) SearchPage(q, section string, lo, hi int) ([]Match, int) {
 			i++
 			j++
 		}
-		p := ix.prods[slot]
-		if section != "" && p.Section != section || !v.Visible(p) {
+		if ix.meta[slot]&mask != want || other && ix.prods[slot].Section != section {
 			continue
 		}
-		score := exactScore(p, qk, inTitle, inAuthor)
+		var score int
+		switch {
+		case one && inTitle:
+			score = ScoreTitle
+			if f := ix.first[slot]; f == qk[0] || search.Initial(f) == qk[0] {
+				score = ScoreTitlePrefix
+			}
+		case one:
+			score = ScoreAuthor
+		default:
+			score = exactScore(ix.prods[slot], qk, inTitle, inAuthor)
+		}
 		if score > 0 {
 			total++
-			top.add(hit{p: p, score: score, views: p.ViewCnt()})
+			top.offer(ix.prods[slot], score)
 		}
 	}
-	if search.TypoQuery(qk) {
+	if total < typoBelow && search.TypoQuery(qk) {
 		total += v.typoHits(sc, &top, qk, section)
 	}
 	sc.hits = top.h
@@ -283,10 +405,22 @@ func exactScore(p *Prod, qk []rune, inTitle, inAuthor bool) int {
 	return 0
 }
 
+// typoBelow: typo hits are looked for only when a query has fewer exact
+// hits than this (a page of the search route): a reader who finds the
+// title needs no guesses, and a query as common as a word of many titles
+// would otherwise weigh its typo candidates on every keystroke.
+const typoBelow = 24
+
 // typoHits adds the works whose title is within one jamo edit of qk and
-// not an exact hit. One edit changes at most two syllables, so such a
-// title holds all but two of qk's distinct syllables: counting them over
-// the syllables' lists leaves few titles to run the edit distance on.
+// not an exact hit. A jamo's kind (initial, medial, final) is part of it,
+// so a run of a title within one edit of qk starts at a syllable and
+// matches every syllable of qk but the (at most two, adjacent) ones the
+// edit touches, whole — except qk's last syllable, which without a final
+// may be the start of a title's syllable with one ("칼" in "칼날" is also
+// in "칼날" read as "칼", and "가" is the start of "각"). So such a title
+// holds all but two of qk's distinct syllables (one at least), the last one counted with
+// every final: counting them over their lists leaves few titles to run
+// the edit distance on.
 func (v *View) typoHits(sc *searchScratch, top *topHits, qk []rune, section string) int {
 	ix := &v.s.search
 	var syl [search.MaxTypoJamo]rune
@@ -297,12 +431,11 @@ func (v *View) typoHits(sc *searchScratch, top *topHits, qk []rune, section stri
 			n++
 		}
 	}
-	need := n - 2
-	if need < 1 {
-		return 0
-	}
+	// At least one syllable is whole (TypoQuery: three or more), so a
+	// query repeating its syllables still needs one of them.
+	need := max(n-2, 1)
 	sc.qj = search.AppendJamo(sc.qj[:0], qk)
-	if len(sc.qj) > search.MaxTypoJamo {
+	if !sc.pat.Compile(sc.qj) {
 		return 0
 	}
 	if cap(sc.cnt) < len(ix.prods) {
@@ -311,27 +444,50 @@ func (v *View) typoHits(sc *searchScratch, top *topHits, qk []rune, section stri
 	cnt := sc.cnt[:len(ix.prods)]
 	clear(cnt)
 	cands := sc.t[:0]
-	for _, r := range syl[:n] {
-		for _, s := range ix.title[r] {
-			cnt[s]++
-			if int(cnt[s]) == need {
-				cands = append(cands, s)
+	count := func(s int32) {
+		cnt[s]++
+		if int(cnt[s]) == need {
+			cands = append(cands, s)
+		}
+	}
+	last := qk[len(qk)-1]
+	family := search.IsSyllable(last) && (last-0xAC00)%28 == 0
+	if family {
+		// The last syllable with any final, first, so a title is counted
+		// once for it: the ones with a count have one of the family.
+		for f := range rune(28) {
+			for _, s := range ix.title[runeTerm(last+f)] {
+				if cnt[s] == 0 {
+					count(s)
+				}
 			}
+		}
+	}
+	for _, r := range syl[:n] {
+		if family && r == last {
+			continue
+		}
+		for _, s := range ix.title[runeTerm(r)] {
+			count(s)
 		}
 	}
 	sc.t = cands
 	total := 0
+	mask, want, other := v.filter(section)
 	for _, s := range cands {
+		if ix.meta[s]&mask != want {
+			continue
+		}
 		p := ix.prods[s]
-		if section != "" && p.Section != section || !v.Visible(p) {
+		if other && p.Section != section {
 			continue
 		}
 		sc.tj = search.AppendJamo(sc.tj[:0], p.titleKey)
-		if !search.WithinOneEdit(sc.tj, sc.qj) || exactScore(p, qk, true, true) > 0 {
+		if !sc.pat.WithinOneEdit(sc.tj) || exactScore(p, qk, true, true) > 0 {
 			continue
 		}
 		total++
-		top.add(hit{p: p, score: ScoreTypo, views: p.ViewCnt()})
+		top.offer(p, ScoreTypo)
 	}
 	return total
 }
@@ -343,15 +499,21 @@ type topHits struct {
 	h   []hit
 }
 
-func (t *topHits) add(x hit) {
+// offer keeps p if it is among the first max; its views are read only
+// when its score ties the last kept one's or beats it.
+func (t *topHits) offer(p *Prod, score int) {
 	if t.max <= 0 {
 		return
 	}
 	if len(t.h) < t.max {
-		t.h = append(t.h, x)
+		t.h = append(t.h, hit{p: p, score: score, views: p.ViewCnt()})
 		t.up(len(t.h) - 1)
 		return
 	}
+	if score < t.h[0].score {
+		return
+	}
+	x := hit{p: p, score: score, views: p.ViewCnt()}
 	if !x.before(&t.h[0]) {
 		return
 	}

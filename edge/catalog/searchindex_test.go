@@ -57,6 +57,33 @@ func (v *View) scanSearch(q, section string) []Match {
 	return out
 }
 
+// scanTypo is the typo hits by brute force: every visible work not an
+// exact hit whose title is within one jamo edit of q, when the query gets
+// tolerance and has fewer than typoBelow exact hits.
+func (v *View) scanTypo(q, section string, exact int) []Match {
+	qk := search.Key(q)
+	if exact >= typoBelow || !search.TypoQuery(qk) {
+		return nil
+	}
+	qj := search.AppendJamo(nil, qk)
+	var out []Match
+	for _, p := range v.s.products {
+		if section != "" && p.Section != section || !v.Visible(p) {
+			continue
+		}
+		if exactScore(p, qk, true, true) == 0 && search.WithinOneEdit(search.AppendJamo(nil, p.titleKey), qj) {
+			out = append(out, Match{P: p, Score: ScoreTypo})
+		}
+	}
+	slices.SortFunc(out, func(a, b Match) int {
+		if c := compareInt(b.P.ViewCnt(), a.P.ViewCnt()); c != 0 {
+			return c
+		}
+		return strings.Compare(a.P.PID, b.P.PID)
+	})
+	return out
+}
+
 // randomSearchProduct is a work whose title and author come from a few
 // syllables, consonants and Latin letters, so queries hit often and titles
 // share runes.
@@ -83,7 +110,8 @@ func randomSearchProduct(rng *rand.Rand, i int, version int64) []byte {
 
 func searchQueries() []string {
 	return []string{"가", "ㄱ", "ㄴ", "ㅋ", "칼날", "ㅋㄴ", "귀멸의", "귀ㅁ", "a", "ab", "A b", "의날", "김가", "kal", "!", "ㄱㄱ",
-		"귀멸의칼날", "귀멸의칼랄", "각나날칼", "감나날", "검의귀", "없다", "가 나", "ㅋㅋ", "ㄱㅏ"}
+		"귀멸의칼날", "귀멸의칼랄", "각나날칼", "감나날", "검의귀", "없다", "가 나", "ㅋㅋ", "ㄱㅏ",
+		"가나가", "각날가", "칼날의", "귀멸의가", "날칼날", "감가갸"}
 }
 
 func searchPIDs(ms []Match) []string {
@@ -145,13 +173,13 @@ func TestSearchIndexMatchesScan(t *testing.T) {
 					if !slices.Equal(searchPIDs(exact), searchPIDs(want)) {
 						t.Fatalf("step %d teen %v section %q query %q:\n got %v\nwant %v", step, teen, sec, q, searchPIDs(exact), searchPIDs(want))
 					}
-					// Typo hits follow the exact ones and are within one jamo edit.
-					for _, m := range got[len(exact):] {
-						if m.Score != ScoreTypo || !search.WithinOneEdit(search.AppendJamo(nil, m.P.titleKey), search.AppendJamo(nil, search.Key(q))) {
-							t.Fatalf("query %q: hit %s after the exact ones: %+v", q, m.P.PID, m)
-						}
-						typos++
+					// Typo hits follow the exact ones, and are the scan's.
+					var wantTypo []Match
+					s.Read(listBase, teen, func(v *View) { wantTypo = v.scanTypo(q, sec, len(want)) })
+					if !slices.Equal(searchPIDs(got[len(exact):]), searchPIDs(wantTypo)) {
+						t.Fatalf("step %d teen %v section %q query %q typo hits:\n got %v\nwant %v", step, teen, sec, q, searchPIDs(got[len(exact):]), searchPIDs(wantTypo))
 					}
+					typos += len(wantTypo)
 					wantPage := got[min(lo, len(got)):min(max(lo, hi), len(got))]
 					if total != len(got) || !slices.Equal(searchPIDs(page), searchPIDs(wantPage)) {
 						t.Fatalf("query %q page [%d,%d): got %v (total %d), want %v (total %d)", q, lo, hi, searchPIDs(page), total, searchPIDs(wantPage), len(got))

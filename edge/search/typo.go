@@ -63,44 +63,103 @@ func TypoQuery(q []rune) bool {
 	return n >= TypoMinSyllables
 }
 
-// WithinOneEdit reports whether some run of text is at most one jamo
-// substitution, insertion or deletion away from pat (both from
-// AppendJamo). It is Sellers' approximate substring match, stopped at the
-// first column within one edit; pat longer than MaxTypoJamo never matches.
-// It allocates nothing.
-func WithinOneEdit(text, pat []rune) bool {
-	m := len(pat)
-	if m == 0 || m > MaxTypoJamo {
+// Pattern is a query's jamo compiled for WithinOneEdit: Myers' bit-vector
+// edit distance, one machine word per text jamo, since it runs on every
+// candidate title of a query.
+type Pattern struct {
+	m int
+	// peq[c]: bit i set when the pattern's i-th jamo is c, for conjoining
+	// jamo (0x1100–0x11FF); other runes are looked up in more.
+	peq  [256]uint64
+	more []runeMask
+}
+
+type runeMask struct {
+	r    rune
+	mask uint64
+}
+
+// Compile prepares pat (from AppendJamo, at most MaxTypoJamo) for matching,
+// reusing p's memory; false when pat is empty or too long.
+func (p *Pattern) Compile(pat []rune) bool {
+	clear(p.peq[:])
+	p.more = p.more[:0]
+	p.m = len(pat)
+	if p.m == 0 || p.m > MaxTypoJamo {
 		return false
 	}
-	// col[i]: fewest edits turning pat[:i] into a run of text ending here;
-	// a run may start anywhere, so row 0 stays 0.
-	var col [MaxTypoJamo + 1]int
-	for i := range m + 1 {
-		col[i] = i
-	}
-	if col[m] <= 1 {
-		return true
-	}
-	for _, c := range text {
-		diag := col[0] // 0
-		for i := 1; i <= m; i++ {
-			up := col[i]
-			best := diag
-			if pat[i-1] != c {
-				best++
-			}
-			if v := up + 1; v < best {
-				best = v
-			}
-			if v := col[i-1] + 1; v < best {
-				best = v
-			}
-			col[i], diag = best, up
+	for i, r := range pat {
+		bit := uint64(1) << i
+		if r >= 0x1100 && r <= 0x11FF {
+			p.peq[r-0x1100] |= bit
+			continue
 		}
-		if col[m] <= 1 {
+		k := 0
+		for k < len(p.more) && p.more[k].r != r {
+			k++
+		}
+		if k == len(p.more) {
+			p.more = append(p.more, runeMask{r: r})
+		}
+		p.more[k].mask |= bit
+	}
+	return true
+}
+
+func (p *Pattern) eq(r rune) uint64 {
+	if r >= 0x1100 && r <= 0x11FF {
+		return p.peq[r-0x1100]
+	}
+	for _, x := range p.more {
+		if x.r == r {
+			return x.mask
+		}
+	}
+	return 0
+}
+
+// WithinOneEdit reports whether some run of text (from AppendJamo) is at
+// most one jamo substitution, insertion or deletion away from the compiled
+// pattern. It allocates nothing.
+func (p *Pattern) WithinOneEdit(text []rune) bool {
+	m := p.m
+	if m == 0 {
+		return false
+	}
+	if m <= 1 {
+		return true // deleting the one jamo leaves the empty run
+	}
+	// Myers (1999): the columns of the edit-distance table as bit vectors
+	// of +1/-1 vertical differences; a run may start anywhere, so the top
+	// row stays 0 (no carry into bit 0 of Ph).
+	pv, mv := ^uint64(0), uint64(0)
+	score := m
+	hb := uint64(1) << (m - 1)
+	for _, c := range text {
+		eq := p.eq(c)
+		xv := eq | mv
+		xh := (((eq & pv) + pv) ^ pv) | eq
+		ph := mv | ^(xh | pv)
+		mh := pv & xh
+		if ph&hb != 0 {
+			score++
+		} else if mh&hb != 0 {
+			score--
+		}
+		ph <<= 1
+		mh <<= 1
+		pv = mh | ^(xv | ph)
+		mv = ph & xv
+		if score <= 1 {
 			return true
 		}
 	}
 	return false
+}
+
+// WithinOneEdit is Pattern.WithinOneEdit for a one-off match (tests, tools):
+// it compiles pat each call.
+func WithinOneEdit(text, pat []rune) bool {
+	var p Pattern
+	return p.Compile(pat) && p.WithinOneEdit(text)
 }

@@ -1,6 +1,9 @@
 package search
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+)
 
 // typoMatch is how the edge asks: the query gets tolerance, and some run
 // of the title's jamo is one edit away.
@@ -53,9 +56,74 @@ func TestAppendJamo(t *testing.T) {
 
 func BenchmarkWithinOneEdit(b *testing.B) {
 	text := AppendJamo(nil, Key("이번 생은 악녀로 살겠습니다 외전"))
-	pat := AppendJamo(nil, Key("악녀루 살겠"))
+	var p Pattern
+	p.Compile(AppendJamo(nil, Key("악녀루 살겠")))
 	b.ReportAllocs()
 	for b.Loop() {
-		WithinOneEdit(text, pat)
+		p.WithinOneEdit(text)
+	}
+}
+
+// withinOneEditTable is the edit-distance table itself (Sellers), the
+// oracle of the bit-vector match.
+func withinOneEditTable(text, pat []rune) bool {
+	m := len(pat)
+	if m == 0 || m > MaxTypoJamo {
+		return false
+	}
+	col := make([]int, m+1)
+	for i := range col {
+		col[i] = i
+	}
+	if col[m] <= 1 {
+		return true
+	}
+	for _, c := range text {
+		diag := 0
+		for i := 1; i <= m; i++ {
+			up := col[i]
+			best := diag
+			if pat[i-1] != c {
+				best++
+			}
+			best = min(best, up+1, col[i-1]+1)
+			col[i], diag = best, up
+		}
+		if col[m] <= 1 {
+			return true
+		}
+	}
+	return false
+}
+
+func TestWithinOneEditMatchesTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(34, 4))
+	alphabet := AppendJamo(nil, Key("가날칼각ㅋa"))
+	gen := func(n int) []rune {
+		out := make([]rune, n)
+		for i := range out {
+			out[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return out
+	}
+	hits := 0
+	for range 20_000 {
+		text, pat := gen(rng.IntN(20)), gen(1+rng.IntN(MaxTypoJamo+2))
+		if rng.IntN(2) == 0 && len(text) > 2 {
+			pat = append([]rune(nil), text[rng.IntN(len(text)/2):]...)
+			if len(pat) > 1 {
+				pat[rng.IntN(len(pat))] = alphabet[rng.IntN(len(alphabet))]
+			}
+		}
+		want := withinOneEditTable(text, pat)
+		if got := WithinOneEdit(text, pat); got != want {
+			t.Fatalf("WithinOneEdit(%q, %q) = %v, want %v", string(text), string(pat), got, want)
+		}
+		if want {
+			hits++
+		}
+	}
+	if hits < 1000 {
+		t.Fatalf("only %d matches: the test does not exercise them", hits)
 	}
 }
