@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"storefront/contract"
 	"storefront/edge/cache"
@@ -100,13 +101,13 @@ func searchBenchStore(tb testing.TB, works int) *Store {
 	return s
 }
 
-// threadCPU is the CPU time of the calling OS thread (Linux: getrusage
-// RUSAGE_THREAD, microsecond resolution).
+// threadCPU is the CPU time of the calling OS thread (Linux
+// CLOCK_THREAD_CPUTIME_ID; getrusage counts in scheduler ticks).
 func threadCPU() time.Duration {
-	var ru syscall.Rusage
-	const rusageThread = 1
-	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
+	const clockThreadCPUTime = 3
+	var ts syscall.Timespec
+	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
 		return 0
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return time.Duration(ts.Nano())
 }

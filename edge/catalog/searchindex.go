@@ -122,17 +122,30 @@ func terms(dst []term, keys ...[]rune) []term {
 	return slices.Compact(dst)
 }
 
-// queryTerms are the terms every exact hit of q holds: its runes and its
-// pairs.
+// queryTerms are the terms every exact hit of q holds: its pairs, and
+// its syllables (a pair holds a syllable only as its initial consonant;
+// any other rune of a longer query is in a pair as itself).
 func queryTerms(dst []term, q []rune) []term {
+	if len(q) == 1 {
+		return append(dst, runeTerm(q[0]))
+	}
 	for i, r := range q {
-		dst = append(dst, runeTerm(r))
+		if search.IsSyllable(r) {
+			dst = append(dst, runeTerm(r))
+		}
 		if i > 0 {
 			dst = append(dst, pairTerm(q[i-1], r))
 		}
 	}
 	slices.Sort(dst)
 	return slices.Compact(dst)
+}
+
+// exactTerms reports whether q's lists hold exactly the titles (and
+// authors) Match finds q in: one rune, or two runes neither a syllable
+// (their pair term is the two runes as Match compares them).
+func exactTerms(q []rune) bool {
+	return len(q) == 1 || len(q) == 2 && !search.IsSyllable(q[0]) && !search.IsSyllable(q[1])
 }
 
 // update moves a work from old to nw (either may be nil). Caller holds the
@@ -337,10 +350,10 @@ func (v *View) SearchPage(q, section string, lo, hi int) ([]Match, int) {
 	top := topHits{max: hi, h: sc.hits[:0]}
 	total := 0
 	mask, want, other := v.filter(section)
-	// One rune: the lists are exact (the rune's list holds a title iff
-	// Match finds the rune in it) and the first rune tells a prefix, so no
-	// Prod is read but the ones ranked.
-	one := len(qk) == 1
+	// Exact lists (exactTerms) need no Match but where the title's first
+	// rune may start a prefix hit, so no other Prod is read but the ones
+	// ranked.
+	exact := exactTerms(qk)
 	i, j := 0, 0
 	for i < len(sc.tl) || j < len(sc.al) {
 		var slot int32
@@ -362,12 +375,14 @@ func (v *View) SearchPage(q, section string, lo, hi int) ([]Match, int) {
 		}
 		var score int
 		switch {
-		case one && inTitle:
+		case exact && inTitle:
 			score = ScoreTitle
 			if f := ix.first[slot]; f == qk[0] || search.Initial(f) == qk[0] {
-				score = ScoreTitlePrefix
+				if len(qk) == 1 || search.Match(ix.prods[slot].titleKey, qk) == 0 {
+					score = ScoreTitlePrefix
+				}
 			}
-		case one:
+		case exact:
 			score = ScoreAuthor
 		default:
 			score = exactScore(ix.prods[slot], qk, inTitle, inAuthor)
@@ -412,15 +427,15 @@ func exactScore(p *Prod, qk []rune, inTitle, inAuthor bool) int {
 const typoBelow = 24
 
 // typoHits adds the works whose title is within one jamo edit of qk and
-// not an exact hit. A jamo's kind (initial, medial, final) is part of it,
-// so a run of a title within one edit of qk starts at a syllable and
-// matches every syllable of qk but the (at most two, adjacent) ones the
-// edit touches, whole — except qk's last syllable, which without a final
-// may be the start of a title's syllable with one ("칼" in "칼날" is also
-// in "칼날" read as "칼", and "가" is the start of "각"). So such a title
-// holds all but two of qk's distinct syllables (one at least), the last one counted with
-// every final: counting them over their lists leaves few titles to run
-// the edit distance on.
+// not an exact hit. Initial, medial and final jamo are distinct runes and
+// both strings are made of whole syllables, so one edit changes one
+// syllable of qk: substituting any jamo, or adding or leaving out a final
+// (an initial or a medial alone would not make syllables). A title within
+// one edit therefore holds every distinct syllable of qk but one, whole —
+// qk's last one without a final may also be the start of a title's
+// syllable with one ("가" of "각"), so it is counted with every final.
+// Counting them over their lists leaves few titles to run the edit
+// distance on (TestSearchIndexMatchesScan checks them against a scan).
 func (v *View) typoHits(sc *searchScratch, top *topHits, qk []rune, section string) int {
 	ix := &v.s.search
 	var syl [search.MaxTypoJamo]rune
@@ -431,9 +446,9 @@ func (v *View) typoHits(sc *searchScratch, top *topHits, qk []rune, section stri
 			n++
 		}
 	}
-	// At least one syllable is whole (TypoQuery: three or more), so a
+	// At least two syllables are whole (TypoQuery: three or more), so a
 	// query repeating its syllables still needs one of them.
-	need := max(n-2, 1)
+	need := max(n-1, 1)
 	sc.qj = search.AppendJamo(sc.qj[:0], qk)
 	if !sc.pat.Compile(sc.qj) {
 		return 0

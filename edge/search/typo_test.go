@@ -39,6 +39,9 @@ func TestTypoTolerance(t *testing.T) {
 		{"귀멸의 칼날", "ㄱㅁㅇㅋㄹ", false, "initial-consonant queries get none"},
 		{"귀멸의 칼날", "귀ㅁ의칼랄", false, "a bare consonant turns tolerance off"},
 		{"황녀님의 정원", "황녀넘의", true, "ㅣ→ㅓ"},
+		{"갑시다 우리", "가비다", false, "a final moved to the next initial: two edits (ㅂ final and initial differ)"},
+		{"달빛 조각사", "달빗조각사", true, "final ㅊ→ㅅ"},
+		{"달빛 조각사", "닯빛조각사", true, "compound final ㄻ for ㄹ: one jamo"},
 	}
 	for _, c := range cases {
 		if got := typoMatch(c.title, c.q); got != c.want {
