@@ -58,6 +58,7 @@ func BenchmarkSearch150k(b *testing.B) {
 	b.ReportMetric(at(durs, 0.99), "p99-ms")
 	b.ReportMetric(at(cpus, 0.99), "p99-cpu-ms")
 	b.ReportMetric(float64(hits)/float64(b.N), "hits/op")
+	b.ReportMetric(float64(s.Bytes()[modelSearch])/150_000, "index-B/work")
 }
 
 // searchBenchStore is a store of works titled from common title words, as
