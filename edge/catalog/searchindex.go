@@ -45,6 +45,7 @@ const (
 	metaHidden  = 1 << 0
 	metaAdult   = 1 << 1
 	metaSection = 3 << 2 // sectionCode << 2
+	metaAlt     = 1 << 4 // has alternative titles: first is not enough
 )
 
 // sectionCode numbers the sections a query may be limited to (0: any
@@ -68,6 +69,9 @@ func metaOf(p *Prod) uint8 {
 	}
 	if p.IsAdult() {
 		m |= metaAdult
+	}
+	if len(p.altKeys) > 0 {
+		m |= metaAlt
 	}
 	return m
 }
@@ -155,7 +159,7 @@ func (ix *searchIndex) update(old, nw *Prod) {
 	var oldT, oldA []term
 	if old != nil && old.searchSlot > 0 {
 		slot = old.searchSlot - 1
-		oldT = terms(nil, old.titleKey)
+		oldT = terms(nil, append([][]rune{old.titleKey}, old.altKeys...)...)
 		oldA = terms(nil, old.authorKeys...)
 	}
 	var newT, newA []term
@@ -177,7 +181,7 @@ func (ix *searchIndex) update(old, nw *Prod) {
 		if len(nw.titleKey) > 0 {
 			ix.first[slot] = nw.titleKey[0]
 		}
-		newT = terms(nil, nw.titleKey)
+		newT = terms(nil, append([][]rune{nw.titleKey}, nw.altKeys...)...)
 		newA = terms(nil, nw.authorKeys...)
 	} else if slot >= 0 {
 		ix.prods[slot] = nil
@@ -375,14 +379,14 @@ func (v *View) SearchPage(q, section string, lo, hi int) ([]Match, int) {
 		}
 		var score int
 		switch {
-		case exact && inTitle:
+		case exact && inTitle && ix.meta[slot]&metaAlt == 0:
 			score = ScoreTitle
 			if f := ix.first[slot]; f == qk[0] || search.Initial(f) == qk[0] {
 				if len(qk) == 1 || search.Match(ix.prods[slot].titleKey, qk) == 0 {
 					score = ScoreTitlePrefix
 				}
 			}
-		case exact:
+		case exact && !inTitle:
 			score = ScoreAuthor
 		default:
 			score = exactScore(ix.prods[slot], qk, inTitle, inAuthor)
@@ -404,10 +408,17 @@ func (v *View) SearchPage(q, section string, lo, hi int) ([]Match, int) {
 // inAuthor: whether p's title or authors hold every rune of qk.
 func exactScore(p *Prod, qk []rune, inTitle, inAuthor bool) int {
 	if inTitle {
-		if i := search.Match(p.titleKey, qk); i == 0 {
-			return ScoreTitlePrefix
-		} else if i > 0 {
-			return ScoreTitle
+		// The title, else its best alternative title: a prefix of either
+		// ranks as a prefix.
+		best := titleScore(p.titleKey, qk)
+		for _, k := range p.altKeys {
+			if best == ScoreTitlePrefix {
+				break
+			}
+			best = max(best, titleScore(k, qk))
+		}
+		if best > 0 {
+			return best
 		}
 	}
 	if inAuthor {
@@ -497,14 +508,38 @@ func (v *View) typoHits(sc *searchScratch, top *topHits, qk []rune, section stri
 		if other && p.Section != section {
 			continue
 		}
-		sc.tj = search.AppendJamo(sc.tj[:0], p.titleKey)
-		if !sc.pat.WithinOneEdit(sc.tj) || exactScore(p, qk, true, true) > 0 {
+		if !v.typoMatch(sc, p) || exactScore(p, qk, true, true) > 0 {
 			continue
 		}
 		total++
 		top.offer(p, ScoreTypo)
 	}
 	return total
+}
+
+// typoMatch reports whether p's title or an alternative one is within one
+// jamo edit of the compiled query.
+func (v *View) typoMatch(sc *searchScratch, p *Prod) bool {
+	if sc.tj = search.AppendJamo(sc.tj[:0], p.titleKey); sc.pat.WithinOneEdit(sc.tj) {
+		return true
+	}
+	for _, k := range p.altKeys {
+		if sc.tj = search.AppendJamo(sc.tj[:0], k); sc.pat.WithinOneEdit(sc.tj) {
+			return true
+		}
+	}
+	return false
+}
+
+// titleScore is the score of a title key for qk (0: no hit).
+func titleScore(k, qk []rune) int {
+	switch at := search.Match(k, qk); {
+	case at == 0:
+		return ScoreTitlePrefix
+	case at > 0:
+		return ScoreTitle
+	}
+	return 0
 }
 
 // topHits keeps the first max hits seen, as a heap with the last of them

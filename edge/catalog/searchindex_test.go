@@ -15,7 +15,8 @@ import (
 
 // scanSearch is Search as it was before the search index: every work of the
 // store walked and matched. The index must give exactly its hits (the exact
-// ones; typo hits are new) in the same order.
+// ones; typo hits are new) in the same order. Alternative titles are new
+// too: here they score as the title does (the best of them).
 func (v *View) scanSearch(q, section string) []Match {
 	v.Depend(TagAllProducts)
 	v.Depend(TagCounters) // ties go to the most viewed
@@ -29,11 +30,14 @@ func (v *View) scanSearch(q, section string) []Match {
 			continue
 		}
 		score := 0
-		if i := search.Match(p.titleKey, qk); i == 0 {
-			score = 3
-		} else if i > 0 {
-			score = 2
-		} else {
+		for _, k := range append([][]rune{p.titleKey}, p.altKeys...) {
+			if i := search.Match(k, qk); i == 0 {
+				score = 3
+			} else if i > 0 {
+				score = max(score, 2)
+			}
+		}
+		if score == 0 {
 			for _, ak := range p.authorKeys {
 				if search.Match(ak, qk) >= 0 {
 					score = 1
@@ -71,8 +75,14 @@ func (v *View) scanTypo(q, section string, exact int) []Match {
 		if section != "" && p.Section != section || !v.Visible(p) {
 			continue
 		}
-		if exactScore(p, qk, true, true) == 0 && search.WithinOneEdit(search.AppendJamo(nil, p.titleKey), qj) {
-			out = append(out, Match{P: p, Score: ScoreTypo})
+		if exactScore(p, qk, true, true) > 0 {
+			continue
+		}
+		for _, k := range append([][]rune{p.titleKey}, p.altKeys...) {
+			if search.WithinOneEdit(search.AppendJamo(nil, k), qj) {
+				out = append(out, Match{P: p, Score: ScoreTypo})
+				break
+			}
 		}
 	}
 	slices.SortFunc(out, func(a, b Match) int {
@@ -100,6 +110,12 @@ func randomSearchProduct(rng *rand.Rand, i int, version int64) []byte {
 		Hidden:  rng.IntN(10) == 0,
 		Authors: []contract.Author{{AuthorID: int64(rng.IntN(8)), AuthorName: pick("김가", "나검", "Kal", "귀멸", ""), IsWriter: true}},
 		ViewCnt: int64(rng.IntN(4)),
+	}
+	if rng.IntN(4) == 0 {
+		p.AltTitles = []string{pick("칼날", "ab 검", "날가각", "의귀멸")}
+		if rng.IntN(2) == 0 {
+			p.AltTitles = append(p.AltTitles, pick("나각", "Kal"))
+		}
 	}
 	if rng.IntN(3) == 0 {
 		p.Authors = append(p.Authors, contract.Author{AuthorID: 9, AuthorName: pick("의날", "감")})

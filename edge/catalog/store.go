@@ -56,7 +56,8 @@ func TagAuthor(id int64) string { return "a:" + strconv.FormatInt(id, 10) }
 // Prod is a product document with what the edge derives from it once.
 type Prod struct {
 	contract.Product
-	titleKey    []rune // search.Key(title)
+	titleKey    []rune   // search.Key(title)
+	altKeys     [][]rune // search.Key of each alternative title
 	authorKeys  [][]rune
 	releases    []time.Time // volume release instants, ascending
 	volsByNo    []contract.Volume
@@ -329,6 +330,9 @@ func decodeAs[T any](v []byte) (any, error) {
 func derive(p *contract.Product) *Prod {
 	d := &Prod{Product: *p}
 	d.titleKey = search.Key(p.Title)
+	for _, t := range p.AltTitles {
+		d.altKeys = append(d.altKeys, search.Key(t))
+	}
 	for _, a := range p.Authors {
 		d.authorKeys = append(d.authorKeys, search.Key(a.AuthorName))
 	}
