@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"storefront/contract"
@@ -263,4 +264,46 @@ func TestSearchIndexBytes(t *testing.T) {
 	if len(s.search.title) != 0 || len(s.search.author) != 0 || len(s.search.free) != 20_000 {
 		t.Fatalf("after deleting every work: %d title terms, %d author terms, %d free slots", len(s.search.title), len(s.search.author), len(s.search.free))
 	}
+}
+
+// Searches run under the read lock while Apply changes the index under
+// the write lock, each with its own pooled scratch:
+//
+//	go test -race -run SearchIndexConcurrent ./edge/catalog/
+func TestSearchIndexConcurrent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(34, 5))
+	s := New(cache.NewTags())
+	var ups []Update
+	for i := range 200 {
+		ups = append(ups, Update{Key: contract.ProductKey(fmt.Sprintf("P%04d", i)), Value: randomSearchProduct(rng, i, 1), Revision: uint64(i + 1)})
+	}
+	s.Apply(listBase, ups...)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for r := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			qs := searchQueries()
+			for n := 0; ; n++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				s.Read(listBase, r%2 == 0, func(v *View) { v.SearchPage(qs[n%len(qs)], "", 0, 5) })
+			}
+		}()
+	}
+	for i := range 300 {
+		w := rng.IntN(220)
+		pid := fmt.Sprintf("P%04d", w)
+		if i%5 == 0 {
+			s.Apply(listBase, Update{Key: contract.ProductKey(pid), Delete: true, Revision: uint64(1000 + i)})
+			continue
+		}
+		s.Apply(listBase, Update{Key: contract.ProductKey(pid), Value: randomSearchProduct(rng, w, int64(2+i)), Revision: uint64(1000 + i)})
+	}
+	close(done)
+	wg.Wait()
 }
