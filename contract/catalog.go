@@ -64,10 +64,14 @@ type Author struct {
 // Volumes carry their release time: a volume whose ReleaseAt lies in the future
 // is delivered ahead of time and becomes visible by the edge's own clock.
 type Product struct {
-	PID          string   `json:"pid"`
-	Section      string   `json:"section"` // WT, CM, EB
-	Title        string   `json:"title"`
-	SubTitle     string   `json:"subTitle,omitempty"`
+	PID      string `json:"pid"`
+	Section  string `json:"section"` // WT, CM, EB
+	Title    string `json:"title"`
+	SubTitle string `json:"subTitle,omitempty"`
+	// AltTitles are other names readers search the work by (an original
+	// title, a translation, a common short name); search matches them as
+	// it matches Title. Optional; at most MaxAltTitles.
+	AltTitles    []string `json:"altTitles,omitempty"`
 	Summary      string   `json:"summary"`
 	Provider     string   `json:"provider"`
 	ThumbURL     string   `json:"thumbUrl"`
@@ -138,6 +142,9 @@ type Product struct {
 }
 
 // IsAdult reports whether the work is for adults only (age rating 19).
+// MaxAltTitles bounds a work's AltTitles (each 1-200 characters).
+const MaxAltTitles = 10
+
 func (p *Product) IsAdult() bool { return AdultAge(p.Age) }
 
 // AdultAge reports whether an age rating (0, 12, 15, 19) makes a work adults

@@ -11,8 +11,9 @@ const (
 	modelProducts = "products"
 	modelReviews  = "reviews"
 	modelRankings = "rankings"
-	modelOther    = "other" // events, awards, FAQ, notices, banners, keywords, site documents
-	modelLists    = "lists" // the list indexes (listindex.go)
+	modelOther    = "other"  // events, awards, FAQ, notices, banners, keywords, site documents
+	modelLists    = "lists"  // the list indexes (listindex.go)
+	modelSearch   = "search" // the search index (searchindex.go)
 )
 
 // Per-document estimates of what a decoded read model holds, from its JSON.
@@ -95,5 +96,6 @@ func (s *Store) Bytes() map[string]int64 {
 		out[m] = s.modelBytes[m]
 	}
 	out[modelLists] = s.lists.bytes()
+	out[modelSearch] = s.search.bytes()
 	return out
 }

@@ -56,7 +56,8 @@ func TagAuthor(id int64) string { return "a:" + strconv.FormatInt(id, 10) }
 // Prod is a product document with what the edge derives from it once.
 type Prod struct {
 	contract.Product
-	titleKey    []rune // search.Key(title)
+	titleKey    []rune   // search.Key(title)
+	altKeys     [][]rune // search.Key of each alternative title
 	authorKeys  [][]rune
 	releases    []time.Time // volume release instants, ascending
 	volsByNo    []contract.Volume
@@ -68,6 +69,8 @@ type Prod struct {
 	// ctr: the counters once a counters document changed them (nil: the
 	// document's). Read through ViewCnt, ZzimCount, ReviewCount, PointSum.
 	ctr atomic.Pointer[Counters]
+	// searchSlot is the work's slot in the search index plus one (0: none).
+	searchSlot int32
 }
 
 // Store is the set of read models. The zero value is not usable; use New.
@@ -138,6 +141,8 @@ type Store struct {
 	authors map[int64]map[string]*Prod
 	// soon: works applied with a release within soonWindow (releasing.go).
 	soon soonIndex
+	// search: works by the runes of their titles and authors (searchindex.go).
+	search searchIndex
 
 	// revision of the last applied KV entry, and when.
 	revision  uint64
@@ -164,6 +169,7 @@ func New(t *cache.Tags) *Store {
 		images:   make(map[string]*contract.MediaImage),
 		imageUse: make(map[string]imageUse),
 		authors:  make(map[int64]map[string]*Prod),
+		search:   newSearchIndex(),
 
 		modelBytes: make(map[string]int64),
 		sizes:      make(map[string]int64),
@@ -341,6 +347,9 @@ func decodeAs[T any](v []byte) (any, error) {
 func derive(d *Prod) {
 	p := &d.Product
 	d.titleKey = search.Key(p.Title)
+	for _, t := range p.AltTitles {
+		d.altKeys = append(d.altKeys, search.Key(t))
+	}
 	for _, a := range p.Authors {
 		d.authorKeys = append(d.authorKeys, search.Key(a.AuthorName))
 	}
@@ -393,6 +402,7 @@ func (s *Store) apply(u Update, doc any) {
 		s.indexProduct(old, nw)
 		s.indexAuthors(old, nw)
 		s.noteRelease(nw, s.applyNow)
+		s.search.update(old, nw)
 		if old != nil && old.paged || nw != nil && nw.paged {
 			select {
 			case s.pagedChanged <- struct{}{}:

@@ -7,7 +7,6 @@ import (
 
 	"storefront/contract"
 	"storefront/edge/cache"
-	"storefront/edge/search"
 )
 
 // View is one consistent read of the store at one instant for one audience.
@@ -492,51 +491,9 @@ func compareInt[T ~int | ~int64](a, b T) int {
 // Match is a search hit.
 type Match struct {
 	P *Prod
-	// Score orders hits: title prefix, title, author.
+	// Score orders hits: ScoreTitlePrefix, ScoreTitle, ScoreAuthor,
+	// ScoreTypo (searchindex.go).
 	Score int
-}
-
-// Search finds visible works whose title or author matches q (spaces and case
-// ignored, Hangul initial consonants allowed). section "" searches everything.
-func (v *View) Search(q, section string) []Match {
-	v.Depend(TagAllProducts)
-	v.Depend(TagCounters) // ties go to the most viewed
-	qk := search.Key(q)
-	if len(qk) == 0 {
-		return nil
-	}
-	var out []Match
-	for _, p := range v.s.products {
-		if section != "" && p.Section != section || !v.Visible(p) {
-			continue
-		}
-		score := 0
-		if i := search.Match(p.titleKey, qk); i == 0 {
-			score = 3
-		} else if i > 0 {
-			score = 2
-		} else {
-			for _, ak := range p.authorKeys {
-				if search.Match(ak, qk) >= 0 {
-					score = 1
-					break
-				}
-			}
-		}
-		if score > 0 {
-			out = append(out, Match{P: p, Score: score})
-		}
-	}
-	slices.SortFunc(out, func(a, b Match) int {
-		if a.Score != b.Score {
-			return b.Score - a.Score
-		}
-		if c := compareInt(b.P.ViewCnt(), a.P.ViewCnt()); c != 0 {
-			return c
-		}
-		return strings.Compare(a.P.PID, b.P.PID)
-	})
-	return out
 }
 
 // Ranking returns the ranked visible works of scope (all, wt, cm, eb,

@@ -86,19 +86,21 @@ func GenreRankings(v *catalog.View, tab string, per int) (int, any) {
 	return 200, out
 }
 
-// SearchPage renders search results.
+// SearchPage renders search results: one page, sorted from the search
+// index without sorting every hit.
 func SearchPage(v *catalog.View, q, section string, page, size int) (int, any) {
-	ms := v.Search(q, section)
+	lo := max(page-1, 0) * size
+	ms, total := v.SearchPage(q, section, lo, lo+size)
 	ps := make([]*catalog.Prod, len(ms))
 	for i, m := range ms {
 		ps[i] = m.P
 	}
-	lo, hi, pg := Page(len(ps), page, size)
+	_, _, pg := Page(total, page, size)
 	return 200, struct {
 		Header  Header `json:"header"`
 		Keyword string `json:"keyword"`
 		contract.PagedList[Item]
-	}{OK, q, contract.PagedList[Item]{List: Items(v, ps[lo:hi]), Paging: pg}}
+	}{OK, q, contract.PagedList[Item]{List: Items(v, ps), Paging: pg}}
 }
 
 // ReviewOut is one review in a list; per-user flags are the writer's.

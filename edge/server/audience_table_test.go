@@ -62,9 +62,10 @@ func TestAudienceTable(t *testing.T) {
 		if hasAdult(list) != c.AdultContent {
 			t.Errorf("%s: list shows adult works %v, table says %v", name, hasAdult(list), c.AdultContent)
 		}
-		// Search answers by title and by initial consonants alike: "ㄱㅁ"
-		// (귀멸) and "귀 멸" hit every adult and ordinary work of the catalog.
-		for _, q := range []string{"%E3%84%B1%E3%85%81", "%EA%B7%80%20%EB%A9%B8"} {
+		// Search answers by title, by initial consonants and by a title one
+		// jamo off alike: "ㄱㅁ" (귀멸) and "귀 멸" hit every adult and
+		// ordinary work of the catalog, "웹툰 귀멜" (a typo hit) the webtoons.
+		for _, q := range []string{"%E3%84%B1%E3%85%81", "%EA%B7%80%20%EB%A9%B8", "%EC%9B%B9%ED%88%B0%20%EA%B7%80%EB%A9%9C"} {
 			_, found := g.get("/home/api/v1/search?size=50&q="+q, h...)
 			if !bytes.Contains(found, []byte(`"pid":"nwt"`)) {
 				t.Errorf("%s: search %s misses the ordinary work: %s", name, q, found)

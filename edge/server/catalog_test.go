@@ -325,6 +325,7 @@ func TestVolumesReviewsRankingsSearch(t *testing.T) {
 		p.ViewCnt = 50
 		p.IsSpecialPriceSet = true
 		p.Authors = []contract.Author{{AuthorID: 9, AuthorName: "추공", IsWriter: true}}
+		p.AltTitles = []string{"Solo Leveling", "나혼렙"}
 	}))
 	e.putProduct(product("v3", contract.SectionWebtoon, "전지적 독자 시점", func(p *contract.Product) { p.ViewCnt = 30 }))
 	base := t0.Add(-time.Hour)
@@ -394,6 +395,10 @@ func TestVolumesReviewsRankingsSearch(t *testing.T) {
 	// Search: initial consonants, spaces, authors.
 	for q, want := range map[string]string{
 		"ㄱㅁ": "v1", "귀멸의칼날": "v1", "나혼자": "v2", "ㄴ ㅎㅈ": "v2", "추공": "v2", "독자 시점": "v3", "ㅈㅈㅈ": "v3",
+		// One jamo off (edge/README.md, search): found below exact hits.
+		"귀멸의칼랄": "v1", "나혼자먼": "v2", "독자시전": "v3",
+		// Alternative titles (contract.Product.AltTitles).
+		"solo lev": "v2", "나혼렙": "v2", "ㄴㅎㄹ": "v2",
 	} {
 		if got := ids("/home/api/v1/search?q="+url.QueryEscape(q), "pid"); got != want {
 			t.Errorf("search %q: %q, want %q", q, got, want)

@@ -44,7 +44,7 @@ func invalid(format string, args ...any) error {
 
 const workCols = `pid, section, title, sub_title, summary, provider, thumb_url, thumb_wide_url,
 	genre_id, sub_genre, category1, category2, age, flag_end, weekdays, update_cycle,
-	is_original, is_monopoly, is_short_story, original_label, unit, keywords,
+	is_original, is_monopoly, is_short_story, original_label, unit, keywords, alt_titles,
 	wait_for_free, gift, jumping_pass, wait_recycle, wait_exclude_newest,
 	is_special_price_set, is_package, special_price_set_main_subdir, special_price_set_prod_cnt,
 	cashback_rate, discount_rate, event_deadline, rent_days, service_code, early_count, early_price,
@@ -89,13 +89,17 @@ func workRow(p *contract.Product) []any {
 	if keywords == nil {
 		keywords = []string{}
 	}
+	altTitles := p.AltTitles
+	if altTitles == nil {
+		altTitles = []string{}
+	}
 	eventIDs := p.EventIDs
 	if eventIDs == nil {
 		eventIDs = []int64{}
 	}
 	return []any{p.PID, p.Section, p.Title, p.SubTitle, p.Summary, p.Provider, p.ThumbURL, p.ThumbWideURL,
 		p.GenreID, p.SubGenre, p.Category1, p.Category2, p.Age, p.FlagEnd, weekdays, p.UpdateCycle,
-		p.IsOriginal, p.IsMonopoly, p.IsShortStory, p.OriginalLabel, p.Unit, keywords,
+		p.IsOriginal, p.IsMonopoly, p.IsShortStory, p.OriginalLabel, p.Unit, keywords, altTitles,
 		p.WaitForFree, p.Gift, p.JumpingPass, p.WaitRecycle, p.WaitExcludeNewest,
 		p.IsSpecialPriceSet, p.IsPackage, p.SpecialPriceSetMainSubdir, p.SpecialPriceSetProdCnt,
 		p.CashbackRate, p.DiscountRate, deadline, p.RentDays, p.ServiceCode, p.EarlyCount, p.EarlyPrice,
@@ -159,6 +163,9 @@ func Normalize(p *contract.Product, now time.Time) error {
 		if d < 0 || d > 6 {
 			return invalid("weekdays must be 0-6")
 		}
+	}
+	if err := normalizeAltTitles(p); err != nil {
+		return err
 	}
 	switch p.ServiceCode {
 	case 0:
@@ -380,7 +387,7 @@ func LoadProducts(ctx context.Context, q Querier, pids []string, forUpdate bool)
 		var related, notices, trailers []byte
 		if err := rows.Scan(&p.PID, &p.Section, &p.Title, &p.SubTitle, &p.Summary, &p.Provider, &p.ThumbURL, &p.ThumbWideURL,
 			&p.GenreID, &p.SubGenre, &p.Category1, &p.Category2, &p.Age, &p.FlagEnd, &p.Weekdays, &p.UpdateCycle,
-			&p.IsOriginal, &p.IsMonopoly, &p.IsShortStory, &p.OriginalLabel, &p.Unit, &p.Keywords,
+			&p.IsOriginal, &p.IsMonopoly, &p.IsShortStory, &p.OriginalLabel, &p.Unit, &p.Keywords, &p.AltTitles,
 			&p.WaitForFree, &p.Gift, &p.JumpingPass, &p.WaitRecycle, &p.WaitExcludeNewest,
 			&p.IsSpecialPriceSet, &p.IsPackage, &p.SpecialPriceSetMainSubdir, &p.SpecialPriceSetProdCnt,
 			&p.CashbackRate, &p.DiscountRate, &deadline, &p.RentDays, &p.ServiceCode, &p.EarlyCount, &p.EarlyPrice,
@@ -577,4 +584,30 @@ func RepublishAll(ctx context.Context, tx pgx.Tx) (int64, error) {
 		return 0, err
 	}
 	return tag.RowsAffected(), nil
+}
+
+// normalizeAltTitles trims a work's alternative titles and refuses empty,
+// over-long, repeated ones (or the title itself) and more than
+// contract.MaxAltTitles: each is matched by every edge's search, so each
+// must be a name a reader would type.
+func normalizeAltTitles(p *contract.Product) error {
+	if len(p.AltTitles) > contract.MaxAltTitles {
+		return invalid("at most %d altTitles", contract.MaxAltTitles)
+	}
+	seen := map[string]bool{p.Title: true}
+	for i, t := range p.AltTitles {
+		t = strings.TrimSpace(t)
+		switch {
+		case t == "" || len([]rune(t)) > 200:
+			return invalid("altTitles must be 1-200 characters each")
+		case seen[t]:
+			return invalid("altTitles must differ from the title and each other: %q", t)
+		}
+		seen[t] = true
+		p.AltTitles[i] = t
+	}
+	if len(p.AltTitles) == 0 {
+		p.AltTitles = nil
+	}
+	return nil
 }

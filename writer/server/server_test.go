@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -120,6 +121,32 @@ func TestAdminRenameReachesKV(t *testing.T) {
 	if err := e.pool.QueryRow(context.Background(), `SELECT title FROM works WHERE pid='P100'`).Scan(&title); err != nil || title != "달빛 조각사 외전" {
 		t.Fatalf("postgres title %q %v", title, err)
 	}
+}
+
+// Alternative titles set by the admin API are trimmed, kept in PostgreSQL
+// and published in the work's head (the edge's search matches them), and
+// an empty list removes them.
+func TestAdminAltTitlesReachKV(t *testing.T) {
+	t.Parallel()
+	e := start(t)
+	if st, body := e.admin.Do("POST", "/admin/api/v1/works", newWork("P101")); st != http.StatusCreated {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	if st, body := e.admin.Do("PATCH", "/admin/api/v1/works/P101", map[string]any{"altTitles": []string{" 월광조각사 ", "Legendary Moonlight Sculptor"}}); st != 200 {
+		t.Fatalf("alt titles: %d %s", st, body)
+	}
+	got := writertest.MustWork(t, e.kv, writertest.WaitKV(t, e.kv, "prod.P101", 5*time.Second, func(b []byte) bool { return len(product(t, b).AltTitles) > 0 }))
+	if fmt.Sprint(got.AltTitles) != "[월광조각사 Legendary Moonlight Sculptor]" {
+		t.Fatalf("head alt titles %q", got.AltTitles)
+	}
+	var alt []string
+	if err := e.pool.QueryRow(context.Background(), `SELECT alt_titles FROM works WHERE pid='P101'`).Scan(&alt); err != nil || len(alt) != 2 {
+		t.Fatalf("postgres alt titles %q %v", alt, err)
+	}
+	if st, body := e.admin.Do("PATCH", "/admin/api/v1/works/P101", map[string]any{"altTitles": []string{}}); st != 200 {
+		t.Fatalf("clear alt titles: %d %s", st, body)
+	}
+	writertest.WaitKV(t, e.kv, "prod.P101", 5*time.Second, func(b []byte) bool { return !bytes.Contains(b, []byte(`"altTitles"`)) })
 }
 
 func TestAdminVolumeScheduledRelease(t *testing.T) {

@@ -77,6 +77,25 @@ test("spaces do not matter, a query nothing matches says so, and the keyword tag
   await expect(page).toHaveURL(/\/keyword$/);
 });
 
+/** The title's first syllables (no spaces) with one vowel changed: one jamo off (edge/README.md, typo tolerance). */
+function oneJamoOff(title: string): string | undefined {
+  const syl = [...title.replace(/\s+/g, "")].slice(0, 5);
+  if (syl.length < 3 || !syl.every((c) => HANGUL.test(c))) return undefined;
+  const code = syl[1].codePointAt(0)! - 0xac00;
+  const vowel = Math.floor((code % 588) / 28);
+  syl[1] = String.fromCodePoint(0xac00 + code - vowel * 28 + ((vowel + 1) % 21) * 28);
+  return syl.join("");
+}
+
+test("a title typed one jamo off is still found", async ({ page }) => {
+  const list = (await (await page.request.get("/home/api/v1/webtoon/genre/all?size=48&sort=popular")).json()).list as Work[];
+  const work = list.find((w) => !w.isAdult && oneJamoOff(w.title));
+  expect(work, "a webtoon whose title starts with three Hangul syllables").toBeTruthy();
+  await page.goto("/search");
+  await searchbox(page).fill(oneJamoOff(work!.title)!);
+  await expect(results(page).getByRole("link", { name: new RegExp(escape(work!.title)) }).first()).toBeVisible();
+});
+
 test("a visitor's search shows no adult work", async ({ page }) => {
   await page.goto("/search");
   for (const q of ["ㄱ", "ㅅ", "ㅇ"]) {
