@@ -1,5 +1,6 @@
 // Issue 34: a member reads an episode and finds it on the home page's
 // 이어보기 shelf, then opens 내 서재 and finds the works saved and owned.
+import AxeBuilder from "@axe-core/playwright";
 import { randomUUID } from "node:crypto";
 import { expect, test } from "./fixtures";
 import { member, paidWork } from "./members";
@@ -41,6 +42,8 @@ test("a member reads an episode, sees it under 이어보기 and finds saved and 
   await page.getByRole("navigation", { name: "서재 목록" }).getByRole("link", { name: "소장" }).click();
   await expect(page).toHaveURL(/\/mypages\/library\/owned$/);
   await expect(page.getByRole("list", { name: "소장" }).getByTestId("library-item").filter({ hasText: title })).toBeVisible();
+  // axe, every impact level, on a filled shelf.
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual([]);
   await page.getByRole("navigation", { name: "서재 목록" }).getByRole("link", { name: "선물함" }).click();
   await expect(page).toHaveURL(/\/mypages\/gifts$/);
 });
