@@ -48,6 +48,9 @@ export default [
 
     route("mypages/recent/edit", "routes/mypages/recent-edit.tsx"),
     route("mypages/recent/:page?", "routes/mypages/recent.tsx"),
+    // 내 서재 (issue 34; not in the seed's table): shelves, then the gift box.
+    route("mypages/gifts", "routes/mypages/gifts.tsx"),
+    route("mypages/library/:shelf?/:page?", "routes/mypages/library.tsx"),
 
     route("bluerun/:eid?", "routes/events/bluerun.tsx"),
     route("bluerun-preview/:eid", "routes/events/bluerun-preview.tsx"),

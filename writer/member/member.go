@@ -107,6 +107,7 @@ func (s *Service) Routes(mux httpapi.Mux) {
 	h("GET /home/api/v1/users/reading-place/{pid}", s.placeGet)
 	h("PUT /home/api/v1/users/reading-place/{pid}", s.placePut)
 	h("POST /home/api/v1/users/reading-place/{pid}", s.placePut)
+	h("GET /home/api/v1/users/library", s.libraryList)
 
 	h("GET /home/api/v1/users/interests/genres", s.genresGet)
 	h("GET /home/api/v1/users/interests/genres/exists", s.genresExists)

@@ -25,6 +25,9 @@ type Place struct {
 	Ratio     float64   `json:"ratio"`
 	Offset    int       `json:"offset"`
 	UpdatedAt time.Time `json:"updatedAt"`
+	// At is the device's time of the save (ms since the epoch): the save
+	// with the newest At is kept, whatever order saves arrive in.
+	At int64 `json:"at"`
 }
 
 // Bounds of a place: generous for the longest volumes, small enough to
@@ -32,6 +35,9 @@ type Place struct {
 const (
 	maxPlacePage   = 100_000
 	maxPlaceOffset = 50_000_000
+	// A device clock a little ahead of the writer's is normal; one far ahead
+	// would pin the place forever (no later save could beat it), so it is refused.
+	maxClientAhead = 10 * time.Minute
 )
 
 // placeGet answers the member's place in a work, or place null when there is none.
@@ -54,7 +60,10 @@ func (s *Service) placeGet(w http.ResponseWriter, r *http.Request) error {
 
 // placePut keeps the member's place in a work. PUT from the viewer while
 // reading; POST for navigator.sendBeacon when the page is hidden (a beacon
-// can only POST). The last write wins.
+// can only POST). The save with the newest device time (at, ms since the
+// epoch; the writer's clock when absent) wins: a save queued offline and sent
+// later never moves the reader behind a newer save from another device. The
+// answer is the place kept, so a device whose save lost learns the newer one.
 func (s *Service) placePut(w http.ResponseWriter, r *http.Request) error {
 	uid, err := s.user(r)
 	if err != nil {
@@ -65,6 +74,7 @@ func (s *Service) placePut(w http.ResponseWriter, r *http.Request) error {
 		Page   int     `json:"page"`
 		Ratio  float64 `json:"ratio"`
 		Offset int     `json:"offset"`
+		At     *int64  `json:"at"`
 	}
 	if err := httpapi.DecodeJSON(r, &body); err != nil {
 		return err
@@ -79,12 +89,19 @@ func (s *Service) placePut(w http.ResponseWriter, r *http.Request) error {
 	case body.Offset < 0 || body.Offset > maxPlaceOffset:
 		return httpapi.BadRequest("읽은 위치(offset)는 0부터 %d까지입니다.", maxPlaceOffset)
 	}
+	now := s.now()
+	clientAt := now
+	if body.At != nil {
+		clientAt = time.UnixMilli(*body.At)
+		if *body.At <= 0 || clientAt.After(now.Add(maxClientAhead)) {
+			return httpapi.BadRequest("저장 시각(at)이 올바르지 않습니다. 기기의 시각을 확인해 주세요.")
+		}
+	}
 	pid := r.PathValue("pid")
 	ctx := r.Context()
 	if _, err := loadWork(ctx, s.pool, pid); err != nil {
 		return err
 	}
-	now := s.now()
 	// A volume not out yet has a reading place only for a member who
 	// bought it early (미리보기, writer/money early.go: an owned B
 	// entitlement before the release comes from nothing else).
@@ -98,21 +115,28 @@ func (s *Service) placePut(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("load volume %s/%d: %w", pid, *body.Vol, err)
 	}
-	p := &Place{PID: pid, Vol: *body.Vol, Page: body.Page, Ratio: body.Ratio, Offset: body.Offset, UpdatedAt: now.UTC()}
-	if _, err := s.pool.Exec(ctx, `INSERT INTO reading_places (uid, pid, vol, page, ratio, char_offset, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)
+	// The WHERE makes the comparison and the write one statement, so two
+	// devices saving at once cannot both win. A tie goes to the later arrival.
+	if _, err := s.pool.Exec(ctx, `INSERT INTO reading_places (uid, pid, vol, page, ratio, char_offset, updated_at, client_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 		ON CONFLICT (uid, pid) DO UPDATE SET vol = EXCLUDED.vol, page = EXCLUDED.page, ratio = EXCLUDED.ratio,
-			char_offset = EXCLUDED.char_offset, updated_at = EXCLUDED.updated_at`,
-		uid, pid, p.Vol, p.Page, p.Ratio, p.Offset, now); err != nil {
+			char_offset = EXCLUDED.char_offset, updated_at = EXCLUDED.updated_at, client_at = EXCLUDED.client_at
+		WHERE reading_places.client_at <= EXCLUDED.client_at`,
+		uid, pid, *body.Vol, body.Page, body.Ratio, body.Offset, now, clientAt); err != nil {
 		return fmt.Errorf("save reading place %d/%s: %w", uid, pid, err)
+	}
+	p, err := s.loadPlace(ctx, uid, pid)
+	if err != nil {
+		return err
 	}
 	return placeAnswer(w, p)
 }
 
 func (s *Service) loadPlace(ctx context.Context, uid int64, pid string) (*Place, error) {
 	p := Place{PID: pid}
-	err := s.pool.QueryRow(ctx, `SELECT vol, page, ratio, char_offset, updated_at FROM reading_places WHERE uid = $1 AND pid = $2`, uid, pid).
-		Scan(&p.Vol, &p.Page, &p.Ratio, &p.Offset, &p.UpdatedAt)
+	var at time.Time
+	err := s.pool.QueryRow(ctx, `SELECT vol, page, ratio, char_offset, updated_at, client_at FROM reading_places WHERE uid = $1 AND pid = $2`, uid, pid).
+		Scan(&p.Vol, &p.Page, &p.Ratio, &p.Offset, &p.UpdatedAt, &at)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
@@ -120,6 +144,7 @@ func (s *Service) loadPlace(ctx context.Context, uid int64, pid string) (*Place,
 		return nil, fmt.Errorf("load reading place %d/%s: %w", uid, pid, err)
 	}
 	p.UpdatedAt = p.UpdatedAt.UTC()
+	p.At = at.UnixMilli()
 	return &p, nil
 }
 

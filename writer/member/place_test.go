@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"storefront/writer/internal/writertest"
 )
@@ -160,4 +161,49 @@ func placeRow(t *testing.T, e *writertest.Env) string {
 		t.Fatal(err)
 	}
 	return fmt.Sprintf("vol %d page %d ratio %g offset %d", vol, page, ratio, off)
+}
+
+// TestReadingPlaceKeepsTheNewestDeviceSave: the phone read offline to episode
+// 1 and its save arrives after the tablet's newer save of episode 2; the
+// writer keeps the tablet's, and answers it to the phone so it can follow.
+func TestReadingPlaceKeepsTheNewestDeviceSave(t *testing.T) {
+	t.Parallel()
+	e := writertest.StartWriter(t, nil)
+	addWork(t, e, "W1", "WT", 0)
+	m := newMember(t, e, "place-order@example.com")
+	const path = "/home/api/v1/users/reading-place/W1"
+	now := time.Now().UnixMilli()
+	if st, body := m.Do("PUT", path, map[string]any{"vol": 2, "page": 1, "at": now - 1_000}); st != 200 {
+		t.Fatalf("tablet: %d %s", st, body)
+	}
+	st, body := m.Do("POST", path, map[string]any{"vol": 1, "page": 2, "at": now - 60_000})
+	if a := decode[placeAnswer](t, body); st != 200 || a.Place == nil || a.Place.Vol != 2 || a.Place.Page != 1 {
+		t.Fatalf("the late, older save must answer the newer place: %d %s", st, body)
+	}
+	if got := placeRow(t, e); got != "vol 2 page 1 ratio 0 offset 0" {
+		t.Fatalf("an older save moved the reader backwards: %s", got)
+	}
+	// Going back on purpose is a newer save: it wins.
+	if st, body := m.Do("PUT", path, map[string]any{"vol": 1, "at": now}); st != 200 {
+		t.Fatalf("back on purpose: %d %s", st, body)
+	}
+	if got := placeRow(t, e); got != "vol 1 page 0 ratio 0 offset 0" {
+		t.Fatalf("a newer save back to episode 1 was dropped: %s", got)
+	}
+	// A save without a device time takes the writer's, which is newer still.
+	if st, body := m.Do("PUT", path, map[string]any{"vol": 2, "page": 3}); st != 200 {
+		t.Fatalf("no at: %d %s", st, body)
+	}
+	if got := placeRow(t, e); got != "vol 2 page 3 ratio 0 offset 0" {
+		t.Fatalf("a save without at: %s", got)
+	}
+	// A clock far ahead would pin the place forever: refused, nothing changed.
+	for name, at := range map[string]any{"far future": now + int64(time.Hour/time.Millisecond), "zero": 0, "negative": -5, "text": "soon"} {
+		if st, body := m.Do("PUT", path, map[string]any{"vol": 1, "at": at}); st != 400 || writertest.Code(t, body) != 400 {
+			t.Errorf("%s: %d %s", name, st, body)
+		}
+	}
+	if got := placeRow(t, e); got != "vol 2 page 3 ratio 0 offset 0" {
+		t.Fatalf("bad at changed the place: %s", got)
+	}
 }

@@ -309,6 +309,13 @@ export function clearLocal() {
   writeStored(null);
   // Saved volumes are the member's: none stays after a logout, here or in another tab.
   void clearSaved().catch(() => {});
+  // Reading places queued offline (viewer/place.ts) are this member's too: sent
+  // after a logout they would land in the next member's session.
+  try {
+    localStorage.removeItem("sf_place_queue_v1");
+  } catch {
+    /* storage blocked */
+  }
   deleteCookie(COOKIE.cookieMode);
   set({ loginFlag: false, authInfo: null, adultInfo: { ...VISITOR_ADULT, outLink: state.adultInfo.outLink }, side: GUEST_SIDE_INFO });
 }

@@ -82,3 +82,5 @@ export const bonus = style({
   textDecoration: "none",
 });
 export const title = style({ fontSize: 17 });
+// The 새 선물 badge opens the gift box: the link takes the badge's colours.
+export const badgeLink = style({ color: "inherit", textDecoration: "none" });

@@ -86,7 +86,13 @@ export function Sidebar({ onClose }: { onClose: () => void }) {
             </p>
             <ul className={s.facts} aria-label="알림과 보유 혜택" data-testid="side-facts">
               {side.newAlarm && <li className={s.badge}>새 알림</li>}
-              {side.newGift && <li className={s.badge}>새 선물</li>}
+              {side.newGift && (
+                <li className={s.badge}>
+                  <Link to="/mypages/gifts" onClick={onClose} className={s.badgeLink} data-testid="new-gift">
+                    새 선물
+                  </Link>
+                </li>
+              )}
               {side.flagComicTicket && <li className={s.fact}>만화 이용권 보유</li>}
               {side.flagNovelTicket && <li className={s.fact}>소설 이용권 보유</li>}
               {side.autoPayment.isUse && (
@@ -151,6 +157,7 @@ export function Sidebar({ onClose }: { onClose: () => void }) {
           <li><Link to="/novel" onClick={onClose}>소설</Link></li>
           <li><Link to="/ranking" onClick={onClose}>랭킹</Link></li>
           <li><Link to="/mypages/recent" onClick={onClose}>최근 본 작품</Link></li>
+          <li><Link to="/mypages/library" onClick={onClose}>내 서재</Link></li>
           <li><Link to="/jumpingpass" onClick={onClose}>점핑패스</Link></li>
           <li><Link to="/awards" onClick={onClose}>어워즈</Link></li>
           <li><Link to="/cs" onClick={onClose}>고객센터</Link></li>

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fromServer, loadPlace, newest, placeSync, savePlace, stripPlace, stripY, textOffset, textTarget, type Box } from "./place";
+import { HttpError } from "~/utils/http";
+import { fromServer, loadPlace, newest, placeSync, queuedPlaces, savePlace, sendQueued, stripPlace, stripY, textOffset, textTarget, type Box } from "./place";
 
 describe("strip place", () => {
   // three 1024 px pages under a 48 px bar
@@ -62,18 +63,18 @@ describe("placeSync", () => {
     vi.useFakeTimers();
     const put = vi.fn(() => Promise.resolve());
     const beacon = vi.fn();
-    const s = placeSync("wt 1", 2000, { put, beacon });
+    const s = placeSync("wt 1", 2000, { put, beacon }, memStore());
     s.update({ no: 1, page: 0, ratio: 0.1, offset: 0, at: 1 });
     s.update({ no: 1, page: 3, ratio: 0.2, offset: 0, at: 2 });
     expect(put).not.toHaveBeenCalled();
     vi.advanceTimersByTime(2000);
     expect(put).toHaveBeenCalledTimes(1);
-    expect(put).toHaveBeenCalledWith("/home/api/v1/users/reading-place/wt%201", { vol: 1, page: 3, ratio: 0.2, offset: 0 });
+    expect(put).toHaveBeenCalledWith("/home/api/v1/users/reading-place/wt%201", { vol: 1, page: 3, ratio: 0.2, offset: 0, at: 2 });
     vi.advanceTimersByTime(5000);
     expect(put).toHaveBeenCalledTimes(1); // nothing new, nothing sent
     s.update({ no: 2, page: 0, ratio: 0, offset: 0, at: 3 });
     s.flush();
-    expect(beacon).toHaveBeenCalledWith("/home/api/v1/users/reading-place/wt%201", { vol: 2, page: 0, ratio: 0, offset: 0 });
+    expect(beacon).toHaveBeenCalledWith("/home/api/v1/users/reading-place/wt%201", { vol: 2, page: 0, ratio: 0, offset: 0, at: 3 });
     vi.advanceTimersByTime(5000);
     expect(put).toHaveBeenCalledTimes(1); // the flushed place is not sent twice
     s.flush();
@@ -82,5 +83,70 @@ describe("placeSync", () => {
     s.dispose();
     vi.advanceTimersByTime(5000);
     expect(put).toHaveBeenCalledTimes(1);
+  });
+});
+
+function memStore(): Storage {
+  const m = new Map<string, string>();
+  return {
+    get length() {
+      return m.size;
+    },
+    clear: () => m.clear(),
+    getItem: (k) => m.get(k) ?? null,
+    key: (i) => [...m.keys()][i] ?? null,
+    removeItem: (k) => void m.delete(k),
+    setItem: (k, v) => void m.set(k, String(v)),
+  };
+}
+
+describe("offline places", () => {
+  afterEach(() => vi.useRealTimers());
+  const path = "/home/api/v1/users/reading-place/wt%201";
+  const offline = () => Promise.reject(new HttpError("network", 0, 0, "offline"));
+
+  it("queues a save that failed and sends it, with its device time, when back online", async () => {
+    vi.useFakeTimers();
+    const store = memStore();
+    const put = vi.fn(offline);
+    const s = placeSync("wt 1", 2000, { put, beacon: vi.fn() }, store);
+    s.update({ no: 3, page: 1, ratio: 0.5, offset: 0, at: 1000 });
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(queuedPlaces(store)).toEqual({ [path]: { vol: 3, page: 1, ratio: 0.5, offset: 0, at: 1000 } });
+    // an older save queued later does not replace the newer one
+    put.mockImplementation(offline);
+    s.update({ no: 2, page: 0, ratio: 0, offset: 0, at: 900 });
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(queuedPlaces(store)[path].at).toBe(1000);
+    // back online: the queued save goes out as it was made, then leaves the queue
+    const ok = vi.fn(() => Promise.resolve());
+    expect(await sendQueued(ok, store)).toBe(1);
+    expect(ok).toHaveBeenCalledWith(path, { vol: 3, page: 1, ratio: 0.5, offset: 0, at: 1000 });
+    expect(queuedPlaces(store)).toEqual({});
+    s.dispose();
+  });
+
+  it("keeps a save the writer could not take and drops one it refused", async () => {
+    const store = memStore();
+    const s = placeSync("wt 1", 2000, { put: vi.fn(offline), beacon: vi.fn() }, store);
+    s.dispose();
+    store.setItem("sf_place_queue_v1", JSON.stringify({ [path]: { vol: 1, page: 0, ratio: 0, offset: 0, at: 5 } }));
+    expect(await sendQueued(() => Promise.reject(new HttpError("api", 503, 503, "busy")), store)).toBe(0);
+    expect(Object.keys(queuedPlaces(store))).toEqual([path]);
+    expect(await sendQueued(() => Promise.reject(new HttpError("api", 400, 400, "bad")), store)).toBe(0);
+    expect(queuedPlaces(store)).toEqual({});
+  });
+
+  it("queues instead of a beacon when the browser is offline", () => {
+    const store = memStore();
+    const beacon = vi.fn();
+    const s = placeSync("wt 1", 2000, { put: vi.fn(offline), beacon }, store);
+    const spy = vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
+    s.update({ no: 4, page: 0, ratio: 0, offset: 0, at: 7 });
+    s.flush();
+    spy.mockRestore();
+    expect(beacon).not.toHaveBeenCalled();
+    expect(queuedPlaces(store)[path].vol).toBe(4);
+    s.dispose();
   });
 });

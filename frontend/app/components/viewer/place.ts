@@ -8,6 +8,7 @@
 // on its way.
 
 import { http } from "~/utils/api";
+import { isHttpError } from "~/utils/http";
 import { API } from "~/utils/storeApi";
 
 export type Place = { no: number; page: number; ratio: number; offset: number; at: number };
@@ -58,7 +59,73 @@ export async function getServerPlace(pid: string, signal?: AbortSignal): Promise
   return fromServer(a.place);
 }
 
-const body = (p: Place) => ({ vol: p.no, page: p.page, ratio: p.ratio, offset: p.offset });
+// at is the device's time of the save: the writer keeps the save with the
+// newest at, so one sent late (queued offline) never moves the reader back.
+const body = (p: Place) => ({ vol: p.no, page: p.page, ratio: p.ratio, offset: p.offset, at: Math.max(1, Math.round(p.at)) });
+
+type PlaceBody = ReturnType<typeof body>;
+
+// Saves the writer has not taken yet, by path (one per work: the newest).
+const QUEUE_KEY = "sf_place_queue_v1";
+
+export function queuedPlaces(store: Storage | undefined = globalThis.localStorage): Record<string, PlaceBody> {
+  try {
+    const v = JSON.parse(store?.getItem(QUEUE_KEY) ?? "{}") as unknown;
+    return v && typeof v === "object" ? (v as Record<string, PlaceBody>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function writeQueue(q: Record<string, PlaceBody>, store: Storage | undefined) {
+  try {
+    if (Object.keys(q).length === 0) store?.removeItem(QUEUE_KEY);
+    else store?.setItem(QUEUE_KEY, JSON.stringify(q));
+  } catch {
+    /* storage blocked or full: the place stays in this device's own copy */
+  }
+}
+
+/** queuePlace keeps a save for later; an older save never replaces a newer one. */
+export function queuePlace(path: string, b: PlaceBody, store: Storage | undefined = globalThis.localStorage) {
+  const q = queuedPlaces(store);
+  if (!q[path] || q[path].at <= b.at) q[path] = b;
+  writeQueue(q, store);
+}
+
+/**
+ * A failed save is worth another try when the writer never answered or
+ * answered 5xx or 429; a 4xx answer would be refused again, so it is dropped.
+ */
+export const retryable = (e: unknown) => !isHttpError(e) || e.kind !== "api" || e.status >= 500 || e.status === 429 || e.status === 0;
+
+/**
+ * sendQueued sends every queued save, each with its own device time. One the
+ * writer took (or refused for good) leaves the queue unless a newer one for
+ * the same work was queued meanwhile; the others stay for the next try.
+ */
+export async function sendQueued(put: Senders["put"], store: Storage | undefined = globalThis.localStorage): Promise<number> {
+  const q = queuedPlaces(store);
+  let sent = 0;
+  await Promise.all(
+    Object.entries(q).map(async ([path, b]) => {
+      try {
+        await put(path, b);
+        sent++;
+      } catch (e) {
+        if (retryable(e)) return;
+      }
+      const now = queuedPlaces(store);
+      if (now[path] && now[path].at === b.at) {
+        delete now[path];
+        writeQueue(now, store);
+      }
+    }),
+  );
+  return sent;
+}
+
+const offline = () => typeof navigator !== "undefined" && navigator.onLine === false;
 
 /** Boxes in document coordinates (top and height in px). */
 export type Box = { top: number; height: number };
@@ -138,19 +205,26 @@ const defaultSenders: Senders = {
 /**
  * placeSync throttles the saves of one work's place to the writer: a reader
  * scrolling a strip makes many places a second, the writer gets one per
- * interval (trailing, so the last place always goes out).
+ * interval (trailing, so the last place always goes out). A save that fails
+ * (offline, writer down) is queued on the device and sent again when the
+ * browser is back online, at the next save and when a viewer opens.
  */
-export function placeSync(pid: string, intervalMs = 2000, send: Senders = defaultSenders): PlaceSync {
+export function placeSync(pid: string, intervalMs = 2000, send: Senders = defaultSenders, store: Storage | undefined = globalThis.localStorage): PlaceSync {
   let pending: Place | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const path = placePath(pid);
+  const retry = () => void sendQueued(send.put, store);
   const fire = () => {
     timer = undefined;
     if (!pending) return;
-    const p = pending;
+    const b = body(pending);
     pending = null;
-    send.put(path, body(p)).catch(() => {});
+    send.put(path, b).then(retry, (e: unknown) => {
+      if (retryable(e)) queuePlace(path, b, store);
+    });
   };
+  if (typeof window !== "undefined") window.addEventListener("online", retry);
+  retry();
   return {
     update(p) {
       pending = p;
@@ -160,14 +234,17 @@ export function placeSync(pid: string, intervalMs = 2000, send: Senders = defaul
       clearTimeout(timer);
       timer = undefined;
       if (!pending) return;
-      const p = pending;
+      const b = body(pending);
       pending = null;
-      send.beacon(path, body(p));
+      // A beacon sent offline is accepted by the browser and then lost.
+      if (offline()) queuePlace(path, b, store);
+      else send.beacon(path, b);
     },
     dispose() {
       clearTimeout(timer);
       timer = undefined;
       pending = null;
+      if (typeof window !== "undefined") window.removeEventListener("online", retry);
     },
   };
 }
