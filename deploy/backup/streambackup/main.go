@@ -3,8 +3,9 @@
 // and `nats stream restore`): the EVENTS stream with the analytics consumer's
 // position, the catalog KV bucket (stream KV_catalog) and its bucket of
 // volume pages (KV_catalog-vols; absent from a store or backup of before
-// paged volumes, and then skipped). One folder per stream under the backup
-// folder.
+// paged volumes, and then skipped), and the episode comments' heads and
+// pages (KV_catalog-cmts; absent before comments, skipped the same way).
+// One folder per stream under the backup folder.
 //
 //	streambackup -nats-url nats://... backup  /backups/nats/2026-11-25
 //	streambackup -nats-url nats://... restore /backups/nats/2026-11-25
@@ -42,12 +43,16 @@ func main() {
 // streams are what the store keeps in JetStream: the events not yet in
 // ClickHouse (and the consumer's place in them), and the read models: the
 // catalog's heads and their volume pages (contract/volumes.go), which a
-// head names by hash, so the two are backed up and restored together.
-var streams = []string{contract.EventsStream, "KV_" + contract.CatalogBucket, "KV_" + contract.VolumesBucket}
+// head names by hash, so the two are backed up and restored together; and
+// the episodes' comment documents (contract/comments.go), so a restored
+// store shows its comments before the writer next republishes them.
+var streams = []string{contract.EventsStream, "KV_" + contract.CatalogBucket, "KV_" + contract.VolumesBucket,
+	"KV_" + contract.CommentsBucket}
 
 // optional streams may be missing: the volume pages of a store not yet
-// moved to paged volumes (CatalogSchema 1), and so of its backups.
-var optional = map[string]bool{"KV_" + contract.VolumesBucket: true}
+// moved to paged volumes (CatalogSchema 1), the comments of a store of
+// before episode comments, and so of their backups.
+var optional = map[string]bool{"KV_" + contract.VolumesBucket: true, "KV_" + contract.CommentsBucket: true}
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("streambackup", flag.ContinueOnError)
