@@ -113,6 +113,12 @@ func (a *API) Routes(mux httpapi.Mux) {
 // packages serve under Prefix (writer/media).
 func (a *API) Auth(next http.Handler) http.Handler { return a.staff.Require(staff.PermCatalog, next) }
 
+// ModerationAuth puts next behind the moderation permission (moderators and
+// content managers), for the episode comments' queue (writer/member).
+func (a *API) ModerationAuth(next http.Handler) http.Handler {
+	return a.staff.Require(staff.PermModeration, next)
+}
+
 // tx runs f in a transaction and reports the change after commit: Changed
 // wakes this node's relay, and the notification wakes every other node's, so
 // a catalog change goes out at once even when this node cannot publish (its

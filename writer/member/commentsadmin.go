@@ -13,9 +13,8 @@ import (
 	"storefront/writer/outbox"
 )
 
-// Moderation of episode comments, under the admin API's guard (today the
-// ADMIN_TOKEN; the staff accounts of the staff issue replace the guard, not
-// these handlers): the queue of reported comments, hiding (and showing
+// Moderation of episode comments, behind the staff moderation permission
+// (moderators and content managers, writer/staff roles.go): the queue of reported comments, hiding (and showing
 // again) a comment, and per episode the creator's note and one pinned
 // comment.
 

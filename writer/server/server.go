@@ -403,7 +403,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	if err := s.routes(ctx, recorder{member, &s.patterns}, reg, adm); err != nil {
 		return nil, err
 	}
-	s.member.AdminRoutes(top, admin.Prefix, adm.Auth)
+	s.member.AdminRoutes(top, admin.Prefix, adm.ModerationAuth)
 	member.Handle("/", httpapi.Wrap(log, func(http.ResponseWriter, *http.Request) error { return httpapi.ErrNotFound }))
 	// Member bodies are small; 1 MiB bounds every seed payload with room.
 	var memberAPI http.Handler = httpapi.Limit(1<<20, s.auth.Middleware(member))

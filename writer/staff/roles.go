@@ -5,7 +5,7 @@ const (
 	RoleOperator  = "operator"  // manages staff, reads the audit trail
 	RoleContent   = "content"   // catalog, prices, schedules, events, coupons, pushes, uploads
 	RoleProvider  = "provider"  // its own works only (the partner portal, not built yet)
-	RoleModerator = "moderator" // reviews and Q&A (no moderation routes yet)
+	RoleModerator = "moderator" // episode comments' reports (reviews and Q&A: no routes yet)
 	RoleAnalyst   = "analyst"   // reports
 	// RoleMachine is the principal of the ADMIN_TOKEN bearer: programs
 	// (catalog import, test fixtures, load-test preparation), never people.
@@ -25,17 +25,22 @@ const (
 	PermStaff Permission = "staff"
 	// PermAudit: read and export the audit trail.
 	PermAudit Permission = "audit"
+	// PermModeration: the queue of reported episode comments, hiding a
+	// comment, an episode's creator's note and pinned comment.
+	PermModeration Permission = "moderation"
 )
 
 // grants is the one table of who may do what. A role not listed, or a
 // permission not in its list, is refused (403): new routes are closed to
 // everyone until a line here opens them.
 var grants = map[string][]Permission{
-	RoleOperator: {PermStaff, PermAudit, PermMemberRole},
-	RoleContent:  {PermCatalog},
+	RoleOperator:  {PermStaff, PermAudit, PermMemberRole},
+	RoleContent:   {PermCatalog, PermModeration},
+	RoleModerator: {PermModeration},
 	// The machine token keeps exactly what programs need to build a
-	// catalog and its fixtures; it can never manage staff or read the trail.
-	RoleMachine: {PermCatalog, PermMemberRole},
+	// catalog and its fixtures (the comments' tests hide one through it);
+	// it can never manage staff or read the trail.
+	RoleMachine: {PermCatalog, PermMemberRole, PermModeration},
 }
 
 // Allowed reports whether role holds perm.

@@ -198,6 +198,9 @@ func TestStaffSignInRolesAuditAndRevocation(t *testing.T) {
 	// Signed in again as a moderator: no prices.
 	mod := s.signIn("kim.content", pw, cmSecret)
 	s.want(s.call("PATCH", "works/"+made.PID, mod, map[string]any{"title": "z"}), 403, "moderator changes a work")
+	// ...but decides reported episode comments (issue 36), which an operator may not.
+	s.want(s.call("GET", "comments/reports", mod, nil), 200, "moderator reads the comments' reports")
+	s.want(s.call("GET", "comments/reports", op, nil), 403, "operator reads the comments' reports")
 	// Removal ends them too.
 	s.want(s.call("DELETE", "staff/"+itoa(cmID), op, nil), 200, "removal")
 	s.want(s.call("GET", "session", mod, nil), 401, "session after removal")

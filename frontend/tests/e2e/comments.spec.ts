@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { APIRequestContext } from "@playwright/test";
 import { expect, test, verifyThroughSandbox } from "./fixtures";
 import { member } from "./members";
+import { createOperator, createStaff, signInOnPage, staffAPI } from "./staff";
 
 // Episode comments (issue 36) in the viewer's end-of-episode panel: members
 // comment, reply and like, the best list follows the likes; a moderator's
@@ -36,7 +37,7 @@ async function work(request: APIRequestContext, age: number) {
 
 const comments = (pid: string) => `/home/api/v1/products/${pid}/episodes/1/comments`;
 
-test("members comment, reply and like at the end of an episode; best follows likes; a hidden comment leaves", async ({ browser, request }) => {
+test("members comment, reply and like at the end of an episode; best follows likes; a hidden comment leaves", async ({ browser, request, baseURL }) => {
   test.setTimeout(180_000);
   const pid = await work(request, 0);
   const writerCtx = await browser.newContext();
@@ -86,9 +87,11 @@ test("members comment, reply and like at the end of an episode; best follows lik
   const rep = await readerCtx.request.post(`/home/api/v1/comments/${id}/report`, { data: { reason: "테스트" } });
   expect(rep.status()).toBe(200);
   // The moderator decides on /admin/comments.
+  // A moderator signs in as staff (issue 31: no shared token for people).
   await page.goto("/admin/comments");
-  await page.getByLabel("관리자 토큰").fill(ADMIN_TOKEN);
-  await page.getByRole("button", { name: "확인" }).click();
+  const op = await staffAPI(baseURL!, createOperator());
+  await signInOnPage(page, await createStaff(op, "moderator"));
+  await op.dispose();
   const row = page.getByTestId("reported-comment").filter({ hasText: text });
   await expect(row).toContainText("테스트");
   await row.getByRole("button", { name: "숨기기" }).click();

@@ -1,6 +1,6 @@
-import { Form, redirect, useLoaderData, useNavigation } from "react-router";
+import { Form, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import * as s from "~/components/admin/analytics.css";
-import { AdminTokenForm, adminTokenAction, readAdminToken } from "~/components/admin/AdminToken";
+import { StaffBar, StaffSignInForm, readStaff, staffSignInAction, type Staff } from "~/components/admin/StaffSignIn";
 import { http } from "~/utils/api";
 import { isHttpError } from "~/utils/http";
 import { pageTitle } from "~/utils/meta";
@@ -8,54 +8,51 @@ import { pageTitle } from "~/utils/meta";
 export const meta = () => [{ title: pageTitle("댓글 신고 처리") }, { name: "robots", content: "noindex" }];
 
 type Reported = { id: number; pid: string; vol: number; userName: string; body: string; hidden: boolean; reports: number; reasons: string[]; createdAt: string; firstReport: string };
-type Data = { token: boolean; comments: Reported[]; message?: string };
+type Data = { staff: Staff | null; comments: Reported[]; message?: string };
 
 const ADMIN = "/admin/api/v1";
-const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 /**
  * /admin/comments: the queue of reported episode comments (oldest report
  * first). A moderator hides a comment (every edge drops it with the next
  * head) or keeps it; both decide its reports. The creator's note and the
- * pinned comment of an episode are set below. The admin token guards it
- * (staff accounts replace the guard, not the screen).
+ * pinned comment of an episode are set below. A moderator or a content
+ * manager signs in as staff (the writer's HttpOnly session; no token in the
+ * page).
  */
 export async function clientLoader({ request }: { request: Request }): Promise<Data> {
-  const token = readAdminToken();
-  if (!token) return { token: false, comments: [] };
+  const staff = await readStaff(request.signal);
+  if (!staff) return { staff: null, comments: [] };
   try {
-    const a = await http<{ comments: Reported[] }>(`${ADMIN}/comments/reports`, { headers: auth(token), signal: request.signal });
-    return { token: true, comments: a.comments };
+    const a = await http<{ comments: Reported[] }>(`${ADMIN}/comments/reports`, { signal: request.signal });
+    return { staff, comments: a.comments };
   } catch (e) {
     if (!isHttpError(e)) throw e;
-    if (e.status === 401 || e.status === 403) return { token: false, comments: [], message: "관리자 토큰이 맞지 않습니다." };
-    return { token: true, comments: [], message: e.message };
+    if (e.status === 401) return { staff: null, comments: [] };
+    return { staff, comments: [], message: e.message };
   }
 }
 
 export async function clientAction({ request }: { request: Request }) {
   const form = await request.clone().formData();
   const intent = String(form.get("intent") ?? "");
-  const token = readAdminToken();
   const url = new URL(request.url);
   const back = () => redirect(url.pathname + url.search);
   try {
     switch (intent) {
       case "hide":
       case "keep":
-        await http(`${ADMIN}/comments/${Number(form.get("id"))}/hidden`, { method: "PUT", headers: auth(token), json: { hidden: intent === "hide" } });
+        await http(`${ADMIN}/comments/${Number(form.get("id"))}/hidden`, { method: "PUT", json: { hidden: intent === "hide" } });
         return back();
       case "note":
         await http(`${ADMIN}/products/${encodeURIComponent(String(form.get("pid")))}/episodes/${Number(form.get("vol"))}/comments/note`, {
           method: "PUT",
-          headers: auth(token),
           json: { note: String(form.get("note") ?? "") },
         });
         return back();
       case "pin":
         await http(`${ADMIN}/products/${encodeURIComponent(String(form.get("pid")))}/episodes/${Number(form.get("vol"))}/comments/pin`, {
           method: "PUT",
-          headers: auth(token),
           json: { id: Number(form.get("id") ?? 0) },
         });
         return back();
@@ -63,32 +60,28 @@ export async function clientAction({ request }: { request: Request }) {
   } catch (e) {
     return { message: isHttpError(e) ? e.message : "처리하지 못했습니다." };
   }
-  return adminTokenAction({ request });
+  return staffSignInAction({ request });
 }
 
 export default function AdminComments() {
   const data = useLoaderData<typeof clientLoader>();
+  const refused = useActionData<{ message?: string }>();
   const busy = useNavigation().state !== "idle";
+  // A refused decision is shown above the queue; a refused sign-in in its form.
+  const alert = data.message ?? (data.staff ? refused?.message : undefined);
   return (
     <main className={s.page} aria-busy={busy}>
       <div className={s.top}>
         <h1 className={s.h1}>댓글 신고 처리</h1>
-        {data.token && (
-          <Form method="post">
-            <input type="hidden" name="intent" value="forget" />
-            <button type="submit" className={s.buttonQuiet}>
-              토큰 지우기
-            </button>
-          </Form>
-        )}
+        {data.staff && <StaffBar staff={data.staff} />}
       </div>
-      {data.message && (
+      {alert && (
         <div role="alert" className={s.alert}>
-          {data.message}
+          {alert}
         </div>
       )}
-      {!data.token ? (
-        <AdminTokenForm />
+      {!data.staff ? (
+        <StaffSignInForm message={refused?.message} />
       ) : (
         <>
           <section className={s.panel} aria-labelledby="queue-title">
