@@ -74,6 +74,10 @@ func TestEpisodeCommentsFromTheEdge(t *testing.T) {
 		g.getJSON(path, 200, &a)
 		return a.Data.Version == 10
 	})
+	// What the edge holds of comments is counted on /metrics like every cache.
+	if b, max := metric(t, g, `edge_cache_bytes{cache="comments"}`), metric(t, g, `edge_cache_max_bytes{cache="comments"}`); b <= 0 || max <= 0 || b > max {
+		t.Errorf("comments cache bytes %v of %v", b, max)
+	}
 	_, body := g.get(path)
 	// The body is the writer's JSON as published (escaped as JSON, shown as text).
 	if !strings.Contains(string(body), `\u003cscript\u003e첫 댓글`) || !strings.Contains(string(body), `"hearts":7`) {

@@ -115,9 +115,9 @@ func newMetrics(s *Server) *metrics {
 
 var (
 	cacheBytesDesc = prometheus.NewDesc("edge_cache_bytes",
-		"Bytes each cache holds: bodies (rendered answers in ristretto, as counted against its bound), media (objects), audiences (verified audience tokens, estimated), volume_pages (paged works' volume pages, estimated, pinned ones included).", []string{"cache"}, nil)
+		"Bytes each cache holds: bodies (rendered answers in ristretto, as counted against its bound), media (objects), audiences (verified audience tokens, estimated), volume_pages (paged works' volume pages, estimated, pinned ones included), release_answers (answers rendered ahead of a release), comments (episode comment heads and pages, estimated, pinned ones included).", []string{"cache"}, nil)
 	cacheMaxDesc = prometheus.NewDesc("edge_cache_max_bytes",
-		"Each cache's bound from its flag (EDGE_CACHE_MB, EDGE_MEDIA_CACHE_MB, EDGE_VOLUME_PAGES_BYTES; audiences: EDGE_AUDIENCE_CACHE_ENTRIES at ~160 bytes).", []string{"cache"}, nil)
+		"Each cache's bound from its flag (EDGE_CACHE_MB, EDGE_MEDIA_CACHE_MB, EDGE_VOLUME_PAGES_BYTES, EDGE_COMMENT_BYTES; audiences: EDGE_AUDIENCE_CACHE_ENTRIES at ~160 bytes).", []string{"cache"}, nil)
 	catalogBytesDesc = prometheus.NewDesc("edge_catalog_bytes",
 		"Estimated bytes of the in-memory read models by kind (products, reviews, rankings, other, from their documents' sizes; lists, the list indexes' entries; search, the search index).", []string{"model"}, nil)
 )
@@ -143,6 +143,7 @@ func (c memoryCollector) Collect(ch chan<- prometheus.Metric) {
 		{"audiences", s.auds.Bytes(), int64(s.auds.max) * (audEntryBytes + 96)},
 		{"volume_pages", s.volPages.Bytes(), s.volPages.MaxBytes()},
 		{"release_answers", s.aheadBytes(), aheadMaxBytes},
+		{"comments", s.comments.Bytes(), s.comments.MaxBytes()},
 	} {
 		ch <- prometheus.MustNewConstMetric(cacheBytesDesc, prometheus.GaugeValue, float64(x.used), x.name)
 		ch <- prometheus.MustNewConstMetric(cacheMaxDesc, prometheus.GaugeValue, float64(x.mx), x.name)
