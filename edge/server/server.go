@@ -363,6 +363,10 @@ type Server struct {
 	syncedAt time.Time
 	// disconnectedAt is when NATS was lost (unix ns, 0 = connected).
 	disconnectedAt atomic.Int64
+	// watchingSince is when the running catalog watch was opened (0: none
+	// is, e.g. while a snapshot loads): an initial sync is judged stalled
+	// only from then (watchProgress).
+	watchingSince atomic.Int64
 	// behindSince is since when the bucket has held a revision the watch
 	// has not delivered (unix ns, 0 = caught up): see watchProgress.
 	behindSince atomic.Int64

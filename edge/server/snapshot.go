@@ -57,7 +57,12 @@ func (s *Server) snapshotStart(ctx context.Context) uint64 {
 	start := time.Now()
 	lctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	obs, err := natsutil.EnsureSnapshots(lctx, s.js, natsutil.Options{Replicas: s.cfg.NATSReplicas})
+	// Finding the object store is one JetStream request: when it does not
+	// answer soon (a cluster still electing leaders), replaying is quicker
+	// than waiting out the load's two minutes.
+	ectx, ecancel := context.WithTimeout(lctx, 15*time.Second)
+	obs, err := natsutil.EnsureSnapshots(ectx, s.js, natsutil.Options{Replicas: s.cfg.NATSReplicas})
+	ecancel()
 	if err != nil {
 		s.log.Warn("catalog snapshot store unavailable, replaying the bucket", "err", err)
 		return 0

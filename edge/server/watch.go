@@ -54,6 +54,8 @@ func (s *Server) watchOnce(ctx context.Context) error {
 		return fmt.Errorf("watch %s: %w", s.kv.Bucket(), err)
 	}
 	defer w.Stop()
+	s.watchingSince.Store(time.Now().UnixNano())
+	defer s.watchingSince.Store(0)
 	var batch []catalog.Update
 	flush := func() {
 		if len(batch) == 0 {
@@ -195,11 +197,35 @@ func (s *Server) watchProgress(ctx context.Context) {
 	defer t.Stop()
 	var target uint64 // the bucket's last revision at the previous check
 	var targetAt, restarted time.Time
+	var initRev uint64 // during the initial sync: the last applied revision seen, and since when
+	var initAt time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		}
+		if !s.synced.Load() && s.nc.IsConnected() {
+			// The initial sync is behind the bucket by design (a big catalog
+			// takes seconds), so it is never compared with it; a watch that
+			// applies nothing at all for three checks while the bucket holds
+			// revisions is restarted, as after the sync: a cluster electing
+			// its streams' leaders at start-up once left an edge unready.
+			ws := s.watchingSince.Load()
+			if rev, _, _, _ := s.store.Stats(); ws == 0 || rev != initRev || initAt.IsZero() || initAt.UnixNano() < ws {
+				initRev, initAt = rev, time.Now()
+			} else if time.Since(initAt) >= 3*s.cfg.WatchCheck && time.Since(restarted) >= 3*s.cfg.WatchCheck {
+				cctx, cancel := context.WithTimeout(ctx, s.cfg.WatchCheck)
+				last, err := s.bucketRevision(cctx)
+				cancel()
+				if err == nil && last > rev {
+					s.log.Warn("catalog watch delivers nothing during the initial sync, restarting it",
+						"applied_revision", rev, "bucket_revision", last, "still", time.Since(initAt).Round(time.Millisecond))
+					s.m.watchRestarts.Inc()
+					s.restartWatch()
+					restarted, initAt = time.Now(), time.Now()
+				}
+			}
 		}
 		if !s.synced.Load() || !s.nc.IsConnected() {
 			// Before the first sync there is nothing to compare; while
