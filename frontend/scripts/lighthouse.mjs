@@ -69,16 +69,20 @@ export const GOALS = { fcpMs: 1800, lcpMs: 2000, tbtMs: 200, siMs: 3400 };
  * hero and st, which the app's hashed class names never take), matched on the
  * element's CSS selector as Lighthouse reports it. Sizes are the ones measured
  * on 2026-11-28 plus about 2 %; requests 22-29 measured, 40 allowed (lazy
- * pictures come and go with the timing).
+ * pictures come and go with the timing). Home, detail and viewer were raised
+ * the same evening, measured again plus 2 %, for what landed in them: the
+ * home's 이어보기 shelf (130.9 KB), the detail's 미리보기 list (149.1 KB) and
+ * the viewer's episode comments (146.4 KB); loading the comments panel only
+ * when the episode's end comes into view would take the viewer's back.
  */
 export const GATES = {
   cls: 0.05,
   longTaskMs: 1000,
   pages: {
-    home: { jsGzipKB: 130, cssGzipKB: 5, requests: 40, lcp: /div\.bn > i > img$/ },
+    home: { jsGzipKB: 134, cssGzipKB: 5, requests: 40, lcp: /div\.bn > i > img$/ },
     genre: { jsGzipKB: 136, cssGzipKB: 5, requests: 40, lcp: /div\.gr > i > img$/ },
-    detail: { jsGzipKB: 148, cssGzipKB: 6, requests: 40, lcp: /div\.hero > img$/ },
-    viewer: { jsGzipKB: 144, cssGzipKB: 6, requests: 40, lcp: /div\.st > img$/ },
+    detail: { jsGzipKB: 152, cssGzipKB: 6, requests: 40, lcp: /div\.hero > img$/ },
+    viewer: { jsGzipKB: 150, cssGzipKB: 6, requests: 40, lcp: /div\.st > img$/ },
   },
 };
 
