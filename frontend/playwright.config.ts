@@ -4,16 +4,20 @@ import { defineConfig, devices } from "@playwright/test";
 // the real store with a demo catalog and sets it). Chromium is Debian's: no
 // test tool can download a browser here.
 const baseURL = process.env.BASE_URL ?? "http://127.0.0.1:8080";
+const outputDir = process.env.E2E_OUTPUT_DIR ?? "test-results";
 
 export default defineConfig({
   testDir: "tests/e2e",
-  outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results",
+  outputDir,
   fullyParallel: true,
   workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : 2,
   retries: 0,
   timeout: 150_000,
   expect: { timeout: 20_000 },
-  reporter: process.env.CI ? "line" : [["list"]],
+  // The JSON report is what scripts/e2e-durations.mjs reads: the test
+  // command prints the slowest specs, the 40-minute budget's largest step.
+  // It lives beside outputDir, which Playwright empties at the start.
+  reporter: [[process.env.CI ? "line" : "list"], ["json", { outputFile: `${outputDir}-report.json` }]],
   use: {
     baseURL,
     locale: "ko-KR",

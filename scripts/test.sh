@@ -58,6 +58,9 @@ set -a; . "$data/env"; set +a
 
 # A failing suite does not stop the others: one run tells everything that is wrong.
 failed=()
+# Logs whose end is printed again after the last step: CI shows a run's tail,
+# and a failure in the first half would otherwise scroll out of it.
+again=()
 # setup.sh on a machine without Go fetches it from the module proxy.
 log "setup without Go"
 scripts/setup_test.sh || failed+=("setup without Go")
@@ -109,7 +112,9 @@ if [ -z "${TEST_SKIP_E2E:-}" ] && [ -f frontend/package.json ]; then
   [ -f "$data/e2e.ready" ] || { log "stack did not become ready"; tail -50 "$data/stack.log" >&2; exit 1; }
   log "stack ready"
   log "frontend: end-to-end tests in Chromium"
-  (cd frontend && BASE_URL="http://127.0.0.1:$e2e_port" ADMIN_TOKEN=dev-admin-token E2E_DATABASE_URL="${DATABASE_URL%/*}/e2e" npm run --silent e2e) || { tail -30 "$data/stack.log" >&2; failed+=("end-to-end tests"); }
+  (cd frontend && BASE_URL="http://127.0.0.1:$e2e_port" ADMIN_TOKEN=dev-admin-token E2E_DATABASE_URL="${DATABASE_URL%/*}/e2e" npm run --silent e2e) 2>&1 | tee "$data/e2e.log" >&2 \
+    || { tail -30 "$data/stack.log" >&2; failed+=("end-to-end tests"); again+=("$data/e2e.log"); }
+  (cd frontend && node scripts/e2e-durations.mjs "${E2E_OUTPUT_DIR:-test-results}-report.json") >&2 || true
   # What a phone loads (issue 23): Lighthouse on the home, a genre list, a
   # detail and the viewer of the same store, one run each (about a minute).
   log "frontend: Lighthouse (gates fail, timings reported)"
@@ -138,6 +143,7 @@ if [ -z "${TEST_SKIP_LOAD:-}" ]; then
 fi
 
 if [ ${#failed[@]} -gt 0 ]; then
+  for f in "${again[@]}"; do log "the end of $f again:"; grep -v '^\s*$' "$f" | tail -60 >&2; done
   log "FAILED: ${failed[*]} ($(( $(date +%s) - start ))s)"
   exit 1
 fi
