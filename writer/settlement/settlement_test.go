@@ -19,7 +19,10 @@ import (
 	"storefront/writer/staff"
 )
 
-const pkg = "com.storefront.app"
+const (
+	pkg    = "com.storefront.app"
+	bundle = "com.storefront.ios"
+)
 
 // clock is the writer's clock: the test places each sale in its month by
 // moving it (sign-ins need a fresh TOTP step of it too).
@@ -40,6 +43,7 @@ type stack struct {
 	e      *writertest.Env
 	clock  *clock
 	google *storetest.GooglePlay
+	apple  *storetest.AppStore
 	n      int
 	// opSecret signs the operator in again after the clock moved past its
 	// session's idle timeout.
@@ -57,16 +61,20 @@ func start(t *testing.T) (*stack, time.Time) {
 	g := storetest.StartGooglePlay(pkg)
 	t.Cleanup(g.Close)
 	sa := g.ServiceAccount()
+	a := storetest.StartAppStore(bundle)
+	t.Cleanup(a.Close)
 	e := writertest.StartWriter(t, func(cfg *server.Config) {
 		cfg.Now = c.Now
 		cfg.PaymentSandbox = true
 		cfg.AppMoney = appmoney.Config{GoogleAPIURL: g.URL, GooglePackage: pkg, GoogleAccount: &sa,
 			GooglePushAudience: "https://storefront.test" + appmoney.GoogleNotificationPath, GooglePushServiceAccount: g.PushEmail,
 			GooglePushCertsURL: g.CertsURL(),
+			AppleAPIURL:        a.URL, AppleIssuerID: a.IssuerID, AppleKeyID: a.KeyID, AppleKeyPEM: a.KeyPEM(),
+			AppleBundleID: bundle, AppleEnvironment: "Sandbox", AppleRootPEM: a.Chain.RootPEM(),
 			// The stores' tokens are signed by the machine's clock.
 			Now: time.Now}
 	})
-	return &stack{t: t, e: e, clock: c, google: g}, month
+	return &stack{t: t, e: e, clock: c, google: g, apple: a}, month
 }
 
 func (s *stack) key() string { s.n++; return fmt.Sprintf("k-%d", s.n) }
@@ -427,6 +435,51 @@ func TestSettlementReconcilesWithTheLedger(t *testing.T) {
 		if st, body := pa.Do("GET", "/admin/api/v1/providers/studio-a/settlement"+q, nil); st != 400 || writertest.Code(t, body) != 400 {
 			t.Errorf("settlement%s: %d %s", q, st, body)
 		}
+	}
+}
+
+// TestSettlementRefundReversed: iOS money spent on a work and refunded by the
+// App Store is charged back in the month of the refund; the store reversing
+// its refund the month after gives it back in that month, fees and all.
+func TestSettlementRefundReversed(t *testing.T) {
+	t.Parallel()
+	s, m := start(t)
+	month, next := m.Format("2006-01"), m.AddDate(0, 1, 0).Format("2006-01")
+	op := s.operator()
+	s.work("SA1", 777, 100)
+	s.do(op, 200, "PUT", "/admin/api/v1/providers/studio-a", map[string]any{"name": "스튜디오 A", "rateBp": 6500, "from": month})
+	s.do(op, 200, "PUT", "/admin/api/v1/providers/studio-a/works/SA1", nil)
+
+	r := s.reader("ios@example.com")
+	s.clock.Set(m.Add(time.Hour))
+	id := s.apple.Buy("bluemoney_5000")
+	s.do(r, 200, "POST", appmoney.AppleReceiptPath, map[string]string{"transactionId": id}, "X-Channel", "IA")
+	for vol := 1; vol <= 5; vol++ {
+		s.buy(r, m.Add(time.Duration(1+vol)*time.Hour), "IA", "SA1", vol, "B") // 3,885 spent, 1,115 left
+	}
+	s.clock.Set(m.Add(10 * 24 * time.Hour))
+	s.do(s.e.Browser(), 200, "POST", appmoney.AppleNotificationPath, s.apple.Refund(id, nil))
+	s.clock.Set(m.AddDate(0, 1, 3))
+	s.do(s.e.Browser(), 200, "POST", appmoney.AppleNotificationPath, s.apple.ReverseRefund(id))
+	if n := s.int(`SELECT count(*) FROM money_flags WHERE amount = 3885 AND cleared_at IS NOT NULL`); n != 1 {
+		t.Fatalf("cleared flags of 3,885: %d", n)
+	}
+
+	op = s.operator()
+	a := s.statement(op, "studio-a", month)
+	if l := a.Total; l.Sales.IOS != 3885 || l.Gross != 3885 || l.Refunds.IOS != 3885 || l.AppStoreFee != 0 || l.Base != 0 || l.Net != 0 {
+		t.Errorf("the month of the refund: %+v", l)
+	}
+	// Given back: 3,885 of refunds undone, the app store's 30 % of it
+	// (1,165.5 truncated), 2,720 left, 65 % = 1,768 to the provider.
+	b := s.statement(op, "studio-a", next)
+	if l := b.Total; l.Gross != 0 || l.RefundTotal != -3885 || l.AppStoreFee != 1165 || l.Base != 2720 || l.Net != 1768 || l.StoreShare != 952 {
+		t.Errorf("the month of the reversal: %+v", l)
+	}
+	var daily struct{ Days []settlement.Day }
+	_ = json.Unmarshal(s.do(op, 200, "GET", "/admin/api/v1/providers/studio-a/daily?month="+next, nil), &daily)
+	if len(daily.Days) != 1 || daily.Days[0].Day != m.AddDate(0, 1, 3).Format("2006-01-02") || daily.Days[0].Refunds != -3885 {
+		t.Errorf("the reversal's day: %+v", daily.Days)
 	}
 }
 
