@@ -24,13 +24,14 @@
 //     the KST month, by money. Blue money came in through the payment
 //     gateway, Android and iOS money through the app stores; mileage is
 //     bonus money the store gave away: shown, never settled.
-//   - Refunds: a store refund of app money the reader had already spent
-//     (money_flags store_refund_spent) is charged back to the works that
-//     money bought: the reader's spends of that money between the refunded
-//     purchase's credit and the refund, newest first. A reversed refund
-//     (cleared flag) gives it back in the month it was reversed. Refunds of
-//     unspent money (charge_cancel, store_refund ledger rows) never reached
-//     a work and are in no statement.
+//   - Refunds: the part of a refund the reader had already spent (money_flags
+//     store_refund_spent: an app store refund; charge_refund_spent: a card
+//     charge refunded at the gateway's console) is charged back to the works
+//     that money bought: the reader's spends of that money between the
+//     refunded purchase or charge and the refund, newest first. A reversed
+//     refund (cleared flag) gives it back in the month it was reversed.
+//     Refunds of unspent money (charge_cancel, store_refund ledger rows)
+//     never reached a work and are in no statement.
 //   - Fees and shares per work line, each truncated to the won; the store
 //     keeps the remainders. Totals are sums of the lines.
 package settlement
@@ -324,7 +325,7 @@ func readSales(ctx context.Context, tx pgx.Tx, id string, from, to time.Time, by
 	return out, nil
 }
 
-// Chargeback is a share of a store refund of spent money charged back to a
+// Chargeback is a share of a refund of spent money charged back to a
 // work (Won > 0), or given back when the store reversed its refund (Won < 0).
 type Chargeback struct {
 	PID   string // "" when the money bought no work (a jumping pass)
@@ -332,6 +333,18 @@ type Chargeback struct {
 	Won   int64
 	At    time.Time
 }
+
+// flagsFrom joins each refund of spent money (money_flags) to what was
+// refunded: an app store purchase (ref <store>:<transaction id>) or a card
+// charge refunded at the gateway's console (ref charge:<order id>), by
+// their primary keys.
+const flagsFrom = `money_flags f
+	LEFT JOIN store_purchases sp ON f.reason = 'store_refund_spent'
+		AND sp.store = split_part(f.ref, ':', 1) AND sp.transaction_id = substr(f.ref, strpos(f.ref, ':') + 1)
+	LEFT JOIN charges c ON f.reason = 'charge_refund_spent' AND c.order_id = substr(f.ref, strpos(f.ref, ':') + 1)`
+
+// flagMoney is the money a refund of spent money took back.
+const flagMoney = `coalesce(sp.money, c.money)`
 
 type spend struct {
 	at   time.Time
@@ -344,7 +357,7 @@ type flag struct {
 	amount    int64
 	created   time.Time
 	cleared   *time.Time
-	bought    time.Time // the refunded store purchase's credit
+	bought    time.Time // the refunded store purchase's credit or charge's request
 	allocated map[int]int64
 }
 
@@ -353,9 +366,9 @@ type flag struct {
 // reversed in the window, the reader's whole history of that money is
 // replayed, so an older refund's share is never charged twice.
 func Chargebacks(ctx context.Context, tx pgx.Tx, from, to time.Time) ([]Chargeback, error) {
-	rows, err := tx.Query(ctx, `SELECT DISTINCT f.uid, sp.money
-		FROM money_flags f JOIN store_purchases sp ON f.ref = sp.store || ':' || sp.transaction_id
-		WHERE f.reason = 'store_refund_spent'
+	rows, err := tx.Query(ctx, `SELECT DISTINCT f.uid, `+flagMoney+`
+		FROM `+flagsFrom+`
+		WHERE f.reason IN ('store_refund_spent', 'charge_refund_spent') AND `+flagMoney+` IS NOT NULL
 		  AND ((f.created_at >= $1 AND f.created_at < $2) OR (f.cleared_at >= $1 AND f.cleared_at < $2))`, from, to)
 	if err != nil {
 		return nil, fmt.Errorf("read refunds of spent money: %w", err)
@@ -389,7 +402,7 @@ func Chargebacks(ctx context.Context, tx pgx.Tx, from, to time.Time) ([]Chargeba
 
 // replay allocates every refund of spent money of one reader and money to the
 // spends it took back, in time order: a refund to the spends between its
-// purchase's credit and the refund, newest first, up to what each spend has
+// store purchase's credit (or its charge's request) and the refund, newest first, up to what each spend has
 // left; a reversal frees that refund's allocation again.
 func replay(ctx context.Context, tx pgx.Tx, uid int64, money string) ([]Chargeback, error) {
 	rows, err := tx.Query(ctx, `SELECT l.created_at, coalesce(p.pid, ''), -l.delta
@@ -407,9 +420,9 @@ func replay(ctx context.Context, tx pgx.Tx, uid int64, money string) ([]Chargeba
 	if err != nil {
 		return nil, fmt.Errorf("read spends of %d: %w", uid, err)
 	}
-	rows, err = tx.Query(ctx, `SELECT f.id, f.amount, f.created_at, f.cleared_at, sp.created_at
-		FROM money_flags f JOIN store_purchases sp ON f.ref = sp.store || ':' || sp.transaction_id
-		WHERE f.reason = 'store_refund_spent' AND f.uid = $1 AND sp.money = $2 ORDER BY f.id`, uid, money)
+	rows, err = tx.Query(ctx, `SELECT f.id, f.amount, f.created_at, f.cleared_at, coalesce(sp.created_at, c.created_at)
+		FROM `+flagsFrom+`
+		WHERE f.reason IN ('store_refund_spent', 'charge_refund_spent') AND f.uid = $1 AND `+flagMoney+` = $2 ORDER BY f.id`, uid, money)
 	if err != nil {
 		return nil, fmt.Errorf("read refunds of %d: %w", uid, err)
 	}

@@ -13,6 +13,7 @@ import (
 	"storefront/writer/appmoney"
 	"storefront/writer/appmoney/storetest"
 	"storefront/writer/internal/writertest"
+	"storefront/writer/money"
 	"storefront/writer/money/tosssandbox"
 	"storefront/writer/server"
 	"storefront/writer/settlement"
@@ -44,6 +45,7 @@ type stack struct {
 	clock  *clock
 	google *storetest.GooglePlay
 	apple  *storetest.AppStore
+	pg     *tosssandbox.Server
 	n      int
 	// opSecret signs the operator in again after the clock moved past its
 	// session's idle timeout.
@@ -63,9 +65,16 @@ func start(t *testing.T) (*stack, time.Time) {
 	sa := g.ServiceAccount()
 	a := storetest.StartAppStore(bundle)
 	t.Cleanup(a.Close)
+	// The gateway's sandbox is the test's, so that it can also act as the
+	// gateway's console (a refund the writer hears of by webhook).
+	pg, err := tosssandbox.Start("127.0.0.1:0", tosssandbox.Config{SecretKey: tosssandbox.DefaultSecretKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = pg.Close() })
 	e := writertest.StartWriter(t, func(cfg *server.Config) {
 		cfg.Now = c.Now
-		cfg.PaymentSandbox = true
+		cfg.PaymentURL, cfg.PaymentCheckoutURL = pg.URL, pg.URL
 		cfg.AppMoney = appmoney.Config{GoogleAPIURL: g.URL, GooglePackage: pkg, GoogleAccount: &sa,
 			GooglePushAudience: "https://storefront.test" + appmoney.GoogleNotificationPath, GooglePushServiceAccount: g.PushEmail,
 			GooglePushCertsURL: g.CertsURL(),
@@ -74,7 +83,8 @@ func start(t *testing.T) (*stack, time.Time) {
 			// The stores' tokens are signed by the machine's clock.
 			Now: time.Now}
 	})
-	return &stack{t: t, e: e, clock: c, google: g, apple: a}, month
+	pg.SetWebhookURL(e.Base + "/home/api/v1/charge/webhook")
+	return &stack{t: t, e: e, clock: c, google: g, apple: a, pg: pg}, month
 }
 
 func (s *stack) key() string { s.n++; return fmt.Sprintf("k-%d", s.n) }
@@ -164,8 +174,9 @@ func (s *stack) buy(r *writertest.Client, at time.Time, channel, pid string, vol
 		"Idempotency-Key", s.key(), "X-Channel", channel)
 }
 
-// charge charges amount of blue money through the sandbox's widget.
-func (s *stack) charge(r *writertest.Client, amount int) string {
+// charge charges amount of blue money through the sandbox's widget; it
+// returns the order and the gateway's payment key.
+func (s *stack) charge(r *writertest.Client, amount int) (string, string) {
 	s.t.Helper()
 	var ch struct{ OrderID, CheckoutURL string }
 	_ = json.Unmarshal(s.do(r, 200, "POST", "/home/api/v1/charge/requests", map[string]any{"amount": amount, "successUrl": "/ok", "failUrl": "/fail"},
@@ -176,7 +187,21 @@ func (s *stack) charge(r *writertest.Client, amount int) string {
 	}
 	s.do(r, 200, "POST", "/home/api/v1/charge/confirm", map[string]any{"orderId": ch.OrderID, "paymentKey": red.PaymentKey, "amount": amount},
 		"Idempotency-Key", s.key())
-	return ch.OrderID
+	return ch.OrderID, red.PaymentKey
+}
+
+// consoleRefund refunds amount of a charge at the gateway's console: the
+// writer hears of it by the gateway's webhook only.
+func (s *stack) consoleRefund(order, paymentKey string, amount int64) {
+	s.t.Helper()
+	gw := &money.HTTPGateway{BaseURL: s.pg.URL, SecretKey: tosssandbox.DefaultSecretKey, Client: http.DefaultClient}
+	if _, err := gw.Cancel(context.Background(), "console-"+order, paymentKey, money.CancelRequest{CancelReason: "상담원 환불", CancelAmount: amount}); err != nil {
+		s.t.Fatal(err)
+	}
+	s.pg.Wait()
+	writertest.Eventually(s.t, 10*time.Second, "the console refund applied", func() bool {
+		return s.int(`SELECT count(*) FROM charges WHERE order_id = $1 AND canceled_amount >= $2`, order, amount) == 1
+	})
 }
 
 // push delivers a Google Play notification through the real route.
@@ -249,21 +274,29 @@ func TestSettlementReconcilesWithTheLedger(t *testing.T) {
 	// Reader 1: 20,000 blue money (+2,000 mileage, spent first).
 	r1 := s.reader("blue@example.com")
 	s.clock.Set(m.Add(-time.Hour))
-	order := s.charge(r1, 20000)
-	s.buy(r1, m.Add(-time.Second), "", "SA1", 1, "B")                  // last second of the month before: 333 mileage (1,667 left)
-	s.buy(r1, m, "", "SA1", 2, "B")                                    // first second of the month: 333 mileage (1,334 left)
-	s.buy(r1, m.Add(time.Hour), "", "SA1", 3, "B")                     // 333 mileage (1,001 left)
-	s.buy(r1, m.Add(2*time.Hour), "", "SA2", 1, "B")                   // 500 mileage (501 left)
-	s.buy(r1, m.Add(3*time.Hour), "", "SA2", 2, "B")                   // 500 mileage (1 left)
-	s.buy(r1, m.Add(4*time.Hour), "", "SA2", 3, "B")                   // 1 mileage + 499 blue
-	s.buy(r1, m.Add(5*time.Hour), "", "SA1", 4, "R")                   // 77 blue
-	s.buy(r1, m.Add(6*time.Hour), "", "SB1", 1, "R")                   // 90 blue
-	s.buy(r1, m.Add(24*time.Hour), "", "SB1", 2, "B")                  // 250 blue
-	s.buy(r1, m.AddDate(0, 1, 0).Add(-time.Second), "", "SA2", 4, "R") // last second of the month: 199 blue
-	s.buy(r1, m.AddDate(0, 1, 0), "", "SA2", 5, "R")                   // next month: 199 blue
+	order, payKey := s.charge(r1, 20000)
+	s.buy(r1, m.Add(-time.Second), "", "SA1", 1, "B") // last second of the month before: 333 mileage (1,667 left)
+	s.buy(r1, m, "", "SA1", 2, "B")                   // first second of the month: 333 mileage (1,334 left)
+	s.buy(r1, m.Add(time.Hour), "", "SA1", 3, "B")    // 333 mileage (1,001 left)
+	s.buy(r1, m.Add(2*time.Hour), "", "SA2", 1, "B")  // 500 mileage (501 left)
+	s.buy(r1, m.Add(3*time.Hour), "", "SA2", 2, "B")  // 500 mileage (1 left)
+	s.buy(r1, m.Add(4*time.Hour), "", "SA2", 3, "B")  // 1 mileage + 499 blue
+	s.buy(r1, m.Add(5*time.Hour), "", "SA1", 4, "R")  // 77 blue
+	s.buy(r1, m.Add(6*time.Hour), "", "SB1", 1, "R")  // 90 blue
+	s.buy(r1, m.Add(24*time.Hour), "", "SB1", 2, "B") // 250 blue
 	// A partial refund of the charge's unspent money: it never reached a work.
 	s.clock.Set(m.Add(30 * time.Hour))
 	s.do(r1, 200, "POST", "/home/api/v1/charge/"+order+"/cancel", map[string]any{"cancelAmount": 3000}, "Idempotency-Key", s.key())
+	// 16,500 more refunded at the gateway's console, with 16,084 left in the
+	// wallet: 416 of spent blue money, charged back newest first to SB1 vol 2
+	// (250), SB1 vol 1 (90) and SA1 vol 4 (76 of its 77).
+	s.clock.Set(m.Add(40 * time.Hour))
+	s.consoleRefund(order, payKey, 16500)
+	// Money for the rest of the month: a second charge (no bonus).
+	s.clock.Set(m.Add(41 * time.Hour))
+	s.charge(r1, 1000)
+	s.buy(r1, m.AddDate(0, 1, 0).Add(-time.Second), "", "SA2", 4, "R") // last second of the month: 199 blue
+	s.buy(r1, m.AddDate(0, 1, 0), "", "SA2", 5, "R")                   // next month: 199 blue
 
 	// Reader 2: five units of 1,000 Android money at the start of the month.
 	r2 := s.reader("android@example.com")
@@ -292,7 +325,8 @@ func TestSettlementReconcilesWithTheLedger(t *testing.T) {
 	}
 	// Charged back newest first: SA1 vol 3 (333), SB1 vol 2 (90), SA2 vol 2
 	// (500), SA1 vol 2 (77 of its 77), SB1 vol 1 (83 of its 250).
-	wantRefunds := map[string]int64{"SA1": 333 + 77, "SA2": 500, "SB1": 90 + 83}
+	wantAndroid := map[string]int64{"SA1": 333 + 77, "SA2": 500, "SB1": 90 + 83}
+	wantBlue := map[string]int64{"SA1": 76, "SA2": 0, "SB1": 250 + 90}
 
 	op = s.operator() // days later
 	a := s.statement(op, "studio-a", month)
@@ -337,8 +371,8 @@ func TestSettlementReconcilesWithTheLedger(t *testing.T) {
 			if l.Purchases != paid("purchase") || l.Rentals != paid("rental") || l.Gross != l.Purchases+l.Rentals {
 				t.Errorf("%s purchases %d rentals %d gross %d, ledger %d + %d", l.PID, l.Purchases, l.Rentals, l.Gross, paid("purchase"), paid("rental"))
 			}
-			if l.RefundTotal != wantRefunds[l.PID] || l.Refunds.Android != wantRefunds[l.PID] {
-				t.Errorf("%s refunds %+v, want %d", l.PID, l.Refunds, wantRefunds[l.PID])
+			if l.Refunds.Android != wantAndroid[l.PID] || l.Refunds.Blue != wantBlue[l.PID] || l.RefundTotal != wantAndroid[l.PID]+wantBlue[l.PID] {
+				t.Errorf("%s refunds %+v, want android %d blue %d", l.PID, l.Refunds, wantAndroid[l.PID], wantBlue[l.PID])
 			}
 			// The rounding rule: each fee and share truncated per line, the
 			// store keeping the remainders, so the line adds up to the won.
@@ -380,8 +414,8 @@ func TestSettlementReconcilesWithTheLedger(t *testing.T) {
 		AND to_char(created_at AT TIME ZONE 'Asia/Seoul', 'YYYY-MM') = $1`, month); mileage != want {
 		t.Errorf("statements' mileage %d, the ledger's %d", mileage, want)
 	}
-	if want := s.int(`SELECT coalesce(sum(amount), 0) FROM money_flags WHERE reason = 'store_refund_spent'
-		AND to_char(created_at AT TIME ZONE 'Asia/Seoul', 'YYYY-MM') = $1`, month); refunds != want || refunds != 1083 {
+	if want := s.int(`SELECT coalesce(sum(amount), 0) FROM money_flags WHERE reason IN ('store_refund_spent', 'charge_refund_spent')
+		AND to_char(created_at AT TIME ZONE 'Asia/Seoul', 'YYYY-MM') = $1`, month); refunds != want || refunds != 1083+416 {
 		t.Errorf("statements' refunds %d, the month's refunds of spent money %d", refunds, want)
 	}
 	// The hand count of studio-a, to the won: SA1 333×2 mileage + 77 blue
@@ -390,10 +424,12 @@ func TestSettlementReconcilesWithTheLedger(t *testing.T) {
 	if a.Total.Sales.Mileage != 333*2+1001 || a.Total.Sales.Blue != 77+499+199 || a.Total.Sales.Android != 333+77+333+500+500 {
 		t.Errorf("studio-a's sales: %+v", a.Total.Sales)
 	}
-	// Gross 2,518, refunds 910; SA1: app (743-410)×30 % = 99, gateway 77×3.3 % = 2,
-	// base 820-410-101 = 309, net 200; SA2: app (1,000-500)×30 % = 150,
-	// gateway 698×3.3 % = 23, base 1,698-500-173 = 1,025, net 666.
-	if a.Total.Gross != 2518 || a.Total.RefundTotal != 910 || a.Total.AppStoreFee != 249 || a.Total.GatewayFee != 25 || a.Total.Net != 866 || a.Total.StoreShare != 468 {
+	// Gross 2,518, refunds 986; SA1: app (743-410)×30 % = 99, gateway
+	// (77-76)×3.3 % = 0, base 820-486-99 = 235, net 65 % = 152; SA2: app
+	// (1,000-500)×30 % = 150, gateway 698×3.3 % = 23, base 1,698-500-173 =
+	// 1,025, net 666.
+	if a.Total.Gross != 2518 || a.Total.RefundTotal != 986 || a.Total.AppStoreFee != 249 || a.Total.GatewayFee != 23 ||
+		a.Total.Base != 1260 || a.Total.Net != 818 || a.Total.StoreShare != 442 {
 		t.Errorf("studio-a's total: %+v", a.Total)
 	}
 
