@@ -600,6 +600,32 @@ func TestProviderRoutesRefuse(t *testing.T) {
 	if routes != 7 {
 		t.Fatalf("%d provider routes, want 7", routes)
 	}
+	// Bad input and what is not there, even for the operator: the
+	// envelope's status, nothing changed.
+	for _, c := range []struct {
+		method, path string
+		body         any
+		want         int
+	}{
+		{"PUT", "providers/studio-a", map[string]any{"name": "A", "rateBp": 10001}, 400},
+		{"PUT", "providers/studio-a", map[string]any{"name": "A", "rateBp": -1}, 400},
+		{"PUT", "providers/studio-a", map[string]any{"name": " ", "rateBp": 5000}, 400},
+		{"PUT", "providers/studio-a", map[string]any{"name": "A", "rateBp": 5000, "from": "2026-13"}, 400},
+		{"PUT", "providers/studio-a", map[string]any{"name": "A"}, 400},
+		{"PUT", "providers/studio%20a", map[string]any{"name": "A", "rateBp": 5000}, 400},
+		{"PUT", "providers/studio-a/works/NOPE", nil, 404},
+		{"PUT", "providers/nobody/works/SA1", nil, 404},
+		{"DELETE", "providers/studio-b/works/SA1", nil, 404},
+		{"GET", "providers/nobody/settlement?month=" + month, nil, 404},
+		{"GET", "providers/studio-a/settlement?month=" + m.AddDate(-1, 0, 0).Format("2006-01"), nil, 404}, // before any rate
+	} {
+		if st, ans := op.Do(c.method, "/admin/api/v1/"+c.path, c.body); st != c.want || writertest.Code(t, ans) != c.want {
+			t.Errorf("%s %s: %d %s, want %d", c.method, c.path, st, ans, c.want)
+		}
+	}
+	if after := fingerprint(); after != before {
+		t.Fatalf("bad input changed something: %s -> %s", before, after)
+	}
 	// Another provider's id in the own provider's session is refused even
 	// where the provider's own would be read.
 	if st, _ := own.Do("GET", "/admin/api/v1/providers/studio-b/settlement?month="+month, nil); st != http.StatusForbidden {
