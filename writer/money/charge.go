@@ -433,6 +433,12 @@ func (s *Service) takeBack(ctx context.Context, tx pgx.Tx, w *Wallet, c *chargeR
 	reason := c.FailReason
 	if take < delta {
 		reason = strings.TrimSpace(fmt.Sprintf("%s shortfall %d", reason, delta-take))
+		// As for app money (store.go): the spent rest is a row the operators
+		// see and writer/settlement charges back to the works it bought.
+		if _, err := tx.Exec(ctx, `INSERT INTO money_flags (uid, reason, ref, amount, created_at) VALUES ($1, 'charge_refund_spent', $2, $3, $4)`,
+			w.UID, "charge:"+c.OrderID, delta-take, now); err != nil {
+			return false, fmt.Errorf("flag %d for charge %s: %w", w.UID, c.OrderID, err)
+		}
 	}
 	status := "partial_canceled"
 	if refunded == c.Amount {

@@ -38,6 +38,11 @@ func TestConsoleRefundWebhook(t *testing.T) {
 	if !strings.Contains(c["failReason"].(string), "shortfall 1700") {
 		t.Fatalf("shortfall not recorded: %v", c)
 	}
+	var flagged int64
+	if err := p.pool.QueryRow(p.ctx, `SELECT coalesce(sum(amount), 0) FROM money_flags
+		WHERE uid = $1 AND reason = 'charge_refund_spent' AND ref = $2`, uid, "charge:"+order).Scan(&flagged); err != nil || flagged != 1700 {
+		t.Fatalf("spent money refunded flagged %d (%v), want 1700", flagged, err)
+	}
 	p.checkLedger()
 }
 

@@ -94,8 +94,10 @@ func TestEveryRouteRefusesWhatItDoesNotTake(t *testing.T) {
 	}
 	op := e.Operator()
 	clientFor := func(path string) *writertest.Client {
-		// Staff accounts and the trail are people's, never the machine token's.
-		if strings.HasPrefix(path, "/admin/api/v1/staff") || strings.HasPrefix(path, "/admin/api/v1/audit") {
+		// Staff accounts, the trail and provider contracts and statements are
+		// people's, never the machine token's.
+		if strings.HasPrefix(path, "/admin/api/v1/staff") || strings.HasPrefix(path, "/admin/api/v1/audit") ||
+			strings.HasPrefix(path, "/admin/api/v1/providers") {
 			return op
 		}
 		if strings.HasPrefix(path, "/admin/") {

@@ -45,6 +45,7 @@ import (
 	"storefront/writer/money/tosssandbox"
 	"storefront/writer/outbox"
 	"storefront/writer/push"
+	"storefront/writer/settlement"
 	"storefront/writer/staff"
 )
 
@@ -380,6 +381,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	adm.Routes(top)
 	s.media.Changed = s.relay.Wake
 	s.media.Routes(top, admin.Prefix, adm.Auth)
+	// Provider contracts, their works and settlement statements.
+	settlement.New(s.pool, st, settlement.DefaultFees, cfg.Now, log.With("part", "settlement")).Routes(top, admin.Prefix)
 	providers := cfg.Providers
 	if providers == nil {
 		providers = auth.DefaultProviders()

@@ -4,7 +4,7 @@ package staff
 const (
 	RoleOperator  = "operator"  // manages staff, reads the audit trail
 	RoleContent   = "content"   // catalog, prices, schedules, events, coupons, pushes, uploads
-	RoleProvider  = "provider"  // its own works only (the partner portal, not built yet)
+	RoleProvider  = "provider"  // its own works only: its works and settlement statements (writer/settlement)
 	RoleModerator = "moderator" // episode comments' reports (reviews and Q&A: no routes yet)
 	RoleAnalyst   = "analyst"   // reports
 	// RoleMachine is the principal of the ADMIN_TOKEN bearer: programs
@@ -28,15 +28,24 @@ const (
 	// PermModeration: the queue of reported episode comments, hiding a
 	// comment, an episode's creator's note and pinned comment.
 	PermModeration Permission = "moderation"
+	// PermProviders: provider contracts (name, rate) and which works are
+	// whose (writer/settlement).
+	PermProviders Permission = "providers"
+	// PermSettlement: read settlement statements and sales. A provider holds
+	// it for its own provider only (writer/settlement checks the id against
+	// the session's provider); operators and analysts read any provider's.
+	PermSettlement Permission = "settlement"
 )
 
 // grants is the one table of who may do what. A role not listed, or a
 // permission not in its list, is refused (403): new routes are closed to
 // everyone until a line here opens them.
 var grants = map[string][]Permission{
-	RoleOperator:  {PermStaff, PermAudit, PermMemberRole},
+	RoleOperator:  {PermStaff, PermAudit, PermMemberRole, PermProviders, PermSettlement},
 	RoleContent:   {PermCatalog, PermModeration},
 	RoleModerator: {PermModeration},
+	RoleAnalyst:   {PermSettlement},
+	RoleProvider:  {PermSettlement},
 	// The machine token keeps exactly what programs need to build a
 	// catalog and its fixtures (the comments' tests hide one through it);
 	// it can never manage staff or read the trail.
