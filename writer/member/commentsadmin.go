@@ -13,7 +13,7 @@ import (
 	"storefront/writer/outbox"
 )
 
-// Moderation of episode comments, behind the staff moderation permission
+// Moderation of episode comments (and of reviews, reviewsadmin.go), behind the staff moderation permission
 // (moderators and content managers, writer/staff roles.go): the queue of reported comments, hiding (and showing
 // again) a comment, and per episode the creator's note and one pinned
 // comment.
@@ -28,6 +28,9 @@ func (s *Service) AdminRoutes(mux httpapi.Mux, prefix string, guard func(http.Ha
 	h("PUT", "comments/{id}/hidden", s.adminHide)
 	h("PUT", "products/{pid}/episodes/{vol}/comments/note", s.adminNote)
 	h("PUT", "products/{pid}/episodes/{vol}/comments/pin", s.adminPin)
+	// Reported reviews (reviewsadmin.go).
+	h("GET", "reviews/reports", s.adminReviewReports)
+	h("POST", "reviews/{id}/decision", s.adminReviewDecision)
 }
 
 // ReportedComment is one entry of the moderation queue.
