@@ -85,5 +85,6 @@ export default [
     route("admin/media", "routes/admin/media.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
     route("admin/comments", "routes/admin/comments.tsx"),
+    route("admin/reviews", "routes/admin/reviews.tsx"),
   ]),
 ] satisfies RouteConfig;
