@@ -77,7 +77,7 @@ type ReportedReview struct {
 	FirstReport *time.Time `json:"firstReport"`
 }
 
-// reviewState is the audit row's before and after.
+// reviewModState is the audit row's before and after.
 type reviewModState struct {
 	State   string `json:"state"`
 	Reports int    `json:"reports"`
