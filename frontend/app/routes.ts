@@ -86,5 +86,6 @@ export default [
     route("admin/audit", "routes/admin/audit.tsx"),
     route("admin/comments", "routes/admin/comments.tsx"),
     route("admin/settlement", "routes/admin/settlement.tsx"),
+    route("admin/reviews", "routes/admin/reviews.tsx"),
   ]),
 ] satisfies RouteConfig;

@@ -246,6 +246,20 @@ func TestEpisodeComments(t *testing.T) {
 	commentHead(t, e, "W1", 1, func(h contract.CommentHead) bool {
 		return h.Note == "다음 화는 2주 뒤에!" && h.Pinned != nil && h.Pinned.ID == pin
 	})
+	// Each moderation change is in the staff audit trail (here the machine
+	// token's), and the outbox rows it enqueued carry the row's id.
+	for _, a := range []struct{ action, target, before, after string }{
+		{"comment.hide", fmt.Sprintf("comment:%d", id), `{"hidden": false, "reports": 1}`, `{"hidden": true, "reports": 0}`},
+		{"comment.note", "episode:W1/1", `{"note": ""}`, `{"note": "다음 화는 2주 뒤에!"}`},
+		{"comment.pin", "episode:W1/1", `{"pinnedId": null}`, fmt.Sprintf(`{"pinnedId": %d}`, pin)},
+	} {
+		if n := e.Count(`SELECT count(*) FROM staff_audit a WHERE action = $1 AND target = $2 AND before::text = $3 AND after::text = $4
+			AND actor_login = 'machine' AND EXISTS (SELECT 1 FROM outbox o WHERE o.audit_id = a.id)`, a.action, a.target, a.before, a.after); n != 1 {
+			var rows string
+			_ = e.Pool.QueryRow(context.Background(), `SELECT coalesce(string_agg(action || ' ' || target || ' ' || coalesce(before::text, '-') || ' -> ' || coalesce(after::text, '-'), '; '), '') FROM staff_audit WHERE action LIKE 'comment.%'`).Scan(&rows)
+			t.Errorf("audit row %s %s %s -> %s: %d; trail: %s", a.action, a.target, a.before, a.after, n, rows)
+		}
+	}
 
 	// Delete own.
 	if st, body := reader.Do("DELETE", fmt.Sprintf("/home/api/v1/comments/%d", pin), nil); st != 200 {

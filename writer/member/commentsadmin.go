@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -11,12 +12,14 @@ import (
 	"storefront/contract"
 	"storefront/writer/httpapi"
 	"storefront/writer/outbox"
+	"storefront/writer/staff"
 )
 
-// Moderation of episode comments, behind the staff moderation permission
+// Moderation of episode comments (and of reviews, reviewsadmin.go), behind the staff moderation permission
 // (moderators and content managers, writer/staff roles.go): the queue of reported comments, hiding (and showing
 // again) a comment, and per episode the creator's note and one pinned
-// comment.
+// comment. Each change writes its staff audit row (comment.hide|show|note|pin)
+// in its own transaction, as every staff change does (staff.Audit).
 
 // AdminRoutes registers the moderation routes under prefix (admin.Prefix),
 // each behind guard.
@@ -28,6 +31,9 @@ func (s *Service) AdminRoutes(mux httpapi.Mux, prefix string, guard func(http.Ha
 	h("PUT", "comments/{id}/hidden", s.adminHide)
 	h("PUT", "products/{pid}/episodes/{vol}/comments/note", s.adminNote)
 	h("PUT", "products/{pid}/episodes/{vol}/comments/pin", s.adminPin)
+	// Reported reviews (reviewsadmin.go).
+	h("GET", "reviews/reports", s.adminReviewReports)
+	h("POST", "reviews/{id}/decision", s.adminReviewDecision)
 }
 
 // ReportedComment is one entry of the moderation queue.
@@ -94,12 +100,30 @@ func (s *Service) adminHide(w http.ResponseWriter, r *http.Request) error {
 		return httpapi.BadRequest("숨김 여부(hidden)를 보내 주세요.")
 	}
 	ctx := r.Context()
-	err = s.tx(ctx, func(tx pgx.Tx) error {
+	err = s.auditedTx(ctx, func(tx pgx.Tx, write func(staff.Entry) error) error {
 		c, err := lockComment(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `UPDATE episode_comment_reports SET decided_at = $2 WHERE comment_id = $1 AND decided_at IS NULL`, id, s.now()); err != nil {
+		tag, err := tx.Exec(ctx, `UPDATE episode_comment_reports SET decided_at = $2 WHERE comment_id = $1 AND decided_at IS NULL`, id, s.now())
+		if err != nil {
+			return err
+		}
+		open := int(tag.RowsAffected())
+		if c.hidden == *req.Hidden && open == 0 {
+			return nil // nothing changed, nothing to record
+		}
+		// The trail: who decided, the comment's state and its open reports.
+		type state struct {
+			Hidden  bool `json:"hidden"`
+			Reports int  `json:"reports"`
+		}
+		action := "comment.show"
+		if *req.Hidden {
+			action = "comment.hide"
+		}
+		if err := write(staff.Entry{Action: action, Target: "comment:" + strconv.FormatInt(id, 10),
+			Before: state{c.hidden, open}, After: state{*req.Hidden, 0}}); err != nil {
 			return err
 		}
 		if c.hidden == *req.Hidden {
@@ -135,6 +159,9 @@ func (s *Service) adminHide(w http.ResponseWriter, r *http.Request) error {
 	}{ok(), *req.Hidden})
 }
 
+// episodeTarget names an episode in the audit trail.
+func episodeTarget(pid string, vol int) string { return "episode:" + pid + "/" + strconv.Itoa(vol) }
+
 // adminNote sets the creator's note of an episode ("" removes it).
 func (s *Service) adminNote(w http.ResponseWriter, r *http.Request) error {
 	pid, vol, err := episodePath(r)
@@ -157,12 +184,23 @@ func (s *Service) adminNote(w http.ResponseWriter, r *http.Request) error {
 	if _, err := loadWork(ctx, s.pool, pid); err != nil {
 		return err
 	}
-	err = s.tx(ctx, func(tx pgx.Tx) error {
+	err = s.auditedTx(ctx, func(tx pgx.Tx, write func(staff.Entry) error) error {
+		var before string
+		if err := tx.QueryRow(ctx, `SELECT coalesce((SELECT note FROM episode_comment_meta WHERE pid = $1 AND vol = $2 FOR UPDATE), '')`,
+			pid, vol).Scan(&before); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, `INSERT INTO episode_comment_meta AS m (pid, vol, note) VALUES ($1, $2, $3)
 			ON CONFLICT (pid, vol) DO UPDATE SET note = EXCLUDED.note`, pid, vol, *req.Note); err != nil {
 			return err
 		}
-		return outbox.Doc(ctx, tx, contract.CommentHeadKey(pid, vol))
+		if err := outbox.Doc(ctx, tx, contract.CommentHeadKey(pid, vol)); err != nil {
+			return err
+		}
+		type note struct {
+			Note string `json:"note"`
+		}
+		return write(staff.Entry{Action: "comment.note", Target: episodeTarget(pid, vol), Before: note{before}, After: note{*req.Note}})
 	})
 	if err != nil {
 		return err
@@ -189,7 +227,7 @@ func (s *Service) adminPin(w http.ResponseWriter, r *http.Request) error {
 	if _, err := loadWork(ctx, s.pool, pid); err != nil {
 		return err
 	}
-	err = s.tx(ctx, func(tx pgx.Tx) error {
+	err = s.auditedTx(ctx, func(tx pgx.Tx, write func(staff.Entry) error) error {
 		var pin *int64
 		if *req.ID > 0 {
 			c, err := lockComment(ctx, tx, *req.ID)
@@ -201,12 +239,23 @@ func (s *Service) adminPin(w http.ResponseWriter, r *http.Request) error {
 			}
 			pin = req.ID
 		}
+		var before *int64
+		if err := tx.QueryRow(ctx, `SELECT (SELECT pinned_id FROM episode_comment_meta WHERE pid = $1 AND vol = $2 FOR UPDATE)`,
+			pid, vol).Scan(&before); err != nil {
+			return err
+		}
 		_, err := tx.Exec(ctx, `INSERT INTO episode_comment_meta AS m (pid, vol, pinned_id) VALUES ($1, $2, $3)
 			ON CONFLICT (pid, vol) DO UPDATE SET pinned_id = EXCLUDED.pinned_id`, pid, vol, pin)
 		if err != nil {
 			return err
 		}
-		return outbox.Doc(ctx, tx, contract.CommentHeadKey(pid, vol))
+		if err := outbox.Doc(ctx, tx, contract.CommentHeadKey(pid, vol)); err != nil {
+			return err
+		}
+		type pinned struct {
+			ID *int64 `json:"pinnedId"`
+		}
+		return write(staff.Entry{Action: "comment.pin", Target: episodeTarget(pid, vol), Before: pinned{before}, After: pinned{pin}})
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return httpapi.Errorf(http.StatusNotFound, msgCommentNotFound)

@@ -18,7 +18,8 @@ import (
 	"storefront/writer/outbox"
 )
 
-// HideReports is how many reports hide a review from everybody.
+// HideReports is how many undecided reports hide a review from everybody
+// (until a moderator decides, reviewsadmin.go).
 const HideReports = 5
 
 type reviewRequest struct {
@@ -287,7 +288,8 @@ func (s *Service) setBlock(w http.ResponseWriter, r *http.Request, on bool) erro
 }
 
 // reviewState answers the member's own flags on a work's reviews (the public
-// list comes from the edge): liked, blocked, reported and own review ids.
+// list comes from the edge): liked, blocked, reported and own review ids, and
+// which own ones others do not see.
 func (s *Service) reviewState(w http.ResponseWriter, r *http.Request) error {
 	uid, err := s.user(r)
 	if err != nil {
@@ -315,6 +317,9 @@ func (s *Service) reviewState(w http.ResponseWriter, r *http.Request) error {
 		Blocks   []int64 `json:"blocked"`
 		Reported []int64 `json:"reported"`
 		Mine     []int64 `json:"mine"`
+		// Hidden is the member's own reviews others do not see (a
+		// moderator's hide or HideReports reports): the author's view.
+		Hidden []int64 `json:"hidden"`
 	}
 	ans.Header200 = ok()
 	if ans.Likes, err = ids(`SELECT l.review_id FROM review_likes l JOIN reviews v ON v.id = l.review_id WHERE v.pid = $1 AND l.uid = $2`); err != nil {
@@ -327,6 +332,9 @@ func (s *Service) reviewState(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if ans.Mine, err = ids(`SELECT id FROM reviews WHERE pid = $1 AND uid = $2 AND NOT deleted`); err != nil {
+		return err
+	}
+	if ans.Hidden, err = ids(fmt.Sprintf(`SELECT id FROM reviews WHERE pid = $1 AND uid = $2 AND NOT deleted AND (hidden OR report_cnt >= %d)`, HideReports)); err != nil {
 		return err
 	}
 	return httpapi.JSON(w, http.StatusOK, ans)
@@ -359,7 +367,7 @@ func BuildReviews(ctx context.Context, tx pgx.Tx, keys []string) (map[string][]b
 		}
 		rows, err := tx.Query(ctx, `SELECT v.id, u.login_id, u.login_type, v.body, v.point, v.vol, v.is_buyer, v.like_cnt, v.is_spoiler, v.created_at
 			FROM reviews v JOIN users u ON u.uid = v.uid
-			WHERE v.pid = $1 AND NOT v.deleted AND v.report_cnt < $2 ORDER BY v.id DESC LIMIT 1000`, pid, HideReports)
+			WHERE v.pid = $1 AND NOT v.deleted AND NOT v.hidden AND v.report_cnt < $2 ORDER BY v.id DESC LIMIT 1000`, pid, HideReports)
 		if err != nil {
 			return nil, fmt.Errorf("load reviews of %s: %w", pid, err)
 		}

@@ -256,6 +256,9 @@ func TestEveryRouteRefusesWhatItDoesNotTake(t *testing.T) {
 		{"recent channel", m, "GET", "/home/api/v1/users/recent?channel=XX", nil, nil, 400},
 		{"toggle not a bool", m, "PUT", "/home/api/v1/auth/adult/toggle", `{"on":"Y"}`, nil, 400},
 		{"spoiler not a bool", m, "POST", "/home/api/v1/products/B1/reviews", `{"body":"b","point":5,"isSpoiler":"Y"}`, nil, 400},
+		{"review decision", e.Admin, "POST", fmt.Sprintf("/admin/api/v1/reviews/%d/decision", rv.ID), `{"decision":"delete"}`, nil, 400},
+		{"review queue status", e.Admin, "GET", "/admin/api/v1/reviews/reports?status=all", nil, nil, 400},
+		{"review queue order", e.Admin, "GET", "/admin/api/v1/reviews/reports?order=newest", nil, nil, 400},
 	} {
 		try(c)
 	}
@@ -340,6 +343,7 @@ func TestEveryRouteRefusesWhatItDoesNotTake(t *testing.T) {
 		"PUT /admin/api/v1/comments/{id}/hidden":                        {"hidden": true},
 		"PUT /admin/api/v1/products/{pid}/episodes/{vol}/comments/note": {"note": "작가의 말"},
 		"PUT /admin/api/v1/products/{pid}/episodes/{vol}/comments/pin":  {"id": 0},
+		"POST /admin/api/v1/reviews/{id}/decision":                      {"decision": "hide"},
 		"POST /home/api/v1/appmoney/google/receipts":                    {"packageName": "com.storefront.app", "productId": "bluemoney_1000", "purchaseToken": "t"},
 		"POST /home/api/v1/appmoney/apple/receipts":                     {"transactionId": "2000000812345001"},
 		"POST /home/api/v1/appmoney/google/notifications":               {"message": map[string]any{"data": "e30=", "messageId": "1"}},

@@ -5,7 +5,7 @@ const (
 	RoleOperator  = "operator"  // manages staff, reads the audit trail
 	RoleContent   = "content"   // catalog, prices, schedules, events, coupons, pushes, uploads
 	RoleProvider  = "provider"  // its own works only: its works and settlement statements (writer/settlement)
-	RoleModerator = "moderator" // episode comments' reports (reviews and Q&A: no routes yet)
+	RoleModerator = "moderator" // reported episode comments and reviews (CS Q&A has no reports)
 	RoleAnalyst   = "analyst"   // reports
 	// RoleMachine is the principal of the ADMIN_TOKEN bearer: programs
 	// (catalog import, test fixtures, load-test preparation), never people.
@@ -25,8 +25,9 @@ const (
 	PermStaff Permission = "staff"
 	// PermAudit: read and export the audit trail.
 	PermAudit Permission = "audit"
-	// PermModeration: the queue of reported episode comments, hiding a
-	// comment, an episode's creator's note and pinned comment.
+	// PermModeration: the queues of reported episode comments and reviews,
+	// hiding a comment, deciding a review (hide, restore, dismiss), an
+	// episode's creator's note and pinned comment.
 	PermModeration Permission = "moderation"
 	// PermProviders: provider contracts (name, rate) and which works are
 	// whose (writer/settlement).

@@ -2,6 +2,7 @@ package writertest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/cookiejar"
@@ -116,4 +117,28 @@ func (e *Env) Operator() *Client {
 		e.T.Fatalf("operator sign-in: %d %s", st, body)
 	}
 	return b
+}
+
+// Staff makes a staff account of role through op (an operator's client, see
+// Operator) and returns a browser client signed in as it, and its id.
+func (e *Env) Staff(op *Client, login, role string) (*Client, int64) {
+	e.T.Helper()
+	const pw = "staff password for tests"
+	st, body := op.Do("POST", "/admin/api/v1/staff", map[string]string{"login": login, "name": login, "role": role, "password": pw})
+	if st != 201 {
+		e.T.Fatalf("create staff %s: %d %s", login, st, body)
+	}
+	var c staff.Created
+	if err := json.Unmarshal(body, &c); err != nil {
+		e.T.Fatal(err)
+	}
+	code, err := staff.TOTPCode(c.TOTPSecret, time.Now())
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	b := e.Browser()
+	if st, body := b.Do("POST", "/admin/api/v1/session", map[string]string{"login": login, "password": pw, "code": code}); st != 200 {
+		e.T.Fatalf("%s sign-in: %d %s", login, st, body)
+	}
+	return b, c.Account.ID
 }

@@ -7,7 +7,8 @@ import { applyLike } from "./reviewRules";
 import * as s from "./detail.css";
 import { Skeleton } from "~/components/ui/Skeleton";
 
-type State = { myLikes: number[]; blocked: number[]; reported: number[]; mine: number[] };
+// hidden: the member's own reviews others do not see (a moderator's hide or 5 reports).
+type State = { myLikes: number[]; blocked: number[]; reported: number[]; mine: number[]; hidden?: number[] };
 
 /** Reviews: buyer-only filter, sort by likes (default) or recent; like, report, block, delete, write. */
 export function Reviews({ pid, info }: { pid: string; info?: { count: number; point: number } }) {
@@ -18,6 +19,7 @@ export function Reviews({ pid, info }: { pid: string; info?: { count: number; po
   const [list, setList] = useState<Review[]>([]);
   const [paging, setPaging] = useState<Paging | null>(null);
   const [mine, setMine] = useState<Set<number>>(new Set());
+  const [hiddenMine, setHiddenMine] = useState(0);
   const [text, setText] = useState("");
   const [point, setPoint] = useState(5);
   const [spoiler, setSpoiler] = useState(false);
@@ -45,6 +47,7 @@ export function Reviews({ pid, info }: { pid: string; info?: { count: number; po
           const blocked = new Set(st.blocked ?? []);
           const reported = new Set(st.reported ?? []);
           setMine(new Set(st.mine ?? []));
+          setHiddenMine(st.hidden?.length ?? 0);
           rows = rows.map((r) => ({ ...r, isMyLike: likes.has(r.id), isBlock: r.isBlock || blocked.has(r.id), isReport: r.isReport || reported.has(r.id) }));
         }
       }
@@ -167,6 +170,11 @@ export function Reviews({ pid, info }: { pid: string; info?: { count: number; po
           <option value="recent">최신순</option>
         </select>
       </div>
+      {hiddenMine > 0 && (
+        <p className={s.sheetSub} role="status">
+          내 리뷰 {hiddenMine}개는 신고 또는 운영 정책에 따라 다른 독자에게 보이지 않습니다.
+        </p>
+      )}
       {loading && list.length === 0 && <Skeleton rows={3} label="리뷰를 불러오는 중" />}
       {!loading && list.length === 0 && <p className={s.sheetSub}>아직 리뷰가 없습니다. 첫 리뷰를 남겨 주세요.</p>}
       <ul>
