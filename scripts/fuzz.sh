@@ -6,6 +6,7 @@
 #   scripts/fuzz.sh                      # 10s per target
 #   FUZZ_TIME=5m scripts/fuzz.sh         # longer, on demand
 #   FUZZ_MATCH=Edge FUZZ_TIME=1m scripts/fuzz.sh   # only targets matching a regexp
+#   FUZZ_SKIP=EdgeRead scripts/fuzz.sh             # all but the targets matching a regexp
 #
 # Plain `go test` already runs every target's seed corpus as a test; this
 # script mutates inputs beyond it. Targets that need PostgreSQL (money and
@@ -24,13 +25,14 @@ use_go || { echo "no Go $(go_want): run scripts/setup.sh" >&2; exit 1; }
 
 FUZZ_TIME=${FUZZ_TIME:-10s}
 FUZZ_MATCH=${FUZZ_MATCH:-.}
+FUZZ_SKIP=${FUZZ_SKIP:-}
 parallel=()
 if [ -n "${FUZZ_PARALLEL:-}" ]; then parallel=(-parallel "$FUZZ_PARALLEL"); fi
 
 # "dir target" for every fuzz target, in a stable order.
 mapfile -t targets < <(grep -rEo --include='*_test.go' '^func Fuzz[A-Za-z0-9_]+\(f \*testing\.F\)' \
 	--exclude-dir=node_modules --exclude-dir=.data --exclude-dir=.git . |
-	sed -E 's#^\./(.*)/[^/]*_test\.go:func (Fuzz[A-Za-z0-9_]+).*#\1 \2#' | sort -u | grep -E " .*${FUZZ_MATCH}" || true)
+	sed -E 's#^\./(.*)/[^/]*_test\.go:func (Fuzz[A-Za-z0-9_]+).*#\1 \2#' | sort -u | grep -E " .*${FUZZ_MATCH}" | { if [ -n "$FUZZ_SKIP" ]; then grep -Ev " .*${FUZZ_SKIP}"; else cat; fi; } || true)
 if [ ${#targets[@]} -eq 0 ]; then
 	echo "fuzz: no targets match '$FUZZ_MATCH'" >&2
 	exit 1
