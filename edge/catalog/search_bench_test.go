@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -111,4 +112,34 @@ func threadCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ts.Nano())
+}
+
+// The search index of a 150,000-work start: built work by work as Apply
+// did during the initial sync (in key order, as the sync delivers them),
+// against once in bulk at its end (SetLoading(false)). The index alone;
+// the works are decoded once before:
+//
+//	go test -run '^$' -bench SearchIndexStart -benchtime 3x ./edge/catalog/
+func BenchmarkSearchIndexStart150k(b *testing.B) {
+	s := searchBenchStore(b, 150_000)
+	prods := make([]*Prod, 0, len(s.products))
+	for _, p := range s.products {
+		prods = append(prods, p)
+	}
+	slices.SortFunc(prods, func(x, y *Prod) int { return strings.Compare(x.PID, y.PID) })
+	b.Run("incremental", func(b *testing.B) {
+		for b.Loop() {
+			ix := newSearchIndex()
+			for _, p := range prods {
+				p.searchSlot = 0
+				ix.update(nil, p)
+			}
+		}
+	})
+	b.Run("bulk", func(b *testing.B) {
+		for b.Loop() {
+			var ix searchIndex
+			ix.build(s.products)
+		}
+	})
 }

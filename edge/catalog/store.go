@@ -402,7 +402,9 @@ func (s *Store) apply(u Update, doc any) {
 		s.indexProduct(old, nw)
 		s.indexAuthors(old, nw)
 		s.noteRelease(nw, s.applyNow)
-		s.search.update(old, nw)
+		if !s.search.deferred {
+			s.search.update(old, nw)
+		}
 		if old != nil && old.paged || nw != nil && nw.paged {
 			select {
 			case s.pagedChanged <- struct{}{}:
