@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"storefront/contract"
+	"storefront/demo"
 	"storefront/edge/cache"
 )
 
@@ -116,30 +117,49 @@ func threadCPU() time.Duration {
 
 // The search index of a 150,000-work start: built work by work as Apply
 // did during the initial sync (in key order, as the sync delivers them),
-// against once in bulk at its end (SetLoading(false)). The index alone;
-// the works are decoded once before:
+// against once in bulk at its end (SetLoading(false)). The index alone,
+// the works decoded before; "bench" is the benchmark titles above, "demo"
+// the demo generator's (the catalog cmd/catalogbench publishes):
 //
 //	go test -run '^$' -bench SearchIndexStart -benchtime 3x ./edge/catalog/
 func BenchmarkSearchIndexStart150k(b *testing.B) {
-	s := searchBenchStore(b, 150_000)
-	prods := make([]*Prod, 0, len(s.products))
-	for _, p := range s.products {
-		prods = append(prods, p)
+	demoStore := New(cache.NewTags())
+	cat := demo.Generate(demo.Options{Seed: 1, Works: 150_000, VolumesPerWork: 1, Now: listBase})
+	ups := make([]Update, 0, len(cat.Products))
+	for i := range cat.Products {
+		v, err := json.Marshal(&cat.Products[i])
+		if err != nil {
+			b.Fatal(err)
+		}
+		ups = append(ups, Update{Key: contract.ProductKey(cat.Products[i].PID), Value: v, Revision: uint64(i + 1)})
 	}
-	slices.SortFunc(prods, func(x, y *Prod) int { return strings.Compare(x.PID, y.PID) })
-	b.Run("incremental", func(b *testing.B) {
-		for b.Loop() {
-			ix := newSearchIndex()
-			for _, p := range prods {
-				p.searchSlot = 0
-				ix.update(nil, p)
+	demoStore.SetLoading(true) // no index while filling it
+	if errs := demoStore.Apply(listBase, ups...); len(errs) > 0 {
+		b.Fatal(errs[0])
+	}
+	for _, c := range []struct {
+		name string
+		s    *Store
+	}{{"bench", searchBenchStore(b, 150_000)}, {"demo", demoStore}} {
+		prods := make([]*Prod, 0, len(c.s.products))
+		for _, p := range c.s.products {
+			prods = append(prods, p)
+		}
+		slices.SortFunc(prods, func(x, y *Prod) int { return strings.Compare(x.PID, y.PID) })
+		b.Run(c.name+"/incremental", func(b *testing.B) {
+			for b.Loop() {
+				ix := newSearchIndex()
+				for _, p := range prods {
+					p.searchSlot = 0
+					ix.update(nil, p)
+				}
 			}
-		}
-	})
-	b.Run("bulk", func(b *testing.B) {
-		for b.Loop() {
-			var ix searchIndex
-			ix.build(s.products)
-		}
-	})
+		})
+		b.Run(c.name+"/bulk", func(b *testing.B) {
+			for b.Loop() {
+				var ix searchIndex
+				ix.build(c.s.products)
+			}
+		})
+	}
 }
