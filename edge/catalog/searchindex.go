@@ -244,28 +244,47 @@ func (ix *searchIndex) build(products map[string]*Prod) {
 }
 
 // termLists gathers lists by term for build: a list is found once per
-// term through a map of its position, not read and written back through
-// a map of lists per work.
+// term through its position, not read and written back through a map of
+// lists per work; a rune of the Basic Multilingual Plane (every Hangul
+// syllable and jamo, most terms) finds it in a table, the rest in a map.
 type termLists struct {
+	dense []int32 // rune term → position + 1 (0: none yet)
 	at    map[term]int
 	terms []term
 	lists [][]int32
 }
 
 func (tl *termLists) add(t term, slot int32) {
-	if tl.at == nil {
-		tl.at = make(map[term]int)
-	}
-	i, ok := tl.at[t]
-	if !ok {
-		i = len(tl.lists)
-		tl.at[t] = i
-		tl.terms = append(tl.terms, t)
-		tl.lists = append(tl.lists, nil)
+	var i int
+	if t < 1<<16 {
+		if tl.dense == nil {
+			tl.dense = make([]int32, 1<<16)
+		}
+		if j := tl.dense[t]; j > 0 {
+			i = int(j - 1)
+		} else {
+			i = tl.newList(t)
+			tl.dense[t] = int32(i + 1)
+		}
+	} else {
+		if tl.at == nil {
+			tl.at = make(map[term]int)
+		}
+		var ok bool
+		if i, ok = tl.at[t]; !ok {
+			i = tl.newList(t)
+			tl.at[t] = i
+		}
 	}
 	if l := tl.lists[i]; len(l) == 0 || l[len(l)-1] != slot {
 		tl.lists[i] = append(l, slot)
 	}
+}
+
+func (tl *termLists) newList(t term) int {
+	tl.terms = append(tl.terms, t)
+	tl.lists = append(tl.lists, nil)
+	return len(tl.lists) - 1
 }
 
 func (tl *termLists) done() map[term][]int32 {
