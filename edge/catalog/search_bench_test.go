@@ -178,3 +178,60 @@ func BenchmarkSearchIndexStart150k(b *testing.B) {
 		})
 	}
 }
+
+// The initial sync's Applies of 150,000 demo works (5 volumes inline each,
+// batches of 2,048 as the edge's watch makes them, one core as
+// cmd/catalogbench runs the edge): with the search and pin indexes kept
+// work by work (as before issue 35's bulk step) against in loading mode
+// with the bulk build at its end. Each op does both, in turns of order
+// (as two sub-benchmarks, all runs of one then all of the other, the
+// order decided which came out cheaper), and reports each one's process
+// CPU-seconds per run, the GC's included:
+//
+//	go test -run '^$' -bench SyncApply150k -benchtime 6x ./edge/catalog/
+func BenchmarkSyncApply150k(b *testing.B) {
+	cat := demo.Generate(demo.Options{Seed: 1, Works: 150_000, VolumesPerWork: 5, Now: listBase})
+	ups := make([]Update, 0, len(cat.Products))
+	for i := range cat.Products {
+		v, err := json.Marshal(&cat.Products[i])
+		if err != nil {
+			b.Fatal(err)
+		}
+		ups = append(ups, Update{Key: contract.ProductKey(cat.Products[i].PID), Value: v, Revision: uint64(i + 1)})
+	}
+	cat = nil
+	prev := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prev)
+	var cpu [2]time.Duration // incremental, loading
+	n := 0
+	for b.Loop() {
+		for _, loading := range [][]bool{{false, true}, {true, false}}[n%2] {
+			runtime.GC()
+			c := processCPU()
+			s := New(cache.NewTags())
+			s.SetLoading(loading)
+			for i := 0; i < len(ups); i += 2048 {
+				s.Apply(listBase, ups[i:min(i+2048, len(ups))]...)
+			}
+			s.SetLoading(false)
+			if loading {
+				cpu[1] += processCPU() - c
+			} else {
+				cpu[0] += processCPU() - c
+			}
+		}
+		n++
+	}
+	b.ReportMetric(cpu[0].Seconds()/float64(n), "incremental-cpu-s")
+	b.ReportMetric(cpu[1].Seconds()/float64(n), "loading-cpu-s")
+}
+
+// processCPU is the CPU time of the whole process (every thread, the GC's
+// included).
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
