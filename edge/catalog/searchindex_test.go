@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"storefront/contract"
 	"storefront/edge/cache"
@@ -405,5 +406,48 @@ func TestSearchBulkBuildMatchesIncremental(t *testing.T) {
 		}
 		apply(ups)
 		compare(fmt.Sprintf("live, step %d", step), true)
+	}
+}
+
+// Searches and pin evaluations run while the store loads, while the load's
+// end builds the indexes and after, each under the store's locks:
+//
+//	go test -race -run SearchConcurrentWithBulkBuild ./edge/catalog/
+func TestSearchConcurrentWithBulkBuild(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 3))
+	s := New(cache.NewTags())
+	s.SetLoading(true)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for r := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			qs := searchQueries()
+			for n := 0; ; n++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				if r == 2 {
+					s.PinnedPages(listBase, 3*time.Hour)
+					continue
+				}
+				s.Read(listBase, r == 0, func(v *View) { v.SearchPage(qs[n%len(qs)], "", 0, 5) })
+			}
+		}()
+	}
+	for i := range 400 {
+		if i == 200 {
+			s.SetLoading(false)
+		}
+		w := rng.IntN(220)
+		s.Apply(listBase, Update{Key: contract.ProductKey(fmt.Sprintf("P%04d", w)), Value: randomSearchProduct(rng, w, int64(1+i)), Revision: uint64(1 + i)})
+	}
+	close(done)
+	wg.Wait()
+	if s.search.deferred || s.pins.deferred || len(s.search.prods) == 0 {
+		t.Fatalf("after the load: search deferred %v, pins deferred %v, %d works indexed", s.search.deferred, s.pins.deferred, len(s.search.prods))
 	}
 }
