@@ -339,45 +339,69 @@ const PinBehind = time.Hour
 // newest 100 of the detail, and the newest 1,000 of the volume list, the
 // size the frontend asks). They are kept in memory ahead of time
 // (VolumePages.SetPins).
+//
+// The works come from the pin index (pinindex.go), not from a walk of
+// every work; while the store loads, from the walk (scanPinnedPages).
 func (s *Store) PinnedPages(now time.Time, ahead time.Duration) []PageKey {
 	from, to := now.Add(-PinBehind), now.Add(ahead)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	if s.pins.deferred {
+		return s.scanPinnedPages(from, to)
+	}
+	var out []PageKey
+	for _, pid := range s.pins.due(s.products, from, to) {
+		if p := s.products[pid]; p != nil {
+			out = pinWork(out, p, from, to)
+		}
+	}
+	return out
+}
+
+// scanPinnedPages is PinnedPages by a walk of every work. Caller holds
+// the store's read lock.
+func (s *Store) scanPinnedPages(from, to time.Time) []PageKey {
 	var out []PageKey
 	for _, p := range s.products {
-		if !p.paged || p.Hidden {
+		out = pinWork(out, p, from, to)
+	}
+	return out
+}
+
+// pinWork appends the pages of p PinnedPages pins for the window (from, to].
+func pinWork(out []PageKey, p *Prod, from, to time.Time) []PageKey {
+	if !p.paged || p.Hidden {
+		return out
+	}
+	r := p.VolumeIndex.Recent
+	if len(r) == 0 || !r[len(r)-1].At.After(from) {
+		return out
+	}
+	start := len(out)
+	pin := func(i int) {
+		if i < 0 {
+			return
+		}
+		ref := &p.VolumeIndex.Pages[i]
+		k := PageKey{PID: p.PID, Index: ref.Index, Hash: ref.Hash}
+		if !slices.Contains(out[start:], k) {
+			out = append(out, k)
+		}
+	}
+	for _, x := range r {
+		if !x.At.After(from) || x.At.After(to) {
 			continue
 		}
-		r := p.VolumeIndex.Recent
-		if len(r) == 0 || !r[len(r)-1].At.After(from) {
-			continue
+		if p.VolumeIndex.Count <= DetailVolumesMax {
+			for i := range p.VolumeIndex.Pages {
+				pin(i)
+			}
+			break
 		}
-		start := len(out)
-		pin := func(i int) {
-			if i < 0 {
-				return
-			}
-			ref := &p.VolumeIndex.Pages[i]
-			k := PageKey{PID: p.PID, Index: ref.Index, Hash: ref.Hash}
-			if !slices.Contains(out[start:], k) {
-				out = append(out, k)
-			}
-		}
-		for _, x := range r {
-			if !x.At.After(from) || x.At.After(to) {
-				continue
-			}
-			if p.VolumeIndex.Count <= DetailVolumesMax {
-				for i := range p.VolumeIndex.Pages {
-					pin(i)
-				}
-				break
-			}
-			if i, ok := p.pageOf(x.No); ok {
-				pin(0)
-				for j := i - DetailVolumesMax/contract.VolumePageSize; j <= i; j++ {
-					pin(j)
-				}
+		if i, ok := p.pageOf(x.No); ok {
+			pin(0)
+			for j := i - DetailVolumesMax/contract.VolumePageSize; j <= i; j++ {
+				pin(j)
 			}
 		}
 	}

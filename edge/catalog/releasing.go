@@ -11,7 +11,8 @@ import (
 // so the edge can render the releasing works' answers for the release
 // instant ahead of it (server.prerender) without walking every work of the
 // store. Works already scheduled before the edge started are found by the
-// edge's own pinning scan (PinnedPages); this index is what changed since.
+// pin index (pinindex.go, filled when the initial sync ends), which
+// PinnedPages answers from; this index is what changed since.
 
 // soonWindow is how far ahead of its release a work applied is noted.
 const soonWindow = time.Hour

@@ -6,12 +6,14 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 	"unsafe"
 
 	"storefront/contract"
+	"storefront/demo"
 	"storefront/edge/cache"
 )
 
@@ -102,6 +104,19 @@ func searchBenchStore(tb testing.TB, works int) *Store {
 	return s
 }
 
+// threadCPUMetric locks the benchmark to its thread and returns what
+// reports the thread's CPU-seconds per op ("cpu-s/op": the clock's ns/op
+// on a shared machine measures the others too; the GC's background
+// workers are not in it).
+func threadCPUMetric(b *testing.B) func() {
+	runtime.LockOSThread()
+	c := threadCPU()
+	return func() {
+		b.ReportMetric((threadCPU()-c).Seconds()/float64(b.N), "cpu-s/op")
+		runtime.UnlockOSThread()
+	}
+}
+
 // threadCPU is the CPU time of the calling OS thread (Linux
 // CLOCK_THREAD_CPUTIME_ID; getrusage counts in scheduler ticks).
 func threadCPU() time.Duration {
@@ -111,4 +126,112 @@ func threadCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ts.Nano())
+}
+
+// The search index of a 150,000-work start: built work by work as Apply
+// did during the initial sync (in key order, as the sync delivers them),
+// against once in bulk at its end (SetLoading(false)). The index alone,
+// the works decoded before; "bench" is the benchmark titles above, "demo"
+// the demo generator's (the catalog cmd/catalogbench publishes):
+//
+//	go test -run '^$' -bench SearchIndexStart -benchtime 3x ./edge/catalog/
+func BenchmarkSearchIndexStart150k(b *testing.B) {
+	demoStore := New(cache.NewTags())
+	cat := demo.Generate(demo.Options{Seed: 1, Works: 150_000, VolumesPerWork: 1, Now: listBase})
+	ups := make([]Update, 0, len(cat.Products))
+	for i := range cat.Products {
+		v, err := json.Marshal(&cat.Products[i])
+		if err != nil {
+			b.Fatal(err)
+		}
+		ups = append(ups, Update{Key: contract.ProductKey(cat.Products[i].PID), Value: v, Revision: uint64(i + 1)})
+	}
+	demoStore.SetLoading(true) // no index while filling it
+	if errs := demoStore.Apply(listBase, ups...); len(errs) > 0 {
+		b.Fatal(errs[0])
+	}
+	for _, c := range []struct {
+		name string
+		s    *Store
+	}{{"bench", searchBenchStore(b, 150_000)}, {"demo", demoStore}} {
+		prods := make([]*Prod, 0, len(c.s.products))
+		for _, p := range c.s.products {
+			prods = append(prods, p)
+		}
+		slices.SortFunc(prods, func(x, y *Prod) int { return strings.Compare(x.PID, y.PID) })
+		b.Run(c.name+"/incremental", func(b *testing.B) {
+			defer threadCPUMetric(b)()
+			for b.Loop() {
+				ix := newSearchIndex()
+				for _, p := range prods {
+					p.searchSlot = 0
+					ix.update(nil, p)
+				}
+			}
+		})
+		b.Run(c.name+"/bulk", func(b *testing.B) {
+			defer threadCPUMetric(b)()
+			for b.Loop() {
+				var ix searchIndex
+				ix.build(c.s.products)
+			}
+		})
+	}
+}
+
+// The initial sync's Applies of 150,000 demo works (5 volumes inline each,
+// batches of 2,048 as the edge's watch makes them, one core as
+// cmd/catalogbench runs the edge): with the search and pin indexes kept
+// work by work (as before issue 35's bulk step) against in loading mode
+// with the bulk build at its end. Each op does both, in turns of order
+// (as two sub-benchmarks, all runs of one then all of the other, the
+// order decided which came out cheaper), and reports each one's process
+// CPU-seconds per run, the GC's included:
+//
+//	go test -run '^$' -bench SyncApply150k -benchtime 6x ./edge/catalog/
+func BenchmarkSyncApply150k(b *testing.B) {
+	cat := demo.Generate(demo.Options{Seed: 1, Works: 150_000, VolumesPerWork: 5, Now: listBase})
+	ups := make([]Update, 0, len(cat.Products))
+	for i := range cat.Products {
+		v, err := json.Marshal(&cat.Products[i])
+		if err != nil {
+			b.Fatal(err)
+		}
+		ups = append(ups, Update{Key: contract.ProductKey(cat.Products[i].PID), Value: v, Revision: uint64(i + 1)})
+	}
+	cat = nil
+	prev := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prev)
+	var cpu [2]time.Duration // incremental, loading
+	n := 0
+	for b.Loop() {
+		for _, loading := range [][]bool{{false, true}, {true, false}}[n%2] {
+			runtime.GC()
+			c := processCPU()
+			s := New(cache.NewTags())
+			s.SetLoading(loading)
+			for i := 0; i < len(ups); i += 2048 {
+				s.Apply(listBase, ups[i:min(i+2048, len(ups))]...)
+			}
+			s.SetLoading(false)
+			if loading {
+				cpu[1] += processCPU() - c
+			} else {
+				cpu[0] += processCPU() - c
+			}
+		}
+		n++
+	}
+	b.ReportMetric(cpu[0].Seconds()/float64(n), "incremental-cpu-s")
+	b.ReportMetric(cpu[1].Seconds()/float64(n), "loading-cpu-s")
+}
+
+// processCPU is the CPU time of the whole process (every thread, the GC's
+// included).
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -23,6 +23,11 @@ import (
 //
 // Apply keeps it in place: a changed work's slot stays, only the runes its
 // new title gained or lost are inserted into or taken out of their lists.
+// Not while the store loads (Store.SetLoading): one work at a time, each
+// insertion into lists of tens of thousands of slots, was ~5 CPU-seconds of
+// a 150,000-work start (issue 35); the load's end builds it once from every
+// work (build), and until then a search scans the works (scanPage), so it
+// answers what the store holds, as the lists do.
 // What it holds per work is measured by TestSearchIndexBytes (edge/README.md).
 type searchIndex struct {
 	prods []*Prod // by slot; nil: free
@@ -34,6 +39,9 @@ type searchIndex struct {
 	free   []int32
 	title  map[term][]int32
 	author map[term][]int32
+	// deferred: the store is loading; Apply leaves the index as it is and
+	// SetLoading(false) builds it.
+	deferred bool
 }
 
 func newSearchIndex() searchIndex {
@@ -112,18 +120,23 @@ func pairTerm(a, b rune) term {
 // syllable's initial consonant, each adjacent pair.
 func terms(dst []term, keys ...[]rune) []term {
 	for _, k := range keys {
-		for i, r := range k {
-			dst = append(dst, runeTerm(r))
-			if c := search.Initial(r); c != 0 {
-				dst = append(dst, runeTerm(c))
-			}
-			if i > 0 {
-				dst = append(dst, pairTerm(k[i-1], r))
-			}
-		}
+		keyTerms(k, func(t term) { dst = append(dst, t) })
 	}
 	slices.Sort(dst)
 	return slices.Compact(dst)
+}
+
+// keyTerms calls fn with each term of k, repeats included.
+func keyTerms(k []rune, fn func(term)) {
+	for i, r := range k {
+		fn(runeTerm(r))
+		if c := search.Initial(r); c != 0 {
+			fn(runeTerm(c))
+		}
+		if i > 0 {
+			fn(pairTerm(k[i-1], r))
+		}
+	}
 }
 
 // queryTerms are the terms every exact hit of q holds: its pairs, and
@@ -193,6 +206,93 @@ func (ix *searchIndex) update(old, nw *Prod) {
 	}
 	moveTerms(ix.title, slot, oldT, newT)
 	moveTerms(ix.author, slot, oldA, newA)
+}
+
+// build replaces the index by one of products, as update would leave it
+// after adding them one by one but for the slots' order: each work takes
+// the next slot, so every list is appended to in ascending order, and a
+// term a work holds twice is the list's last slot already: nothing is
+// sorted, searched or inserted. Caller holds the store's write lock.
+func (ix *searchIndex) build(products map[string]*Prod) {
+	n := len(products)
+	*ix = searchIndex{
+		prods: make([]*Prod, 0, n),
+		meta:  make([]uint8, 0, n),
+		first: make([]rune, 0, n),
+	}
+	var title, author termLists
+	for _, p := range products {
+		slot := int32(len(ix.prods))
+		p.searchSlot = slot + 1
+		ix.prods = append(ix.prods, p)
+		ix.meta = append(ix.meta, metaOf(p))
+		var f rune
+		if len(p.titleKey) > 0 {
+			f = p.titleKey[0]
+		}
+		ix.first = append(ix.first, f)
+		addTitle := func(t term) { title.add(t, slot) }
+		keyTerms(p.titleKey, addTitle)
+		for _, k := range p.altKeys {
+			keyTerms(k, addTitle)
+		}
+		for _, k := range p.authorKeys {
+			keyTerms(k, func(t term) { author.add(t, slot) })
+		}
+	}
+	ix.title, ix.author = title.done(), author.done()
+}
+
+// termLists gathers lists by term for build: a list is found once per
+// term through its position, not read and written back through a map of
+// lists per work; a rune of the Basic Multilingual Plane (every Hangul
+// syllable and jamo, most terms) finds it in a table, the rest in a map.
+type termLists struct {
+	dense []int32 // rune term → position + 1 (0: none yet)
+	at    map[term]int
+	terms []term
+	lists [][]int32
+}
+
+func (tl *termLists) add(t term, slot int32) {
+	var i int
+	if t < 1<<16 {
+		if tl.dense == nil {
+			tl.dense = make([]int32, 1<<16)
+		}
+		if j := tl.dense[t]; j > 0 {
+			i = int(j - 1)
+		} else {
+			i = tl.newList(t)
+			tl.dense[t] = int32(i + 1)
+		}
+	} else {
+		if tl.at == nil {
+			tl.at = make(map[term]int)
+		}
+		var ok bool
+		if i, ok = tl.at[t]; !ok {
+			i = tl.newList(t)
+			tl.at[t] = i
+		}
+	}
+	if l := tl.lists[i]; len(l) == 0 || l[len(l)-1] != slot {
+		tl.lists[i] = append(l, slot)
+	}
+}
+
+func (tl *termLists) newList(t term) int {
+	tl.terms = append(tl.terms, t)
+	tl.lists = append(tl.lists, nil)
+	return len(tl.lists) - 1
+}
+
+func (tl *termLists) done() map[term][]int32 {
+	m := make(map[term][]int32, len(tl.lists))
+	for i, t := range tl.terms {
+		m[t] = tl.lists[i]
+	}
+	return m
 }
 
 // moveTerms takes slot out of the lists of the terms only in old and puts
@@ -348,6 +448,15 @@ func (v *View) SearchPage(q, section string, lo, hi int) ([]Match, int) {
 	ix := &v.s.search
 	sc := scratchPool.Get().(*searchScratch)
 	defer scratchPool.Put(sc)
+	if ix.deferred {
+		return v.scanPage(sc, qk, section, lo, hi)
+	}
+	return v.indexPage(sc, qk, section, lo, hi)
+}
+
+// indexPage is SearchPage's answer from the index.
+func (v *View) indexPage(sc *searchScratch, qk []rune, section string, lo, hi int) ([]Match, int) {
+	ix := &v.s.search
 	sc.qt = queryTerms(sc.qt[:0], qk)
 	sc.tl, sc.lists = intersect(sc.tl, sc.lists, ix.title, sc.qt)
 	sc.al, sc.lists = intersect(sc.al, sc.lists, ix.author, sc.qt)
@@ -402,6 +511,40 @@ func (v *View) SearchPage(q, section string, lo, hi int) ([]Match, int) {
 	sc.hits = top.h
 	out := top.sorted(lo)
 	return out, total
+}
+
+// scanPage is SearchPage's answer from every work of the store, the
+// index's answer without it: while the store loads, before the index is
+// built. The edge is not ready then (it is from the load's end), so only a
+// reader asking it directly pays the scan.
+func (v *View) scanPage(sc *searchScratch, qk []rune, section string, lo, hi int) ([]Match, int) {
+	top := topHits{max: hi, h: sc.hits[:0]}
+	total := 0
+	for _, p := range v.s.products {
+		if section != "" && p.Section != section || !v.Visible(p) {
+			continue
+		}
+		if score := exactScore(p, qk, true, true); score > 0 {
+			total++
+			top.offer(p, score)
+		}
+	}
+	if total < typoBelow && search.TypoQuery(qk) {
+		sc.qj = search.AppendJamo(sc.qj[:0], qk)
+		if sc.pat.Compile(sc.qj) {
+			for _, p := range v.s.products {
+				if section != "" && p.Section != section || !v.Visible(p) {
+					continue
+				}
+				if v.typoMatch(sc, p) && exactScore(p, qk, true, true) == 0 {
+					total++
+					top.offer(p, ScoreTypo)
+				}
+			}
+		}
+	}
+	sc.hits = top.h
+	return top.sorted(lo), total
 }
 
 // exactScore is the scan's score of p for qk (0: no exact hit); inTitle,

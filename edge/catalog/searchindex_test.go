@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"storefront/contract"
 	"storefront/edge/cache"
@@ -306,4 +307,147 @@ func TestSearchIndexConcurrent(t *testing.T) {
 	}
 	close(done)
 	wg.Wait()
+}
+
+// A store filled while loading (SetLoading: the edge's initial sync, whose
+// Applies leave the search index alone) and indexed in bulk at the load's
+// end answers every search exactly as one indexed work by work: while it
+// loads (it scans then), from the built index (asked directly, so an index
+// not built or built wrong fails), and after live changes to the built
+// index. Random catalogs with replaced, deleted and re-added works, and
+// counters.
+func TestSearchBulkBuildMatchesIncremental(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 1))
+	inc, bulk := New(cache.NewTags()), New(cache.NewTags())
+	bulk.SetLoading(true)
+	const works = 400
+	version := int64(0)
+	var rev uint64
+	change := func() Update {
+		rev++
+		i := rng.IntN(works + 30)
+		pid := fmt.Sprintf("P%04d", i)
+		switch rng.IntN(5) {
+		case 0:
+			return Update{Key: contract.ProductKey(pid), Delete: true, Revision: rev}
+		case 1:
+			b, _ := json.Marshal(contract.ProductStat{PID: pid, ViewCnt: int64(rng.IntN(4))})
+			return Update{Key: contract.StatKey(pid), Value: b, Revision: rev}
+		}
+		version++
+		return Update{Key: contract.ProductKey(pid), Value: randomSearchProduct(rng, i, version), Revision: rev}
+	}
+	apply := func(ups []Update) {
+		// Stats apply in their own batches, as the watch's come mostly.
+		for _, u := range ups {
+			for _, s := range []*Store{inc, bulk} {
+				if errs := s.Apply(listBase, u); len(errs) > 0 {
+					t.Fatal(errs)
+				}
+			}
+		}
+	}
+	compare := func(stage string, indexed bool) int {
+		n := 0
+		for _, teen := range []bool{false, true} {
+			for _, sec := range []string{"", contract.SectionWebtoon, contract.SectionComic} {
+				for _, q := range searchQueries() {
+					lo, hi := rng.IntN(5), 5+rng.IntN(40)
+					var want, got []Match
+					var wantN, gotN int
+					inc.Read(listBase, teen, func(v *View) { want, wantN = v.SearchPage(q, sec, lo, hi) })
+					bulk.Read(listBase, teen, func(v *View) {
+						if !indexed {
+							got, gotN = v.SearchPage(q, sec, lo, hi)
+							return
+						}
+						if qk := search.Key(q); len(qk) > 0 { // SearchPage answers nothing for no key
+							got, gotN = v.indexPage(new(searchScratch), qk, sec, lo, hi)
+						}
+					})
+					if gotN != wantN || !slices.Equal(searchPIDs(got), searchPIDs(want)) {
+						t.Fatalf("%s: teen %v section %q query %q [%d,%d):\n got %v (total %d)\nwant %v (total %d)",
+							stage, teen, sec, q, lo, hi, searchPIDs(got), gotN, searchPIDs(want), wantN)
+					}
+					n += wantN
+				}
+			}
+		}
+		return n
+	}
+	// The initial sync: batches of new works, with some changed or
+	// deleted again within it.
+	for round := range 8 {
+		var ups []Update
+		for i := range works / 8 {
+			version++
+			rev++
+			w := round*works/8 + i
+			ups = append(ups, Update{Key: contract.ProductKey(fmt.Sprintf("P%04d", w)), Value: randomSearchProduct(rng, w, version), Revision: rev})
+		}
+		for range 10 {
+			ups = append(ups, change())
+		}
+		apply(ups)
+		compare(fmt.Sprintf("loading, round %d", round), false)
+	}
+	if len(bulk.search.prods) != 0 {
+		t.Fatalf("the search index took %d works while loading", len(bulk.search.prods))
+	}
+	bulk.SetLoading(false)
+	if hits := compare("bulk-built", true); hits == 0 {
+		t.Fatal("no search hit at all: the test compares nothing")
+	}
+	// Live changes after the sync update the built index in place.
+	for step := range 20 {
+		var ups []Update
+		for range 1 + rng.IntN(15) {
+			ups = append(ups, change())
+		}
+		apply(ups)
+		compare(fmt.Sprintf("live, step %d", step), true)
+	}
+}
+
+// Searches and pin evaluations run while the store loads, while the load's
+// end builds the indexes and after, each under the store's locks:
+//
+//	go test -race -run SearchConcurrentWithBulkBuild ./edge/catalog/
+func TestSearchConcurrentWithBulkBuild(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 3))
+	s := New(cache.NewTags())
+	s.SetLoading(true)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for r := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			qs := searchQueries()
+			for n := 0; ; n++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				if r == 2 {
+					s.PinnedPages(listBase, 3*time.Hour)
+					continue
+				}
+				s.Read(listBase, r == 0, func(v *View) { v.SearchPage(qs[n%len(qs)], "", 0, 5) })
+			}
+		}()
+	}
+	for i := range 400 {
+		if i == 200 {
+			s.SetLoading(false)
+		}
+		w := rng.IntN(220)
+		s.Apply(listBase, Update{Key: contract.ProductKey(fmt.Sprintf("P%04d", w)), Value: randomSearchProduct(rng, w, int64(1+i)), Revision: uint64(1 + i)})
+	}
+	close(done)
+	wg.Wait()
+	if s.search.deferred || s.pins.deferred || len(s.search.prods) == 0 {
+		t.Fatalf("after the load: search deferred %v, pins deferred %v, %d works indexed", s.search.deferred, s.pins.deferred, len(s.search.prods))
+	}
 }

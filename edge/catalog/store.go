@@ -143,6 +143,8 @@ type Store struct {
 	soon soonIndex
 	// search: works by the runes of their titles and authors (searchindex.go).
 	search searchIndex
+	// pins: paged works by the hour of their next release (pinindex.go).
+	pins pinIndex
 
 	// revision of the last applied KV entry, and when.
 	revision  uint64
@@ -402,7 +404,14 @@ func (s *Store) apply(u Update, doc any) {
 		s.indexProduct(old, nw)
 		s.indexAuthors(old, nw)
 		s.noteRelease(nw, s.applyNow)
-		s.search.update(old, nw)
+		if !s.search.deferred {
+			s.search.update(old, nw)
+		}
+		if !s.pins.deferred {
+			s.pins.mu.Lock()
+			s.pins.file(pid, nw, s.pinFrom())
+			s.pins.mu.Unlock()
+		}
 		if old != nil && old.paged || nw != nil && nw.paged {
 			select {
 			case s.pagedChanged <- struct{}{}:

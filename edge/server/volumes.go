@@ -118,9 +118,11 @@ const pinGap = time.Second
 // origin call.
 func (s *Server) pinVolumePages(ctx context.Context) {
 	// Not before the initial sync ends: every paged head it applies signals
-	// PagedChanged, and each evaluation walks every work under the read
-	// lock, which the sync's applies then wait for (5% of a start at
-	// 150,000 works, for pins of a catalog not yet whole).
+	// PagedChanged, and until the sync's end files every work in the pin
+	// index an evaluation walks every work under the read lock, which the
+	// sync's applies then wait for (5% of a start at 150,000 works, for
+	// pins of a catalog not yet whole). From then on PinnedPages reads only
+	// the works releasing in its window (catalog/pinindex.go).
 	select {
 	case <-ctx.Done():
 		return
