@@ -75,6 +75,17 @@ describe("lighthouse: what fails the run and what is only reported", () => {
     expect(whats("home", m)).toEqual(["home: CLS 0.06 >= 0.05", `home: the largest paint is div > p, not ${GATES.pages.home.lcp}`]);
   });
 
+  it("a run that names no largest-paint element is tried again, and the retry's element is judged", () => {
+    const first = judge([run({ lcpElement: "" }, "genre")]);
+    expect(failures("genre", first)).toEqual([{ retryable: true, what: `genre: the largest paint is nothing, not ${GATES.pages.genre.lcp}` }]);
+    expect(failures("genre", judge([run({ lcpElement: "" }, "genre")], run({}, "genre")))).toEqual([]);
+    // a retry that names the wrong element fails; one that names nothing again fails
+    expect(whats("genre", judge([run({ lcpElement: "" }, "genre")], run({ lcpElement: "div > p" }, "genre")))).toEqual([
+      `genre: the largest paint is div > p, not ${GATES.pages.genre.lcp}`,
+    ]);
+    expect(whats("genre", judge([run({ lcpElement: "" }, "genre")], run({ lcpElement: "" }, "genre")))).toHaveLength(1);
+  });
+
   it("takes the median timing of the runs asked for and the worst of their gates", () => {
     const m = judge([run({ tbtMs: 30, jsGzipKB: 120 }), run({ tbtMs: 300, jsGzipKB: 122 }), run({ tbtMs: 60, lcpElement: "div > div" })]);
     expect(m.tbtMs).toBe(60);
