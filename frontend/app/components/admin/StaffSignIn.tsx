@@ -1,4 +1,5 @@
-import { Form, redirect } from "react-router";
+import type { ReactNode } from "react";
+import { Form, redirect, useActionData, useNavigation } from "react-router";
 import { http } from "~/utils/api";
 import { isHttpError } from "~/utils/http";
 import * as s from "./analytics.css";
@@ -135,5 +136,53 @@ export function StaffBar({ staff }: { staff: Staff }) {
         로그아웃
       </button>
     </Form>
+  );
+}
+
+/**
+ * The frame of every staff screen: its title, who is signed in with the
+ * sign-out button, the sign-in form while nobody is, and above the content
+ * the screen's refusal: the loader's message, else a refused decision of
+ * its clientAction (a refused sign-in shows in the sign-in form).
+ */
+export function StaffScreen({
+  title,
+  staff,
+  message,
+  children,
+}: {
+  title: string;
+  staff: Staff | null;
+  message?: string;
+  children: ReactNode;
+}) {
+  const refused = useActionData<{ message?: string }>();
+  const busy = useNavigation().state !== "idle";
+  const alert = message ?? (staff ? refused?.message : undefined);
+  return (
+    <main className={s.page} aria-busy={busy}>
+      <div className={s.top}>
+        <h1 className={s.h1}>{title}</h1>
+        {staff && <StaffBar staff={staff} />}
+      </div>
+      {alert && (
+        <div role="alert" className={s.alert}>
+          {alert}
+        </div>
+      )}
+      {!staff ? <StaffSignInForm message={refused?.message} /> : children}
+    </main>
+  );
+}
+
+/** What a staff screen shows when its loader threw (the writer unreachable). */
+export function StaffScreenError({ title }: { title: string }) {
+  return (
+    <main className={s.page}>
+      <h1 className={s.h1}>{title}</h1>
+      <div role="alert" className={s.alert}>
+        불러오지 못했습니다. 잠시 후 다시 시도해 주세요.
+      </div>
+    </main>
   );
 }

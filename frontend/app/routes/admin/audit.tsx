@@ -1,15 +1,10 @@
-import {
-  Form,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-} from "react-router";
+import { Form, useLoaderData } from "react-router";
 import * as s from "~/components/admin/analytics.css";
 import {
   ROLE_NAMES,
   STAFF_API,
-  StaffBar,
-  StaffSignInForm,
+  StaffScreen,
+  StaffScreenError,
   readStaff,
   staffSignInAction,
   type Staff,
@@ -87,138 +82,116 @@ const show = (v: unknown) => (v == null ? "—" : JSON.stringify(v));
 
 export default function AdminAudit() {
   const data = useLoaderData<typeof clientLoader>();
-  const refused = useActionData<{ message?: string }>();
-  const busy = useNavigation().state !== "idle";
   return (
-    <main className={s.page} aria-busy={busy}>
-      <div className={s.top}>
-        <h1 className={s.h1}>변경 기록</h1>
-        {data.staff && <StaffBar staff={data.staff} />}
-      </div>
-      {!data.staff ? (
-        <StaffSignInForm message={refused?.message} />
-      ) : (
-        <>
-          {data.message && (
-            <div role="alert" className={s.alert}>
-              {data.message}
-            </div>
-          )}
-          <section className={s.panel} aria-labelledby="audit-filter-title">
-            <h2 id="audit-filter-title" className={s.h2}>
+    <StaffScreen title="변경 기록" staff={data.staff} message={data.message}>
+      <>
+        <section className={s.panel} aria-labelledby="audit-filter-title">
+          <h2 id="audit-filter-title" className={s.h2}>
+            찾기
+          </h2>
+          <Form method="get" className={s.form}>
+            <label className={s.field}>
+              직원 아이디
+              <input
+                className={s.input}
+                name="actor"
+                defaultValue={data.filters.actor}
+              />
+            </label>
+            <label className={s.field}>
+              작업
+              <input
+                className={s.input}
+                name="action"
+                defaultValue={data.filters.action}
+                placeholder="PATCH works/{pid}"
+              />
+            </label>
+            <label className={s.field}>
+              대상
+              <input
+                className={s.input}
+                name="target"
+                defaultValue={data.filters.target}
+                placeholder="work:P1"
+              />
+            </label>
+            <button type="submit" className={s.button}>
               찾기
-            </h2>
-            <Form method="get" className={s.form}>
-              <label className={s.field}>
-                직원 아이디
-                <input
-                  className={s.input}
-                  name="actor"
-                  defaultValue={data.filters.actor}
-                />
-              </label>
-              <label className={s.field}>
+            </button>
+            <a
+              className={s.link}
+              href={`${STAFF_API}/audit.csv${data.query ? `?${data.query}` : ""}`}
+              download
+            >
+              CSV로 내려받기
+            </a>
+          </Form>
+        </section>
+        <table className={s.table}>
+          <caption className={s.caption}>
+            최근 변경 {data.entries.length}건 (최신순)
+          </caption>
+          <thead>
+            <tr>
+              <th className={s.th} scope="col">
+                시각
+              </th>
+              <th className={s.th} scope="col">
+                직원
+              </th>
+              <th className={s.th} scope="col">
+                역할
+              </th>
+              <th className={s.th} scope="col">
                 작업
-                <input
-                  className={s.input}
-                  name="action"
-                  defaultValue={data.filters.action}
-                  placeholder="PATCH works/{pid}"
-                />
-              </label>
-              <label className={s.field}>
+              </th>
+              <th className={s.th} scope="col">
                 대상
-                <input
-                  className={s.input}
-                  name="target"
-                  defaultValue={data.filters.target}
-                  placeholder="work:P1"
-                />
-              </label>
-              <button type="submit" className={s.button}>
-                찾기
-              </button>
-              <a
-                className={s.link}
-                href={`${STAFF_API}/audit.csv${data.query ? `?${data.query}` : ""}`}
-                download
-              >
-                CSV로 내려받기
-              </a>
-            </Form>
-          </section>
-          <table className={s.table}>
-            <caption className={s.caption}>
-              최근 변경 {data.entries.length}건 (최신순)
-            </caption>
-            <thead>
-              <tr>
-                <th className={s.th} scope="col">
-                  시각
-                </th>
-                <th className={s.th} scope="col">
-                  직원
-                </th>
-                <th className={s.th} scope="col">
-                  역할
-                </th>
-                <th className={s.th} scope="col">
-                  작업
-                </th>
-                <th className={s.th} scope="col">
-                  대상
-                </th>
-                <th className={s.th} scope="col">
-                  변경 전
-                </th>
-                <th className={s.th} scope="col">
-                  변경 후
-                </th>
-                <th className={s.th} scope="col">
-                  접속 위치
-                </th>
+              </th>
+              <th className={s.th} scope="col">
+                변경 전
+              </th>
+              <th className={s.th} scope="col">
+                변경 후
+              </th>
+              <th className={s.th} scope="col">
+                접속 위치
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.entries.map((e) => (
+              <tr key={e.id} data-testid="audit-row">
+                <td className={s.td}>
+                  {new Date(e.at).toLocaleString("ko-KR", {
+                    timeZone: "Asia/Seoul",
+                  })}
+                </td>
+                <td className={s.td}>{e.actorLogin}</td>
+                <td className={s.td}>
+                  {ROLE_NAMES[e.actorRole] ?? e.actorRole}
+                </td>
+                <td className={s.td}>{e.action}</td>
+                <td className={s.td}>{e.target}</td>
+                <td className={s.td}>
+                  <code>{show(e.before)}</code>
+                </td>
+                <td className={s.td}>
+                  <code>{show(e.after)}</code>
+                </td>
+                <td className={s.td} title={e.userAgent}>
+                  {e.ip}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {data.entries.map((e) => (
-                <tr key={e.id} data-testid="audit-row">
-                  <td className={s.td}>
-                    {new Date(e.at).toLocaleString("ko-KR", {
-                      timeZone: "Asia/Seoul",
-                    })}
-                  </td>
-                  <td className={s.td}>{e.actorLogin}</td>
-                  <td className={s.td}>
-                    {ROLE_NAMES[e.actorRole] ?? e.actorRole}
-                  </td>
-                  <td className={s.td}>{e.action}</td>
-                  <td className={s.td}>{e.target}</td>
-                  <td className={s.td}>
-                    <code>{show(e.before)}</code>
-                  </td>
-                  <td className={s.td}>
-                    <code>{show(e.after)}</code>
-                  </td>
-                  <td className={s.td} title={e.userAgent}>
-                    {e.ip}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </>
-      )}
-    </main>
+            ))}
+          </tbody>
+        </table>
+      </>
+    </StaffScreen>
   );
 }
 
 export function ErrorBoundary() {
-  return (
-    <main className={s.page}>
-      <h1 className={s.h1}>변경 기록</h1>
-      <div role="alert" className={s.alert}>
-        기록을 불러오지 못했습니다. 잠시 후 다시 시도해 주세요.
-      </div>
-    </main>
-  );
+  return <StaffScreenError title="변경 기록" />;
 }

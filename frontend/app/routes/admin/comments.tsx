@@ -1,6 +1,6 @@
-import { Form, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import { Form, redirect, useLoaderData, useNavigation } from "react-router";
 import * as s from "~/components/admin/analytics.css";
-import { StaffBar, StaffSignInForm, readStaff, staffSignInAction, type Staff } from "~/components/admin/StaffSignIn";
+import { StaffScreen, StaffScreenError, readStaff, staffSignInAction, type Staff } from "~/components/admin/StaffSignIn";
 import { http } from "~/utils/api";
 import { isHttpError } from "~/utils/http";
 import { pageTitle } from "~/utils/meta";
@@ -65,24 +65,9 @@ export async function clientAction({ request }: { request: Request }) {
 
 export default function AdminComments() {
   const data = useLoaderData<typeof clientLoader>();
-  const refused = useActionData<{ message?: string }>();
   const busy = useNavigation().state !== "idle";
-  // A refused decision is shown above the queue; a refused sign-in in its form.
-  const alert = data.message ?? (data.staff ? refused?.message : undefined);
   return (
-    <main className={s.page} aria-busy={busy}>
-      <div className={s.top}>
-        <h1 className={s.h1}>댓글 신고 처리</h1>
-        {data.staff && <StaffBar staff={data.staff} />}
-      </div>
-      {alert && (
-        <div role="alert" className={s.alert}>
-          {alert}
-        </div>
-      )}
-      {!data.staff ? (
-        <StaffSignInForm message={refused?.message} />
-      ) : (
+    <StaffScreen title="댓글 신고 처리" staff={data.staff} message={data.message}>
         <>
           <section className={s.panel} aria-labelledby="queue-title">
             <h2 id="queue-title" className={s.h2}>
@@ -172,7 +157,10 @@ export default function AdminComments() {
             </Form>
           </section>
         </>
-      )}
-    </main>
+    </StaffScreen>
   );
+}
+
+export function ErrorBoundary() {
+  return <StaffScreenError title="댓글 신고 처리" />;
 }

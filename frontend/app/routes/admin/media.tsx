@@ -1,13 +1,8 @@
-import {
-  Form,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-} from "react-router";
+import { Form, useLoaderData, useNavigation } from "react-router";
 import * as s from "~/components/admin/analytics.css";
 import {
-  StaffBar,
-  StaffSignInForm,
+  StaffScreen,
+  StaffScreenError,
   readStaff,
   staffSignInAction,
   type Staff,
@@ -90,71 +85,61 @@ export const clientAction = staffSignInAction;
 
 export default function AdminMedia() {
   const data = useLoaderData<typeof clientLoader>();
-  const refused = useActionData<{ message?: string }>();
   const busy = useNavigation().state !== "idle";
   return (
-    <main className={s.page} aria-busy={busy}>
-      <div className={s.top}>
-        <h1 className={s.h1}>콘텐츠 업로드</h1>
-        {data.staff && <StaffBar staff={data.staff} />}
-      </div>
-      {data.message && (
-        <div role="alert" className={s.alert}>
-          {data.message}
-        </div>
-      )}
-      {!data.staff ? (
-        <StaffSignInForm message={refused?.message} />
-      ) : (
-        <>
-          <section className={s.panel} aria-labelledby="vol-title">
-            <h2 id="vol-title" className={s.h2}>
-              회차 선택
-            </h2>
-            <Form
-              method="get"
-              className={s.form}
-              key={`${data.pid}-${data.no}`}
-            >
-              <label className={s.field}>
-                작품 ID
-                <input
-                  className={s.input}
-                  name="pid"
-                  defaultValue={data.pid}
-                  required
-                  pattern="[A-Za-z0-9_\-]{1,64}"
-                />
-              </label>
-              <label className={s.field}>
-                회차
-                <input
-                  className={s.input}
-                  name="no"
-                  type="number"
-                  min={1}
-                  defaultValue={data.no || ""}
-                  required
-                />
-              </label>
-              <button type="submit" className={s.button} disabled={busy}>
-                열기
-              </button>
-            </Form>
-          </section>
-          {data.pid && data.no > 0 && (
-            <UploadPanel
-              key={`${data.pid}-${data.no}`}
-              pid={data.pid}
-              no={data.no}
-            />
-          )}
-          {data.pid && data.no > 0 && <Jobs jobs={data.jobs} />}
-          {data.pid && data.no > 0 && (
-            <Preview pid={data.pid} no={data.no} manifest={data.manifest} />
-          )}
-        </>
-      )}
-    </main>
+    <StaffScreen
+      title="콘텐츠 업로드"
+      staff={data.staff}
+      message={data.message}
+    >
+      <>
+        <section className={s.panel} aria-labelledby="vol-title">
+          <h2 id="vol-title" className={s.h2}>
+            회차 선택
+          </h2>
+          <Form method="get" className={s.form} key={`${data.pid}-${data.no}`}>
+            <label className={s.field}>
+              작품 ID
+              <input
+                className={s.input}
+                name="pid"
+                defaultValue={data.pid}
+                required
+                pattern="[A-Za-z0-9_\-]{1,64}"
+              />
+            </label>
+            <label className={s.field}>
+              회차
+              <input
+                className={s.input}
+                name="no"
+                type="number"
+                min={1}
+                defaultValue={data.no || ""}
+                required
+              />
+            </label>
+            <button type="submit" className={s.button} disabled={busy}>
+              열기
+            </button>
+          </Form>
+        </section>
+        {data.pid && data.no > 0 && (
+          <UploadPanel
+            key={`${data.pid}-${data.no}`}
+            pid={data.pid}
+            no={data.no}
+          />
+        )}
+        {data.pid && data.no > 0 && <Jobs jobs={data.jobs} />}
+        {data.pid && data.no > 0 && (
+          <Preview pid={data.pid} no={data.no} manifest={data.manifest} />
+        )}
+      </>
+    </StaffScreen>
   );
+}
+
+export function ErrorBoundary() {
+  return <StaffScreenError title="콘텐츠 업로드" />;
 }

@@ -1,4 +1,4 @@
-import { Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import { Form, Link, redirect, useLoaderData, useNavigation } from "react-router";
 import * as s from "~/components/admin/analytics.css";
 import * as m from "~/components/admin/moderation.css";
 import {
@@ -13,7 +13,7 @@ import {
   type QueueQuery,
   type ReviewPage,
 } from "~/components/admin/reviewQueue";
-import { StaffBar, StaffSignInForm, readStaff, staffSignInAction, type Staff } from "~/components/admin/StaffSignIn";
+import { StaffScreen, StaffScreenError, readStaff, staffSignInAction, type Staff } from "~/components/admin/StaffSignIn";
 import { http } from "~/utils/api";
 import { isHttpError } from "~/utils/http";
 import { pageTitle } from "~/utils/meta";
@@ -72,26 +72,11 @@ function viewLink(q: QueueQuery, change: Partial<QueueQuery>) {
 
 export default function AdminReviews() {
   const data = useLoaderData<typeof clientLoader>();
-  const refused = useActionData<{ message?: string }>();
   const busy = useNavigation().state !== "idle";
   const q = data.query;
-  // A refused decision is shown above the queue; a refused sign-in in its form.
-  const alert = data.message ?? (data.staff ? refused?.message : undefined);
   const page = data.page;
   return (
-    <main className={s.page} aria-busy={busy}>
-      <div className={s.top}>
-        <h1 className={s.h1}>리뷰 신고 처리</h1>
-        {data.staff && <StaffBar staff={data.staff} />}
-      </div>
-      {alert && (
-        <div role="alert" className={s.alert}>
-          {alert}
-        </div>
-      )}
-      {!data.staff ? (
-        <StaffSignInForm message={refused?.message} />
-      ) : (
+    <StaffScreen title="리뷰 신고 처리" staff={data.staff} message={data.message}>
         <section className={s.panel} aria-labelledby="queue-title">
           <h2 id="queue-title" className={s.h2}>
             {q.status === "open" ? "신고된 리뷰" : "숨긴 리뷰"} {page?.totalCount ?? 0}건
@@ -194,7 +179,10 @@ export default function AdminReviews() {
             </nav>
           )}
         </section>
-      )}
-    </main>
+    </StaffScreen>
   );
+}
+
+export function ErrorBoundary() {
+  return <StaffScreenError title="리뷰 신고 처리" />;
 }

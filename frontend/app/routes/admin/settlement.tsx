@@ -1,14 +1,9 @@
-import {
-  Form,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-} from "react-router";
+import { Form, useLoaderData } from "react-router";
 import * as s from "~/components/admin/analytics.css";
 import {
   STAFF_API,
-  StaffBar,
-  StaffSignInForm,
+  StaffScreen,
+  StaffScreenError,
   readStaff,
   staffSignInAction,
   type Staff,
@@ -117,114 +112,88 @@ const COLUMNS: [string, (l: Line) => string][] = [
 
 export default function AdminSettlement() {
   const data = useLoaderData<typeof clientLoader>();
-  const refused = useActionData<{ message?: string }>();
-  const busy = useNavigation().state !== "idle";
   const st = data.statement;
   return (
-    <main className={s.page} aria-busy={busy}>
-      <div className={s.top}>
-        <h1 className={s.h1}>정산서</h1>
-        {data.staff && <StaffBar staff={data.staff} />}
-      </div>
-      {!data.staff ? (
-        <StaffSignInForm message={refused?.message} />
-      ) : (
-        <>
-          {data.message && (
-            <div role="alert" className={s.alert}>
-              {data.message}
-            </div>
-          )}
-          <section
-            className={s.panel}
-            aria-labelledby="settlement-filter-title"
-          >
-            <h2 id="settlement-filter-title" className={s.h2}>
-              정산 기간
-            </h2>
-            <Form method="get" className={s.form}>
-              <label className={s.field}>
-                제공사 번호
-                <input
-                  className={s.input}
-                  name="provider"
-                  defaultValue={data.provider}
-                  readOnly={data.staff.role === "provider"}
-                />
-              </label>
-              <label className={s.field}>
-                월 (한국 시간)
-                <input
-                  className={s.input}
-                  type="month"
-                  name="month"
-                  defaultValue={data.month}
-                />
-              </label>
-              <button type="submit" className={s.button}>
-                보기
-              </button>
-            </Form>
-          </section>
-          {st && (
-            <table className={s.table}>
-              <caption className={s.caption}>
-                {st.name} {st.month} 정산 (정산율 {pct(st.rateBp)}, 앱마켓
-                수수료 {pct(st.appStoreFeeBp)}, 결제 수수료{" "}
-                {pct(st.gatewayFeeBp)}; 수수료와 정산액은 작품별로 원 단위
-                미만을 버립니다)
-              </caption>
-              <thead>
-                <tr>
-                  <th className={s.th} scope="col">
-                    작품
+    <StaffScreen title="정산서" staff={data.staff} message={data.message}>
+      <>
+        <section className={s.panel} aria-labelledby="settlement-filter-title">
+          <h2 id="settlement-filter-title" className={s.h2}>
+            정산 기간
+          </h2>
+          <Form method="get" className={s.form}>
+            <label className={s.field}>
+              제공사 번호
+              <input
+                className={s.input}
+                name="provider"
+                defaultValue={data.provider}
+                readOnly={data.staff?.role === "provider"}
+              />
+            </label>
+            <label className={s.field}>
+              월 (한국 시간)
+              <input
+                className={s.input}
+                type="month"
+                name="month"
+                defaultValue={data.month}
+              />
+            </label>
+            <button type="submit" className={s.button}>
+              보기
+            </button>
+          </Form>
+        </section>
+        {st && (
+          <table className={s.table}>
+            <caption className={s.caption}>
+              {st.name} {st.month} 정산 (정산율 {pct(st.rateBp)}, 앱마켓 수수료{" "}
+              {pct(st.appStoreFeeBp)}, 결제 수수료 {pct(st.gatewayFeeBp)};
+              수수료와 정산액은 작품별로 원 단위 미만을 버립니다)
+            </caption>
+            <thead>
+              <tr>
+                <th className={s.th} scope="col">
+                  작품
+                </th>
+                {COLUMNS.map(([name]) => (
+                  <th key={name} className={s.th} scope="col">
+                    {name}
                   </th>
-                  {COLUMNS.map(([name]) => (
-                    <th key={name} className={s.th} scope="col">
-                      {name}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {st.works.map((l) => (
-                  <tr key={l.pid} data-testid="settlement-row">
-                    <th className={s.td} scope="row">
-                      {l.title} ({l.pid})
-                    </th>
-                    {COLUMNS.map(([name, cell]) => (
-                      <td key={name} className={s.td}>
-                        {cell(l)}
-                      </td>
-                    ))}
-                  </tr>
                 ))}
-                <tr data-testid="settlement-total">
-                  <th className={s.th} scope="row">
-                    합계
+              </tr>
+            </thead>
+            <tbody>
+              {st.works.map((l) => (
+                <tr key={l.pid} data-testid="settlement-row">
+                  <th className={s.td} scope="row">
+                    {l.title} ({l.pid})
                   </th>
                   {COLUMNS.map(([name, cell]) => (
-                    <td key={name} className={s.th}>
-                      {cell(st.total)}
+                    <td key={name} className={s.td}>
+                      {cell(l)}
                     </td>
                   ))}
                 </tr>
-              </tbody>
-            </table>
-          )}
-        </>
-      )}
-    </main>
+              ))}
+              <tr data-testid="settlement-total">
+                <th className={s.th} scope="row">
+                  합계
+                </th>
+                {COLUMNS.map(([name, cell]) => (
+                  <td key={name} className={s.th}>
+                    {cell(st.total)}
+                  </td>
+                ))}
+              </tr>
+            </tbody>
+          </table>
+        )}
+      </>
+    </StaffScreen>
   );
 }
 
 export function ErrorBoundary() {
-  return (
-    <main className={s.page}>
-      <h1 className={s.h1}>정산서</h1>
-      <div role="alert" className={s.alert}>
-        정산서를 불러오지 못했습니다. 잠시 후 다시 시도해 주세요.
-      </div>
-    </main>
-  );
+  return <StaffScreenError title="정산서" />;
 }
