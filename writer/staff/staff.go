@@ -16,7 +16,8 @@
 //	GET    audit.csv          the same as CSV (operator)
 //
 // ADMIN_TOKEN as a bearer is the machine principal (RoleMachine): programs
-// only, with the permissions roles.go gives it.
+// only, with the permissions roles.go gives it. Wrong bearers count against
+// the client address as wrong sign-ins do (limits.go).
 package staff
 
 import (
