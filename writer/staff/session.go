@@ -85,15 +85,12 @@ type signIn struct {
 	Code     string `json:"code"`
 }
 
-var (
-	errBadSignIn = httpapi.Errorf(http.StatusUnauthorized, "아이디, 비밀번호 또는 인증 코드가 올바르지 않습니다.")
-	errTooMany   = httpapi.Errorf(http.StatusTooManyRequests, "로그인 시도가 너무 많습니다. 15분 뒤에 다시 시도해 주세요.")
-)
+var errBadSignIn = httpapi.Errorf(http.StatusUnauthorized, "아이디, 비밀번호 또는 인증 코드가 올바르지 않습니다.")
 
 // login is POST session: password and TOTP code in one call, so there is no
 // half-signed-in state to guard. Failures are counted per login and per
-// client address in PostgreSQL (every node sees them); past the limit the
-// answer is 429 whether or not the password is right.
+// client address (limits.go); past the limit the answer is 429 with
+// Retry-After whether or not the password is right.
 func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	var b signIn
 	if err := httpapi.DecodeJSONRequired(r, &b, "login", "password", "code"); err != nil {
@@ -106,20 +103,17 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	now := s.cfg.Now()
 	ip := clientIP(r)
-	var byLogin, byIP int
-	if err := s.pool.QueryRow(ctx, `SELECT
-		count(*) FILTER (WHERE login = $1), count(*) FILTER (WHERE ip = $2)
-		FROM staff_login_failures WHERE at > $3 AND (login = $1 OR ip = $2)`,
-		login, ip, now.Add(-s.cfg.Window)).Scan(&byLogin, &byIP); err != nil {
-		return fmt.Errorf("cannot count sign-in failures: %w", err)
+	until, err := s.lockedUntil(ctx, login, ip, now)
+	if err != nil {
+		return err
 	}
-	if byLogin >= s.cfg.LoginFailures || byIP >= s.cfg.IPFailures {
+	if !until.IsZero() {
 		s.log.Warn("staff sign-in refused: too many failures", "login", login, "ip", ip)
-		return errTooMany
+		return tooMany(w, "로그인", until, now)
 	}
 	fail := func() error {
-		if _, err := s.pool.Exec(ctx, `INSERT INTO staff_login_failures (at, login, ip) VALUES ($1, $2, $3)`, now, login, ip); err != nil {
-			return fmt.Errorf("cannot count a sign-in failure: %w", err)
+		if err := s.recordFailure(ctx, login, ip, now); err != nil {
+			return err
 		}
 		s.log.Info("staff sign-in failed", "login", login, "ip", ip)
 		return errBadSignIn
@@ -131,7 +125,7 @@ func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
 		lastStep     int64
 		accountFound = true
 	)
-	err := s.pool.QueryRow(ctx, `SELECT id, role, password_hash, totp_secret, totp_last_step
+	err = s.pool.QueryRow(ctx, `SELECT id, role, password_hash, totp_secret, totp_last_step
 		FROM staff_accounts WHERE login = $1 AND removed_at IS NULL`, login).Scan(&id, &role, &hash, &secret, &lastStep)
 	if errors.Is(err, pgx.ErrNoRows) {
 		accountFound, hash = false, s.dummy

@@ -16,7 +16,8 @@
 //	GET    audit.csv          the same as CSV (operator)
 //
 // ADMIN_TOKEN as a bearer is the machine principal (RoleMachine): programs
-// only, with the permissions roles.go gives it.
+// only, with the permissions roles.go gives it. Wrong bearers count against
+// the client address as wrong sign-ins do (limits.go).
 package staff
 
 import (
@@ -51,8 +52,9 @@ type Config struct {
 	// ends any session this long after sign-in (default 8 h).
 	Idle, MaxAge time.Duration
 	// Failures in Window lock a login (LoginFailures, default 5) or a
-	// client address (IPFailures, default 20) out with 429 until they age
-	// out of the window (default 15 min).
+	// client address (IPFailures, default 20: wrong sign-ins and wrong
+	// ADMIN_TOKEN bearers together) out with 429 until they age out of the
+	// window (default 15 min); limits.go.
 	LoginFailures, IPFailures int
 	Window                    time.Duration
 }
@@ -130,7 +132,7 @@ var (
 // too).
 func (s *Service) Require(perm Permission, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.principal(r)
+		p, err := s.principal(w, r)
 		if err == nil && !Allowed(p.Role, perm) {
 			err = errForbidden
 		}
@@ -142,15 +144,35 @@ func (s *Service) Require(perm Permission, next http.Handler) http.Handler {
 	})
 }
 
+var errBadBearer = httpapi.Errorf(http.StatusUnauthorized, "관리 토큰이 올바르지 않습니다.")
+
 // principal resolves the caller: the machine bearer, or the session cookie.
-func (s *Service) principal(r *http.Request) (*Principal, error) {
+// w takes the Retry-After of a locked-out bearer.
+func (s *Service) principal(w http.ResponseWriter, r *http.Request) (*Principal, error) {
 	ip, ua := realip.RemoteHost(r), r.UserAgent()
 	if len(ua) > 300 {
 		ua = ua[:300]
 	}
 	if tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+		// Wrong bearers count against the client address as wrong
+		// passwords do (limits.go), and a locked address is refused before
+		// the token is looked at: a right guess from it gets 429 too, so
+		// guessing learns nothing until the window passes.
+		ctx, now := r.Context(), s.cfg.Now()
+		until, err := s.lockedUntil(ctx, "", ip, now)
+		if err != nil {
+			return nil, err
+		}
+		if !until.IsZero() {
+			s.log.Warn("admin bearer refused: too many failures", "ip", ip)
+			return nil, tooMany(w, "관리 토큰", until, now)
+		}
 		if s.cfg.MachineToken == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(s.cfg.MachineToken)) != 1 {
-			return nil, httpapi.Errorf(http.StatusUnauthorized, "관리 토큰이 올바르지 않습니다.")
+			if err := s.recordFailure(ctx, bearerLogin, ip, now); err != nil {
+				return nil, err
+			}
+			s.log.Info("admin bearer failed", "ip", ip)
+			return nil, errBadBearer
 		}
 		return &Principal{Login: "machine", Role: RoleMachine, IP: ip, UserAgent: ua}, nil
 	}

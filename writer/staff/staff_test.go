@@ -47,6 +47,7 @@ type answer struct {
 	status int
 	body   []byte
 	cookie string
+	header http.Header
 }
 
 func (a answer) json(t *testing.T, v any) {
@@ -83,7 +84,7 @@ func (s *stack) call(method, path, tok string, body any, hdr ...string) answer {
 	}
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
-	a := answer{status: res.StatusCode, body: b}
+	a := answer{status: res.StatusCode, body: b, header: res.Header}
 	for _, c := range res.Cookies() {
 		if c.Name == staff.Cookie {
 			a.cookie = c.Value
@@ -261,17 +262,101 @@ func TestStaffLoginLimits(t *testing.T) {
 	if env.Header.Code != 429 || !strings.Contains(env.Header.Message, "로그인 시도가 너무 많습니다") {
 		t.Errorf("429 envelope: %s", a.body)
 	}
+	// The failures were all at one moment, 30 s ago: the lock lifts 14:30 on.
+	if ra := a.header.Get("Retry-After"); ra != "870" {
+		t.Errorf("Retry-After %q, want 870", ra)
+	}
 	// The window passes: the right password and code open again.
 	s.clock.Add(16 * time.Minute)
 	s.signIn("root.op", pw, c.TOTPSecret)
 
-	// Per client address: 20 failures over many logins lock the address.
+	// Per client address (the real-IP one, here from the trusted
+	// X-Forwarded-For): 20 failures over many logins lock the address.
+	const guesser = "203.0.113.8"
 	for i := 0; i < 20; i++ {
-		s.call("POST", "session", "", map[string]string{"login": "nobody" + itoa(int64(i)), "password": "wrong password!", "code": "000000"})
+		s.want(s.call("POST", "session", "", map[string]string{"login": "nobody" + itoa(int64(i)), "password": "wrong password!", "code": "000000"},
+			"X-Forwarded-For", guesser), 401, "wrong login")
 	}
 	s.clock.Add(30 * time.Second)
 	code, _ = staff.TOTPCode(c.TOTPSecret, s.clock.Now())
-	s.want(s.call("POST", "session", "", map[string]string{"login": "root.op", "password": pw, "code": code}), 429, "sign-in from a locked address")
+	s.want(s.call("POST", "session", "", map[string]string{"login": "root.op", "password": pw, "code": code}, "X-Forwarded-For", guesser),
+		429, "sign-in from a locked address")
+	// ...and only that address: the operator signs in from its own.
+	s.signIn("root.op", pw, c.TOTPSecret)
+}
+
+// TestMachineTokenGuessLimit (issue 31): wrong ADMIN_TOKEN bearers from one
+// client address get 429 after IPFailures, the right token from that
+// address too until the window passes, and nothing changes; the right token
+// from another address keeps working.
+func TestMachineTokenGuessLimit(t *testing.T) {
+	s := start(t)
+	const guesser, other = "203.0.113.7", "198.51.100.9"
+	work := map[string]string{"section": "WT", "title": "추측"}
+	unchanged := `SELECT (SELECT count(*) FROM works) + (SELECT count(*) FROM staff_audit) + (SELECT count(*) FROM outbox)`
+	before := s.env.Count(unchanged)
+
+	var got401, got429 int
+	var last answer
+	for i := 0; i < 300; i++ {
+		a := s.call("POST", "works", "", work, "Authorization", "Bearer guess-"+itoa(int64(i)), "X-Forwarded-For", guesser)
+		switch a.status {
+		case 401:
+			if got429 > 0 {
+				t.Fatalf("guess %d: 401 after a 429", i)
+			}
+			got401++
+		case 429:
+			got429++
+			last = a
+		default:
+			t.Fatalf("guess %d: status %d: %s", i, a.status, a.body)
+		}
+	}
+	if got401 != 20 || got429 != 280 {
+		t.Fatalf("300 wrong bearers: %d × 401, %d × 429; want 20 and 280", got401, got429)
+	}
+	var env struct {
+		Header struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"header"`
+	}
+	last.json(t, &env)
+	if env.Header.Code != 429 || !strings.Contains(env.Header.Message, "관리 토큰 시도가 너무 많습니다") {
+		t.Errorf("429 envelope: %s", last.body)
+	}
+	if ra := last.header.Get("Retry-After"); ra != "900" {
+		t.Errorf("Retry-After %q, want 900 (the window)", ra)
+	}
+	// Refused guesses write nothing, not even failure rows.
+	if n := s.env.Count(`SELECT count(*) FROM staff_login_failures WHERE ip = $1`, guesser); n != 20 {
+		t.Errorf("failure rows of the guesser: %d, want 20", n)
+	}
+
+	// The right token from the locked address is refused too: otherwise a
+	// guess would be told apart by its status.
+	right := []string{"Authorization", "Bearer tok"}
+	s.want(s.call("POST", "works", "", work, append(right, "X-Forwarded-For", guesser)...), 429, "right token from the locked address")
+	// So is a staff sign-in from it: one address, one lock.
+	s.want(s.call("POST", "session", "", map[string]string{"login": "root.op", "password": pw, "code": "000000"}, "X-Forwarded-For", guesser),
+		429, "staff sign-in from the locked address")
+	if after := s.env.Count(unchanged); after != before {
+		t.Fatalf("works + audit + outbox rows %d -> %d after refused bearers", before, after)
+	}
+
+	// Another address with the right token works.
+	s.want(s.call("POST", "works", "", work, append(right, "X-Forwarded-For", other)...), 201, "right token from another address")
+
+	// The lock lasts the window, to the second.
+	s.clock.Add(15*time.Minute - time.Second)
+	a := s.call("POST", "works", "", work, append(right, "X-Forwarded-For", guesser)...)
+	s.want(a, 429, "right token 1 s before the window passes")
+	if ra := a.header.Get("Retry-After"); ra != "1" {
+		t.Errorf("Retry-After %q, want 1", ra)
+	}
+	s.clock.Add(time.Second)
+	s.want(s.call("POST", "works", "", work, append(right, "X-Forwarded-For", guesser)...), 201, "right token after the window")
 }
 
 func TestMachineTokenScope(t *testing.T) {
