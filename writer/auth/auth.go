@@ -38,7 +38,7 @@ import (
 
 // Cookie names besides the session cookie.
 const (
-	SessionCookie   = "sf_session"
+	SessionCookie   = contract.MemberSessionCookie
 	WebIDCookie     = "sf_bid"       // bid, readable by the page (startup resolution)
 	MemberCookie    = "sf_member"    // uid=..&loginType=..&19Toggle=OFF|&mode=dev, readable
 	AdultModeCookie = "sf_adult"     // Y or N, one year
