@@ -14,8 +14,10 @@ import (
 // SameSite=Strict) when a member whose role is analyst logs in or asks who they
 // are, and clears it otherwise; analytics reads it to let the member see
 // reports and to log who asked. Analytics has no database of accounts: the
-// token is the writer's word, from the session, that this uid holds the
-// analyst role until it expires.
+// token is the writer's word that this uid held the analyst role when it was
+// made. That is not enough to answer a report: analytics also asks the writer
+// (AnalystCheckSubject) whether the member session beside it is still live
+// with the role held, so logout and a withdrawn role end access at once.
 const AnalystCookie = "sf_analyst"
 
 // StaffCookie is the writer's staff session cookie (writer/staff) and
