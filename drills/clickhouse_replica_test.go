@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+
 	"storefront/analytics/chschema"
 	"storefront/contract"
 	"storefront/devsecrets"
@@ -73,6 +75,7 @@ func TestClickHouseReplicaStopUnderIngestion(t *testing.T) {
 		}
 	}
 	e := startEdge(t, ctx, "edge", n.URL, "http://127.0.0.1:1")
+	analystYes(t, n.URL)
 
 	l, rec := pageViewLoad(ctx, e.URL(), "replica", rate, lead+outage+tail, false)
 	sleepCtx(ctx, lead)
@@ -87,8 +90,12 @@ func TestClickHouseReplicaStopUnderIngestion(t *testing.T) {
 		tick := time.NewTicker(500 * time.Millisecond)
 		defer tick.Stop()
 		c := &http.Client{Timeout: 20 * time.Second}
+		// Reports ask the writer whether the session behind the analyst
+		// cookie is live (issue 31); there is no writer here, so a stand-in
+		// answers yes for the drill's session.
 		analyst := map[string]string{"Cookie": contract.AnalystCookie + "=" +
-			contract.SignAnalyst([]byte(devsecrets.AnalystSecret), "1000001", time.Now().Add(time.Hour))}
+			contract.SignAnalyst([]byte(devsecrets.AnalystSecret), "1000001", time.Now().Add(time.Hour)) +
+			"; " + contract.MemberSessionCookie + "=drill"}
 		q := "traffic?at=" + url.QueryEscape(time.Now().UTC().Format(time.RFC3339)) + "&before=1h&after=1h&step=1h"
 		for {
 			for _, an := range []*service{an1, an2} {
@@ -224,4 +231,25 @@ func TestClickHouseReplicaStopUnderIngestion(t *testing.T) {
 		len(evs), rate, len(acked), during, up.after.Sub(down.before).Round(time.Millisecond), failed,
 		caughtUp.Round(time.Millisecond), behind, answered, strings.Join(counts, "; "),
 		metric(ctx, an1.URL(), "analytics_events_duplicate_total"), metric(ctx, an2.URL(), "analytics_events_duplicate_total"))
+}
+
+// analystYes answers the reports' analyst check (contract.AnalystCheckSubject)
+// with yes for the member session "drill", as the writer would for a live
+// analyst: the drills that run analytics without a writer read reports.
+func analystYes(t *testing.T, natsURL string) {
+	t.Helper()
+	nc, err := nats.Connect(natsURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	if _, err := nc.Subscribe(contract.AnalystCheckSubject, func(m *nats.Msg) {
+		var q contract.AnalystCheck
+		_ = json.Unmarshal(m.Data, &q)
+		a := contract.AnalystAnswer{OK: q.Session == "drill", Who: q.UID}
+		b, _ := json.Marshal(a)
+		_ = m.Respond(b)
+	}); err != nil {
+		t.Fatal(err)
+	}
 }

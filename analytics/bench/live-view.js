@@ -34,9 +34,11 @@ export function setup() {
   const uid = res.json('authInfo.uid');
   http.put(`${BASE}/admin/api/v1/users/${uid}/role`, JSON.stringify({ role: 'analyst' }), { headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${ADMIN}` } });
   http.get(`${BASE}/home/api/v1/auth/me`);
-  const c = jar.cookiesForURL(`${BASE}/`).sf_analyst;
+  const cookies = jar.cookiesForURL(`${BASE}/`);
+  const c = cookies.sf_analyst;
   if (!c) throw new Error('no analyst cookie: is the admin token right?');
-  return { cookie: c[0], pid: `bench-live-${Date.now()}` };
+  // The reports check the member session beside the analyst cookie (issue 31).
+  return { cookie: `sf_analyst=${c[0]}; sf_session=${cookies.sf_session[0]}`, pid: `bench-live-${Date.now()}` };
 }
 
 function uuid() {
@@ -55,7 +57,7 @@ export function track(d) {
 }
 
 export function live(d) {
-  const r = http.get(`${BASE}/analytics/api/v1/reports/live?minutes=5`, { headers: { Cookie: `sf_analyst=${d.cookie}` } });
+  const r = http.get(`${BASE}/analytics/api/v1/reports/live?minutes=5`, { headers: { Cookie: d.cookie } });
   check(r, { 'live 200': (x) => x.status === 200 });
   liveMs.add(r.timings.duration);
 }
@@ -65,7 +67,7 @@ export function teardown(d) {
   // should hold every event sent: compare the log line with events_sent.
   let got = -1;
   for (let i = 0; i < 60; i++) {
-    const r = http.get(`${BASE}/analytics/api/v1/reports/live?minutes=10`, { headers: { Cookie: `sf_analyst=${d.cookie}` } });
+    const r = http.get(`${BASE}/analytics/api/v1/reports/live?minutes=10`, { headers: { Cookie: d.cookie } });
     const w = (r.json('topWorks') || []).find((x) => x.pid === d.pid);
     const now = w ? w.views + w.opens : 0;
     if (now === got && now > 0) break;

@@ -53,6 +53,7 @@ func TestCSVExport(t *testing.T) {
 	} {
 		req, _ := http.NewRequest("GET", srv.URL+"/analytics/api/v1/reports/"+c.path+"&format=csv", nil)
 		req.AddCookie(&http.Cookie{Name: contract.AnalystCookie, Value: token})
+		req.AddCookie(&http.Cookie{Name: contract.MemberSessionCookie, Value: liveSession})
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)

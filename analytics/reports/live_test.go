@@ -23,7 +23,7 @@ import (
 func TestLiveViewMatchesRawCounts(t *testing.T) {
 	now := time.Now().UTC().Truncate(time.Second)
 	_, ch := setup(t, now)
-	rp := reports.New(ch, ch, secret, func() time.Time { return now }, slog.New(slog.DiscardHandler))
+	rp := reports.New(ch, ch, secret, allowAll, func() time.Time { return now }, slog.New(slog.DiscardHandler))
 	released := now.Add(-10 * time.Minute)
 	rp.Releases = func(_ context.Context, pid string, no int) (time.Time, bool) {
 		if pid == "W1" && no == 12 {

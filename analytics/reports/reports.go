@@ -3,10 +3,13 @@
 // table for minute-level traffic). Answers use the seed's envelope; bad input is a
 // 400 with the envelope and a request without a valid analyst cookie a 401.
 //
-// Who may ask: a member holding the analyst role, proven by the writer's signed
-// analyst cookie (contract.AnalystCookie, made from the session at login or
-// /me). The catalog admin token opens nothing here. Every answered request is
-// written to report_audit with the analyst's uid before the answer leaves.
+// Who may ask: a staff account of role analyst (its session cookie sf_staff),
+// or a member holding the analyst role (the writer's signed analyst cookie,
+// contract.AnalystCookie, with the member's session cookie). Either way the
+// writer is asked, for every request, whether the session is live and the
+// role still held (Checker), so a logout, a role change or a removal ends
+// access at once. The catalog admin token opens nothing here. Every answered
+// request is written to report_audit with who asked before the answer leaves.
 //
 // Days are KST days (YYYY-MM-DD), the zone of releases and of the rollups.
 package reports
@@ -35,6 +38,7 @@ type Reports struct {
 	ch      driver.Conn // reads
 	auditDB driver.Conn // report_audit inserts
 	secret  []byte
+	check   Checker
 	now     func() time.Time
 	log     *slog.Logger
 	// Releases (optional, set before serving) marks new volumes in the live view.
@@ -43,14 +47,20 @@ type Reports struct {
 
 // New makes the reports API: ch is where reports read (maybe Distributed
 // tables), audit where report_audit rows are inserted (the local tables);
-// analystSecret checks the analyst cookie (the writer's ANALYST_SECRET), now
-// is the clock.
-func New(ch, audit driver.Conn, analystSecret string, now func() time.Time, log *slog.Logger) *Reports {
+// analystSecret checks the analyst cookie (the writer's ANALYST_SECRET),
+// check asks the writer whether the session behind it is an analyst's now,
+// now is the clock.
+func New(ch, audit driver.Conn, analystSecret string, check Checker, now func() time.Time, log *slog.Logger) *Reports {
 	if now == nil {
 		now = time.Now
 	}
-	return &Reports{ch: ch, auditDB: audit, secret: []byte(analystSecret), now: now, log: log}
+	return &Reports{ch: ch, auditDB: audit, secret: []byte(analystSecret), check: check, now: now, log: log}
 }
+
+// Checker asks the writer whether q's session is, at this moment, an
+// analyst's (analytics/server asks over NATS, contract.AnalystCheckSubject).
+// An error means no answer (the writer unreachable): 503, not 401.
+type Checker func(ctx context.Context, q contract.AnalystCheck) (contract.AnalystAnswer, error)
 
 // Register mounts the report routes on mux.
 func (rp *Reports) Register(mux *http.ServeMux) {
@@ -74,6 +84,7 @@ var (
 	errNoAnalyst    = contract.Errorf(http.StatusUnauthorized, "분석가 계정으로 로그인해 주세요.")
 	errNoReport     = contract.Errorf(http.StatusNotFound, "없는 보고서입니다.")
 	errReportFailed = contract.Errorf(http.StatusInternalServerError, "보고서를 만들지 못했습니다.")
+	errNoCheck      = contract.Errorf(http.StatusServiceUnavailable, "분석가 권한을 확인하지 못했습니다. 잠시 후 다시 시도해 주세요.")
 	errNoAudit      = contract.Errorf(http.StatusServiceUnavailable, "보고서 요청을 기록하지 못해 답할 수 없습니다. 잠시 후 다시 시도해 주세요.")
 )
 
@@ -87,7 +98,12 @@ func (rp *Reports) handle(h func(*http.Request) (any, error)) http.Handler {
 		w.Header().Set("Cache-Control", "no-store")
 		uid, err := rp.analyst(r)
 		if err != nil {
-			writeError(w, errNoAnalyst)
+			var e *contract.ClientError
+			if !errors.As(err, &e) {
+				rp.log.Error("analyst check", "path", r.URL.Path, "err", err)
+				e = errNoCheck
+			}
+			writeError(w, e)
 			return
 		}
 		start := rp.now()
@@ -145,13 +161,43 @@ func writeError(w http.ResponseWriter, e *contract.ClientError) {
 	_, _ = w.Write(e.Body())
 }
 
-// analyst is the uid of the request's analyst cookie.
+// analyst is who asks: the writer's name for the request's live analyst
+// session, or errNoAnalyst. The staff cookie is asked about when present;
+// otherwise the signed analyst cookie names a uid, and the member session
+// beside it must be that uid's, live, with the role still held.
 func (rp *Reports) analyst(r *http.Request) (string, error) {
-	c, err := r.Cookie(contract.AnalystCookie)
+	var q contract.AnalystCheck
+	if c, err := r.Cookie(contract.StaffCookie); err == nil && c.Value != "" {
+		q.Staff = c.Value
+	} else {
+		c, err := r.Cookie(contract.AnalystCookie)
+		if err != nil {
+			return "", errNoAnalyst
+		}
+		uid, err := contract.VerifyAnalyst(rp.secret, c.Value, rp.now())
+		if err != nil {
+			return "", errNoAnalyst
+		}
+		s, err := r.Cookie(contract.MemberSessionCookie)
+		if err != nil || s.Value == "" {
+			return "", errNoAnalyst
+		}
+		q.Session, q.UID = s.Value, uid
+	}
+	if rp.check == nil {
+		return "", errNoAnalyst
+	}
+	a, err := rp.check(r.Context(), q)
 	if err != nil {
 		return "", err
 	}
-	return contract.VerifyAnalyst(rp.secret, c.Value, rp.now())
+	if a.Error != "" {
+		return "", fmt.Errorf("writer could not check the analyst: %s", a.Error)
+	}
+	if !a.OK || a.Who == "" {
+		return "", errNoAnalyst
+	}
+	return a.Who, nil
 }
 
 // audit writes who asked what into report_audit.

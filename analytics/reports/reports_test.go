@@ -45,7 +45,7 @@ func setup(t *testing.T, now time.Time) (*httptest.Server, driver.Conn) {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	reports.New(ch, ch, secret, func() time.Time { return now }, log).Register(mux)
+	reports.New(ch, ch, secret, allowAll, func() time.Time { return now }, log).Register(mux)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv, ch
@@ -56,6 +56,7 @@ func get(t *testing.T, srv *httptest.Server, path, tok string, out any) int {
 	req, _ := http.NewRequest("GET", srv.URL+path, nil)
 	if tok != "" {
 		req.AddCookie(&http.Cookie{Name: contract.AnalystCookie, Value: tok})
+		req.AddCookie(&http.Cookie{Name: contract.MemberSessionCookie, Value: liveSession})
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

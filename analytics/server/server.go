@@ -8,6 +8,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -311,7 +312,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	mux := svc.OpsMux(&s.ready, s.reg, s.readyDetail)
 	// Reads may go to the Distributed tables; the audit row is written to
 	// this server's own table, as every insert of analytics.
-	rp := reports.New(s.read, retryingConn{ch}, cfg.AnalystSecret, cfg.Now, log)
+	rp := reports.New(s.read, retryingConn{ch}, cfg.AnalystSecret, askWriter(nc), cfg.Now, log)
 	// The bucket of volume pages exists wherever the catalog does (Ensure).
 	vols, err := js.KeyValue(ctx, contract.VolumesBucket)
 	if err != nil {
@@ -321,6 +322,30 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	rp.Register(mux)
 	s.http = cfg.Timeouts.Apply(&http.Server{Handler: mux})
 	return s, nil
+}
+
+// askWriter is the reports' Checker: the writer answers, from its
+// PostgreSQL, whether the request's session is an analyst's right now.
+// Analytics keeps no account or session state of its own, so nothing here
+// can lag behind a logout, a role change or a removal.
+func askWriter(nc *nats.Conn) reports.Checker {
+	return func(ctx context.Context, q contract.AnalystCheck) (contract.AnalystAnswer, error) {
+		var a contract.AnalystAnswer
+		b, err := json.Marshal(q)
+		if err != nil {
+			return a, err
+		}
+		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		m, err := nc.RequestWithContext(ctx, contract.AnalystCheckSubject, b)
+		if err != nil {
+			return a, fmt.Errorf("ask the writer about the analyst: %w", err)
+		}
+		if err := json.Unmarshal(m.Data, &a); err != nil {
+			return a, fmt.Errorf("writer's analyst answer: %w", err)
+		}
+		return a, nil
+	}
 }
 
 func (s *Server) readyDetail() string {

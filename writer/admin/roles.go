@@ -18,7 +18,8 @@ type roleBody struct {
 // setRole is PUT users/{uid}/role {"role": "analyst"|"member"}: the catalog
 // admin makes a member an analyst (the reports) or takes the role back. The
 // member's analyst cookie follows at their next login or /me; one already
-// handed out lasts at most its 8 hours.
+// handed out is refused by the next report, which asks the writer whether
+// the role is still held (writer/server/analystcheck.go).
 func (a *API) setRole(w http.ResponseWriter, r *http.Request) error {
 	uid, err := strconv.ParseInt(r.PathValue("uid"), 10, 64)
 	if err != nil || uid <= 0 {

@@ -38,7 +38,7 @@ import (
 
 // Cookie names besides the session cookie.
 const (
-	SessionCookie   = "sf_session"
+	SessionCookie   = contract.MemberSessionCookie
 	WebIDCookie     = "sf_bid"       // bid, readable by the page (startup resolution)
 	MemberCookie    = "sf_member"    // uid=..&loginType=..&19Toggle=OFF|&mode=dev, readable
 	AdultModeCookie = "sf_adult"     // Y or N, one year
@@ -442,8 +442,9 @@ func (a *Auth) setUserCookies(w http.ResponseWriter, r *http.Request, u *User) {
 	a.setAnalyst(w, r, u)
 }
 
-// analystTTL bounds how long a withdrawn analyst role still opens the
-// reports: the SPA asks /me at start, which renews or clears the cookie.
+// analystTTL is the analyst cookie's life: the SPA asks /me at start, which
+// renews or clears it. A withdrawn role or a logout does not wait for it:
+// analytics asks the writer about the session behind it on every report.
 const analystTTL = 8 * time.Hour
 
 // setAnalyst gives an analyst the signed analyst cookie and takes it from

@@ -401,6 +401,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	s.auth = auth.New(s.pool, acfg, log.With("part", "auth"))
 	s.auth.Changed = s.relay.Wake
 	s.auth.ProfileChanged = s.enqueueProfile
+	if err := s.answerAnalystChecks(st); err != nil {
+		return nil, err
+	}
 	member := http.NewServeMux()
 	s.auth.Routes(recorder{member, &s.patterns})
 	if err := s.routes(ctx, recorder{member, &s.patterns}, reg, adm); err != nil {

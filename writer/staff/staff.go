@@ -30,6 +30,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"storefront/contract"
 	"storefront/realip"
 	"storefront/writer/httpapi"
 )
@@ -38,7 +39,7 @@ import (
 // is the staff_sessions key. HttpOnly, SameSite=Strict, Path=/ (analytics'
 // reports under /analytics/api/ read it too), Secure unless a development
 // store runs over plain HTTP.
-const Cookie = "sf_staff"
+const Cookie = contract.StaffCookie
 
 // Config of the staff service.
 type Config struct {
