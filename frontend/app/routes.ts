@@ -85,5 +85,7 @@ export default [
     route("admin/media", "routes/admin/media.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
     route("admin/comments", "routes/admin/comments.tsx"),
+    // A work's settings (issue 31/32): for now its early access.
+    route("admin/works/:pid", "routes/admin/work.tsx"),
   ]),
 ] satisfies RouteConfig;
