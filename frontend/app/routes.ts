@@ -87,5 +87,7 @@ export default [
     route("admin/comments", "routes/admin/comments.tsx"),
     route("admin/settlement", "routes/admin/settlement.tsx"),
     route("admin/reviews", "routes/admin/reviews.tsx"),
+    // A work's settings (issue 31/32): for now its early access.
+    route("admin/works/:pid", "routes/admin/work.tsx"),
   ]),
 ] satisfies RouteConfig;
