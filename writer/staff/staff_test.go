@@ -38,7 +38,10 @@ type stack struct {
 }
 
 func start(t *testing.T) *stack {
-	c := &clock{t: time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)}
+	// From the real time: analytics verifies the writer's signed analyst
+	// cookie (8 hours) against its own clock (analyst_test.go), so a fixed
+	// date made those tests expire at 18:00 UTC of the day it was written.
+	c := &clock{t: time.Now().UTC().Truncate(time.Minute)}
 	env := writertest.StartWriter(t, func(cfg *server.Config) { cfg.Now = c.Now })
 	return &stack{t: t, env: env, clock: c}
 }
