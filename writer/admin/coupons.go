@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"storefront/writer/httpapi"
 	"storefront/writer/money"
 )
@@ -14,7 +16,7 @@ import (
 // tickets have no other source than events and this: compensation,
 // promotions, customer service.
 type Coupons interface {
-	GrantCoupons(ctx context.Context, uid int64, g money.Grant) error
+	GrantCouponsIn(ctx context.Context, tx pgx.Tx, uid int64, g money.Grant) error
 }
 
 type grantBody struct {
@@ -62,8 +64,11 @@ func (a *API) grantCoupons(w http.ResponseWriter, r *http.Request) error {
 	if b.AvailableAt != nil {
 		g.AvailableAt = *b.AvailableAt
 	}
-	if err := a.Coupons.GrantCoupons(ctx, uid, g); err != nil {
-		// money's refusals are httpapi.Errors already.
+	// Coupons are money: the grant and its audit row (who gave what to
+	// whom) are one transaction. money's refusals are httpapi.Errors.
+	e := entry(r, "member:"+strconv.FormatInt(uid, 10))
+	e.After = b
+	if err := a.tx(ctx, e, func(tx pgx.Tx) error { return a.Coupons.GrantCouponsIn(ctx, tx, uid, g) }); err != nil {
 		return err
 	}
 	return httpapi.JSON(w, http.StatusCreated, httpapi.OK)

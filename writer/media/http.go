@@ -17,6 +17,7 @@ import (
 	"storefront/contract"
 	"storefront/media/process"
 	"storefront/writer/httpapi"
+	"storefront/writer/staff"
 )
 
 // Korean refusals (the admin screen shows them as they are).
@@ -412,6 +413,12 @@ func (s *Service) createJob(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	var job jobView
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		// A job replaces what readers see (a volume's pages, a cover): it
+		// is a staff change with its audit row, in this transaction.
+		audit, err := staff.Audit(ctx, tx)
+		if err != nil {
+			return err
+		}
 		var section string
 		switch in.Target {
 		case TargetVolume:
@@ -474,14 +481,29 @@ func (s *Service) createJob(w http.ResponseWriter, r *http.Request) error {
 		}
 		now := s.cfg.Now().UTC()
 		job = jobView{Target: in.Target, PID: in.PID, No: in.No, RefID: in.ID, State: "queued", Created: now, Updated: now}
-		return tx.QueryRow(ctx, `INSERT INTO media_jobs (target, pid, no, ref_id, originals, kinds, not_before, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $7) RETURNING id`, in.Target, in.PID, in.No, in.ID, keys, kinds, now).Scan(&job.ID)
+		if err := tx.QueryRow(ctx, `INSERT INTO media_jobs (target, pid, no, ref_id, originals, kinds, not_before, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $7) RETURNING id`, in.Target, in.PID, in.No, in.ID, keys, kinds, now).Scan(&job.ID); err != nil {
+			return err
+		}
+		return audit(staff.Entry{Action: "POST media/jobs", Target: jobTarget(in.Target, in.PID, in.No, in.ID),
+			After: map[string]any{"job": job.ID, "uploads": in.Uploads, "kinds": kinds}})
 	})
 	if err != nil {
 		return err
 	}
 	s.Wake()
 	return httpapi.JSON(w, http.StatusAccepted, jobAnswer{httpapi.H200(), job})
+}
+
+// jobTarget names what a job replaces, as the audit trail's targets do.
+func jobTarget(target, pid string, no int, id int64) string {
+	switch target {
+	case TargetVolume:
+		return fmt.Sprintf("volume:%s/%d", pid, no)
+	case TargetCover, TargetWide:
+		return target + ":" + pid
+	}
+	return fmt.Sprintf("%s:%d", target, id)
 }
 
 // fits checks that the files suit the target: a picture for a cover, and

@@ -94,6 +94,12 @@ func TestStripEpisodeUploadedInResumablePartsIsProcessedAndPublished(t *testing.
 	if n := e.Count(`SELECT count(*) FROM volume_media WHERE pid = 'P1'`); n != 1 {
 		t.Fatalf("%d versions after the same upload twice", n)
 	}
+	// Each job is a staff change in the audit trail (issue 31), by whom
+	// and with which uploads.
+	if n := e.Count(`SELECT count(*) FROM staff_audit WHERE action = 'POST media/jobs' AND target = 'volume:P1/1'
+		AND actor_role = 'machine' AND after->'uploads' = $1::jsonb`, `["`+id+`", "`+second+`"]`); n != 2 {
+		t.Fatalf("%d audit rows for the two jobs of P1/1, want 2", n)
+	}
 }
 
 func TestBadUploadsAreRefusedAndStoreNothing(t *testing.T) {
@@ -183,6 +189,9 @@ func TestBadUploadsAreRefusedAndStoreNothing(t *testing.T) {
 	}
 	if n := e.Count(`SELECT count(*) FROM media_jobs`); n != 0 {
 		t.Fatalf("%d jobs made by refused calls", n)
+	}
+	if n := e.Count(`SELECT count(*) FROM staff_audit WHERE action = 'POST media/jobs'`); n != 0 {
+		t.Fatalf("%d audit rows written by refused jobs", n)
 	}
 	if n := e.Count(`SELECT count(*) FROM media_upload_parts WHERE upload_id = $1`, open); n != 0 {
 		t.Fatalf("refused parts recorded: %d", n)

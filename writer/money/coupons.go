@@ -84,20 +84,24 @@ func insertGrant(ctx context.Context, tx pgx.Tx, uid int64, g Grant, now time.Ti
 	return nil
 }
 
-// GrantCoupons gives coupons to a user (admin API, compensation, tests).
+// GrantCoupons gives coupons to a user (compensation, tests).
 func (s *Service) GrantCoupons(ctx context.Context, uid int64, g Grant) error {
+	return s.inTx(ctx, func(tx pgx.Tx) error { return s.GrantCouponsIn(ctx, tx, uid, g) })
+}
+
+// GrantCouponsIn is GrantCoupons inside the caller's transaction: the admin
+// API's grant writes its staff audit row in the same one.
+func (s *Service) GrantCouponsIn(ctx context.Context, tx pgx.Tx, uid int64, g Grant) error {
 	if g.AvailableAt.IsZero() {
 		g.AvailableAt = s.clock(ctx)
 	}
 	if err := g.validate(); err != nil {
 		return err
 	}
-	return s.inTx(ctx, func(tx pgx.Tx) error {
-		if _, err := lockWallet(ctx, tx, uid); err != nil {
-			return err
-		}
-		return insertGrant(ctx, tx, uid, g, s.clock(ctx))
-	})
+	if _, err := lockWallet(ctx, tx, uid); err != nil {
+		return err
+	}
+	return insertGrant(ctx, tx, uid, g, s.clock(ctx))
 }
 
 // couponSubject is a coupon kind as the store names it, with its subject particle.

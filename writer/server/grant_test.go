@@ -1,7 +1,9 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,6 +59,15 @@ func TestAdminGrantsCoupons(t *testing.T) {
 	}
 	if st, body := e.Admin.Do("POST", path, map[string]any{"kind": "pass", "count": 2, "expiresAt": exp, "received": true}); st != 201 {
 		t.Fatalf("grant: %d %s", st, body)
+	}
+	// The grant's audit row (issue 31): who gave what to whom, written with it.
+	var action, actor, after string
+	if err := e.Pool.QueryRow(context.Background(), `SELECT action, actor_role, after::text FROM staff_audit WHERE target = $1`,
+		"member:"+me.AuthInfo.UID).Scan(&action, &actor, &after); err != nil {
+		t.Fatalf("the grant's audit row: %v", err)
+	}
+	if action != "POST users/{uid}/coupons" || actor != "machine" || !strings.Contains(after, `"kind": "pass"`) || !strings.Contains(after, `"count": 2`) {
+		t.Fatalf("audit row: %s by %s after %s", action, actor, after)
 	}
 	_, body = m.Do("GET", "/home/api/v1/coupons?pid=G1", nil)
 	var ci struct {
