@@ -372,7 +372,7 @@ for s in "${scenarios[@]}"; do
     # outbox -> KV -> watch), never read from PostgreSQL.
     rows=$(sql "SELECT concat_ws(' ', coalesce(sum(comment_cnt), 0), coalesce(sum(heart_cnt), 0)) FROM episode_comment_meta WHERE pid = '$cpid' AND vol = 3")
     edge=-
-    for _ in $(seq 1 100); do
+    for _ in $(seq 1 300); do
       edge=$(curl -fsS -H 'X-Channel: AW' "$base_url/home/api/v1/products/$cpid/episodes/3/comments" 2>/dev/null | jq -r '"\(.data.count) \(.data.hearts)"' 2>/dev/null || echo -)
       [ "$edge" = "$rows" ] && break
       sleep 0.1
