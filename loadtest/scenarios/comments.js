@@ -16,8 +16,8 @@
 // and then the virtual user takes its next member, so no post meets the limit.
 //
 // Every post carries an Idempotency-Key and is sent twice at once: both
-// answers must name the same comment, exactly one of them as new. Every tenth
-// like and heart is sent twice (a double tap): the second changes nothing.
+// answers must name the same comment, exactly one of them as new. One like
+// and heart in ten is sent twice (a double tap): the second changes nothing.
 // The counters comments_accepted, comment_likes_accepted and hearts_accepted
 // count what the writer newly stored by k6's own account (a member never likes
 // a comment twice in its counters); loadtest/run.sh then reconciles them with
@@ -62,7 +62,7 @@ const smoke = PROFILE === 'smoke';
 // members signed up before the load: about three posts per member of the
 // spike profile's ~3,300 readers at a 30 % share, with room.
 const VUS = smoke ? 10 : 60;
-const POOL = parseInt(__ENV.MEMBERS || (smoke ? '6' : '500'), 10);
+const POOL = parseInt(__ENV.MEMBERS || (smoke ? '6' : '600'), 10);
 
 // Latency targets of the issue (p99 of comment reads from the edge and of
 // comment writes), in every profile but smoke: the smoke runs in the test
