@@ -27,6 +27,9 @@
 //
 // setup() creates the work (COMMENTS_PID, default ltc<RUN_ID>) through the
 // admin API: three free episodes, the third released a few seconds ago.
+//
+// DOUBLE_POST=1 also posts each member's first comment again under another
+// key (a client retrying without its key): the after-run check must then fail.
 
 import { check, fail, sleep } from 'k6';
 import exec from 'k6/execution';
@@ -265,6 +268,14 @@ function post(ctx, head) {
   replays.add(1);
   commentsAccepted.add(1);
   if (parent) repliesAccepted.add(1);
+  if (__ENV.DOUBLE_POST && me.posts === 1) {
+    // The check of the check: a client that retries without its key. The
+    // writer stores it again (it cannot tell), k6 does not count it, and the
+    // after-run reconciliation must fail (a lost or doubled comment shows).
+    req.params.headers['Idempotency-Key'] = `${k}-again`;
+    req.params.headers['X-Request-Token'] = `${req.params.headers['X-Request-Token']}x`;
+    http.post(req.url, req.body, req.params);
+  }
 }
 
 // like likes a listed comment this member has not liked; every tenth is sent
