@@ -383,7 +383,7 @@ for s in "${scenarios[@]}"; do
     if [ "$got" = "$want" ] && [ "$bad" = "0 0 0 0 0 0" ] && [ "$edge" = "$rows" ] && [ "$(metric "$j" comments_accepted count)" -gt 0 ]; then
       report+=("$line: reconciled exactly (0 lost, 0 doubled; the edge shows $edge)")
     else
-      report+=("$line: MISMATCH (k6 counted $want; invariants $bad; edge $edge vs $rows)")
+      report+=("$line: MISMATCH (k6 counted $want; invariants $bad; edge $edge vs $rows; outcomes k6 never learned $(metric "$j" unresolved_outcomes count))")
       failed+=("comments: reconciliation failed")
     fi
     ;;
