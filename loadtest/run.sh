@@ -3,7 +3,7 @@
 # that nothing went wrong under it.
 #
 #   loadtest/run.sh <scenario> [profile]
-#     scenario: release-spike | purchase-storm | ingestion | all
+#     scenario: release-spike | purchase-storm | ingestion | comments | all
 #               smoke = every scenario with the smoke profile (seconds each;
 #               the test command runs this)
 #     profile:  smoke | average | spike | stress | soak   (default spike; see lib/profiles.js)
@@ -32,13 +32,14 @@ log() { printf '\033[1;35m[loadtest]\033[0m %s\n' "$*" >&2; }
 what=${1:-}
 profile=${2:-spike}
 case "$what" in
-  smoke) profile=smoke; scenarios=(release-spike ingestion purchase-storm) ;;
+  smoke) profile=smoke; scenarios=(release-spike ingestion purchase-storm comments) ;;
   # The spike comes first (the release instant must not pass while another
   # scenario runs); ingestion next, while PostgreSQL's statistics settle; the
-  # storm last (it reads the catalog in the writer, as purchases must).
-  all) scenarios=(release-spike ingestion purchase-storm) ;;
-  release-spike | purchase-storm | ingestion) scenarios=("$what") ;;
-  *) echo "usage: loadtest/run.sh <release-spike|purchase-storm|ingestion|all|smoke> [smoke|average|spike|stress|soak]" >&2; exit 2 ;;
+  # storm next (it reads the catalog in the writer, as purchases must); the
+  # comments last (their own work, made by the scenario's setup).
+  all) scenarios=(release-spike ingestion purchase-storm comments) ;;
+  release-spike | purchase-storm | ingestion | comments) scenarios=("$what") ;;
+  *) echo "usage: loadtest/run.sh <release-spike|purchase-storm|ingestion|comments|all|smoke> [smoke|average|spike|stress|soak]" >&2; exit 2 ;;
 esac
 
 data=$root/.data/loadtest
@@ -195,7 +196,7 @@ k6run() { # scenario, extra -e args...
 
 need_release=0
 for s in "${scenarios[@]}"; do
-  [ "$s" != ingestion ] && need_release=1
+  case "$s" in release-spike | purchase-storm) need_release=1 ;; esac
 done
 if [ "$need_release" = 1 ]; then
   # The release instant lies after whatever runs before the spike.
@@ -336,6 +337,54 @@ for s in "${scenarios[@]}"; do
     else
       report+=("$line: MISMATCH (k6 counted $want; invariants $bad)")
       failed+=("purchase-storm: reconciliation failed")
+    fi
+    ;;
+  comments)
+    finish_spike
+    cpid="ltc${run_id//[^A-Za-z0-9]/}"
+    k6run comments -e COMMENTS_PID="$cpid"
+    j=$results/comments.json
+    if [ -z "$db_url" ]; then
+      report+=("comments: $(metric "$j" comments_accepted count) comments; not reconciled (no DATABASE_URL)")
+      continue
+    fi
+    # What k6 saw newly stored, and what PostgreSQL holds for the run's work.
+    want="$(metric "$j" members count) $(metric "$j" comments_accepted count) $(metric "$j" replies_accepted count) $(metric "$j" comment_likes_accepted count) $(metric "$j" hearts_accepted count)"
+    got=$(sql "SELECT concat_ws(' ',
+      (SELECT count(*) FROM users WHERE email LIKE 'lt-${run_id}-c%'),
+      (SELECT count(*) FROM episode_comments WHERE pid = '$cpid'),
+      (SELECT count(*) FROM episode_comments WHERE pid = '$cpid' AND parent_id IS NOT NULL),
+      (SELECT count(*) FROM episode_comment_likes l JOIN episode_comments c ON c.id = l.comment_id WHERE c.pid = '$cpid'),
+      (SELECT count(*) FROM episode_hearts WHERE pid = '$cpid'))")
+    # Counts equal rows, and nothing stored twice: each number must be 0.
+    bad=$(sql "SELECT concat_ws(' ',
+      (SELECT count(*) FROM episode_comment_meta m WHERE m.pid = '$cpid' AND m.comment_cnt <>
+         (SELECT count(*) FROM episode_comments c WHERE c.pid = m.pid AND c.vol = m.vol AND NOT c.deleted AND NOT c.hidden)),
+      (SELECT count(*) FROM episode_comment_meta m WHERE m.pid = '$cpid' AND m.heart_cnt <>
+         (SELECT count(*) FROM episode_hearts h WHERE h.pid = m.pid AND h.vol = m.vol)),
+      (SELECT count(*) FROM episode_comments c WHERE c.pid = '$cpid' AND c.like_cnt <>
+         (SELECT count(*) FROM episode_comment_likes l WHERE l.comment_id = c.id)),
+      (SELECT count(*) FROM episode_comments c WHERE c.pid = '$cpid' AND c.parent_id IS NULL AND c.reply_cnt <>
+         (SELECT count(*) FROM episode_comments r WHERE r.parent_id = c.id AND NOT r.deleted AND NOT r.hidden)),
+      (SELECT count(*) FROM (SELECT 1 FROM episode_comments WHERE pid = '$cpid' GROUP BY uid, body HAVING count(*) > 1) d),
+      (SELECT count(*) FROM (SELECT 1 FROM episode_comments WHERE pid = '$cpid' AND parent_id IS NULL GROUP BY vol, seq HAVING count(*) > 1) d))")
+    # The edge's head shows the stored counts within a few seconds (writer ->
+    # outbox -> KV -> watch), never read from PostgreSQL.
+    rows=$(sql "SELECT concat_ws(' ', coalesce(sum(comment_cnt), 0), coalesce(sum(heart_cnt), 0)) FROM episode_comment_meta WHERE pid = '$cpid' AND vol = 3")
+    edge=-
+    for _ in $(seq 1 300); do
+      edge=$(curl -fsS -H 'X-Channel: AW' "$base_url/home/api/v1/products/$cpid/episodes/3/comments" 2>/dev/null | jq -r '"\(.data.count) \(.data.hearts)"' 2>/dev/null || echo -)
+      [ "$edge" = "$rows" ] && break
+      sleep 0.1
+    done
+    log "comments reconciliation: want [members comments replies likes hearts] = [$want], PostgreSQL [$got]"
+    log "comments invariants: [comment_cnt!=rows, heart_cnt!=rows, like_cnt!=rows, reply_cnt!=rows, doubled posts, doubled seq] = [$bad]; edge head [count hearts] = [$edge], PostgreSQL [$rows]"
+    line="comments: $(metric "$j" readers count) readers; members/comments/replies/likes/hearts = $got"
+    if [ "$got" = "$want" ] && [ "$bad" = "0 0 0 0 0 0" ] && [ "$edge" = "$rows" ] && [ "$(metric "$j" comments_accepted count)" -gt 0 ]; then
+      report+=("$line: reconciled exactly (0 lost, 0 doubled; the edge shows $edge)")
+    else
+      report+=("$line: MISMATCH (k6 counted $want; invariants $bad; edge $edge vs $rows; outcomes k6 never learned $(metric "$j" unresolved_outcomes count))")
+      failed+=("comments: reconciliation failed")
     fi
     ;;
   esac
