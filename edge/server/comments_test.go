@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -55,6 +56,10 @@ func TestEpisodeCommentsFromTheEdge(t *testing.T) {
 	e.putProduct(product("xadult", contract.SectionWebtoon, "성인 작품", func(p *contract.Product) { p.Age = 19 }))
 	g := startEdge(t, e, func(c *server.Config) { c.Now = func() time.Time { return t0 } })
 	g.waitReady()
+	// A second edge on the same bucket (issue 36: a hidden comment leaves
+	// every edge, each from its own watch).
+	g2 := startEdge(t, e, func(c *server.Config) { c.Now = func() time.Time { return t0 } })
+	g2.waitReady()
 	path := "/home/api/v1/products/wt1/episodes/1/comments"
 
 	// Nobody commented yet: an empty head, from memory after the first ask.
@@ -92,14 +97,22 @@ func TestEpisodeCommentsFromTheEdge(t *testing.T) {
 		g.getJSON(path, 200, &a)
 		return len(a.Data.Best) == 2 && a.Data.Best[0].ID == 2
 	})
+	// Both edges held the head with the comment (each asked it before).
+	for _, ed := range []*edge{g, g2} {
+		if _, b := ed.get(path); !strings.Contains(string(b), "첫 댓글") {
+			t.Fatalf("before the hide, an edge lacks the comment: %s", b)
+		}
+	}
 	head.Version, head.Count = 12, 1
 	head.Best, head.Newest = []contract.Comment{comment(2, "두 번째", 5)}, []contract.Comment{comment(2, "두 번째", 5)}
 	head.Pages = []contract.CommentPageRef{{Index: 0, Version: 6, Count: 1}}
 	e.putComments(contract.CommentHeadKey("wt1", 1), head)
-	eventually(t, "hidden comment gone", func() bool {
-		_, b := g.get(path)
-		return strings.Contains(string(b), `"version":12`) && !strings.Contains(string(b), "첫 댓글")
-	})
+	for i, ed := range []*edge{g, g2} {
+		eventually(t, fmt.Sprintf("hidden comment gone from edge %d", i+1), func() bool {
+			_, b := ed.get(path)
+			return strings.Contains(string(b), `"version":12`) && !strings.Contains(string(b), "첫 댓글")
+		})
+	}
 	// An older head arriving late changes nothing.
 	old := head
 	old.Version = 9
