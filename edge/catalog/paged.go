@@ -346,7 +346,7 @@ func (s *Store) PinnedPages(now time.Time, ahead time.Duration) []PageKey {
 	from, to := now.Add(-PinBehind), now.Add(ahead)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if s.pins.deferred {
+	if s.loading.Load() {
 		return s.scanPinnedPages(from, to)
 	}
 	var out []PageKey

@@ -21,12 +21,9 @@ import (
 // taken to go forward: a work's releases at or before the last instant it
 // was filed at minus PinBehind are not looked at again.
 type pinIndex struct {
-	mu sync.Mutex
-	// deferred: the store is loading; Apply files nothing and PinnedPages
-	// scans.
-	deferred bool
-	at       map[string]int64              // pid → the hour it is filed under
-	hours    map[int64]map[string]struct{} // hour (unix seconds / 3600) → pids
+	mu    sync.Mutex
+	at    map[string]int64              // pid → the hour it is filed under
+	hours map[int64]map[string]struct{} // hour (unix seconds / 3600) → pids
 }
 
 // pinSlack: works are filed from a minute before the clock's PinBehind,
@@ -95,7 +92,7 @@ func (ix *pinIndex) file(pid string, p *Prod, from time.Time) {
 func (ix *pinIndex) build(products map[string]*Prod, from time.Time) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	ix.at, ix.hours, ix.deferred = nil, nil, false
+	ix.at, ix.hours = nil, nil
 	for pid, p := range products {
 		ix.file(pid, p, from)
 	}

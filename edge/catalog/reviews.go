@@ -61,25 +61,3 @@ func decodeReviews(pid string, v []byte, lazy bool) (*reviewDoc, error) {
 	r.once.Do(func() {})
 	return r, nil
 }
-
-// SetLoading says whether the store is loading its initial state: review
-// lists arriving meanwhile are kept as JSON until first read (reviewDoc),
-// and the search and pin indexes are left alone until the load ends, when
-// they are built once from every work (searchIndex.build, pinIndex.build). The edge sets it until its
-// initial sync ends, before it reports ready.
-func (s *Store) SetLoading(on bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.loading.Store(on)
-	if on {
-		s.search.deferred, s.pins.deferred = true, true
-		return
-	}
-	if s.search.deferred {
-		// Answers do not change (searches scanned meanwhile), so no tag is bumped.
-		s.search.build(s.products)
-	}
-	if s.pins.deferred {
-		s.pins.build(s.products, s.pinFrom())
-	}
-}

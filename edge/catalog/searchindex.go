@@ -39,9 +39,6 @@ type searchIndex struct {
 	free   []int32
 	title  map[term][]int32
 	author map[term][]int32
-	// deferred: the store is loading; Apply leaves the index as it is and
-	// SetLoading(false) builds it.
-	deferred bool
 }
 
 func newSearchIndex() searchIndex {
@@ -445,10 +442,9 @@ func (v *View) SearchPage(q, section string, lo, hi int) ([]Match, int) {
 	if len(qk) == 0 {
 		return nil, 0
 	}
-	ix := &v.s.search
 	sc := scratchPool.Get().(*searchScratch)
 	defer scratchPool.Put(sc)
-	if ix.deferred {
+	if v.s.loading.Load() {
 		return v.scanPage(sc, qk, section, lo, hi)
 	}
 	return v.indexPage(sc, qk, section, lo, hi)

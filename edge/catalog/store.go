@@ -126,7 +126,8 @@ type Store struct {
 	pages        *VolumePages
 	pagedChanged chan struct{}
 
-	// loading: the initial state is loading (SetLoading, reviews.go).
+	// loading: the initial state is loading (SetLoading). Changed under
+	// mu's write lock, so a reader holding mu sees it steady.
 	loading atomic.Bool
 
 	// meta guards revision, updatedAt and applied: a batch of counters
@@ -404,10 +405,8 @@ func (s *Store) apply(u Update, doc any) {
 		s.indexProduct(old, nw)
 		s.indexAuthors(old, nw)
 		s.noteRelease(nw, s.applyNow)
-		if !s.search.deferred {
+		if !s.loading.Load() {
 			s.search.update(old, nw)
-		}
-		if !s.pins.deferred {
 			s.pins.mu.Lock()
 			s.pins.file(pid, nw, s.pinFrom())
 			s.pins.mu.Unlock()
@@ -494,5 +493,25 @@ func setOrDelete[K comparable, V any](m map[K]*V, k K, doc any, del bool) {
 	}
 	if v, ok := doc.(*V); ok {
 		m[k] = v
+	}
+}
+
+// SetLoading says whether the store is loading its initial state: review
+// lists arriving meanwhile are kept as JSON until first read (reviewDoc),
+// and the search and pin indexes are left alone (searches and pins scan the
+// works instead) until the load ends, when they are built once from every
+// work (searchIndex.build, pinIndex.build). The edge sets it until its
+// initial sync ends, before it reports ready.
+func (s *Store) SetLoading(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if on {
+		s.loading.Store(true)
+		return
+	}
+	if s.loading.Swap(false) {
+		// Answers do not change (searches scanned meanwhile), so no tag is bumped.
+		s.search.build(s.products)
+		s.pins.build(s.products, s.pinFrom())
 	}
 }
