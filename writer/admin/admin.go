@@ -129,11 +129,7 @@ func (a *API) ModerationAuth(next http.Handler) http.Handler {
 // fill in its before and after once it knows them); its outbox rows carry
 // the row's id.
 func (a *API) tx(ctx context.Context, e *staff.Entry, f func(pgx.Tx) error) error {
-	err := pgx.BeginFunc(ctx, a.pool, func(tx pgx.Tx) error {
-		write, err := staff.Audit(ctx, tx)
-		if err != nil {
-			return err
-		}
+	err := staff.AuditedTx(ctx, a.pool, func(tx pgx.Tx, write func(staff.Entry) error) error {
 		if err := f(tx); err != nil {
 			return err
 		}

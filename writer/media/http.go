@@ -412,13 +412,9 @@ func (s *Service) createJob(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	var job jobView
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		// A job replaces what readers see (a volume's pages, a cover): it
-		// is a staff change with its audit row, in this transaction.
-		audit, err := staff.Audit(ctx, tx)
-		if err != nil {
-			return err
-		}
+	// A job replaces what readers see (a volume's pages, a cover): it is a
+	// staff change with its audit row, in its transaction.
+	err := staff.AuditedTx(ctx, s.pool, func(tx pgx.Tx, audit func(staff.Entry) error) error {
 		var section string
 		switch in.Target {
 		case TargetVolume:

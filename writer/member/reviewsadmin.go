@@ -277,14 +277,15 @@ func (s *Service) adminReviewDecision(w http.ResponseWriter, r *http.Request) er
 // (writer/staff.Audit: the outbox rows it enqueues carry the row's id), wakes
 // the other nodes' relays at commit and this node's after.
 func (s *Service) auditedTx(ctx context.Context, f func(tx pgx.Tx, write func(staff.Entry) error) error) error {
-	return s.tx(ctx, func(tx pgx.Tx) error {
-		write, err := staff.Audit(ctx, tx)
-		if err != nil {
-			return err
-		}
+	err := staff.AuditedTx(ctx, s.pool, func(tx pgx.Tx, write func(staff.Entry) error) error {
 		if err := f(tx, write); err != nil {
 			return err
 		}
 		return outbox.Notify(ctx, tx)
 	})
+	if err != nil {
+		return err
+	}
+	s.Changed()
+	return nil
 }

@@ -278,11 +278,7 @@ func (s *Service) putContract(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	var after *Contract
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		write, err := staff.Audit(ctx, tx)
-		if err != nil {
-			return err
-		}
+	err = staff.AuditedTx(ctx, s.pool, func(tx pgx.Tx, write func(staff.Entry) error) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('provider:' || $1))`, id); err != nil {
 			return fmt.Errorf("lock provider %s: %w", id, err)
 		}
@@ -335,11 +331,7 @@ func (s *Service) setOwner(r *http.Request, action string, assign bool) error {
 		return httpapi.BadRequest("작품 번호(pid)가 올바르지 않습니다.")
 	}
 	ctx := r.Context()
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		write, err := staff.Audit(ctx, tx)
-		if err != nil {
-			return err
-		}
+	return staff.AuditedTx(ctx, s.pool, func(tx pgx.Tx, write func(staff.Entry) error) error {
 		var n int
 		if err := tx.QueryRow(ctx, `SELECT count(*) FROM providers WHERE id = $1`, id).Scan(&n); err != nil {
 			return fmt.Errorf("read provider %s: %w", id, err)

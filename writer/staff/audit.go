@@ -65,6 +65,21 @@ func Audit(ctx context.Context, tx pgx.Tx) (write func(Entry) error, err error) 
 	}, nil
 }
 
+// AuditedTx runs f in one transaction begun on db, with Audit's write for
+// the change's row: the change, its outbox rows and its audit row commit
+// together or not at all.
+func AuditedTx(ctx context.Context, db interface {
+	Begin(context.Context) (pgx.Tx, error)
+}, f func(tx pgx.Tx, write func(Entry) error) error) error {
+	return pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
+		write, err := Audit(ctx, tx)
+		if err != nil {
+			return err
+		}
+		return f(tx, write)
+	})
+}
+
 func jsonOrNull(v any) ([]byte, error) {
 	if v == nil {
 		return nil, nil
