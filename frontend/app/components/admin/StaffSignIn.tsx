@@ -149,11 +149,14 @@ export function StaffScreen({
   title,
   staff,
   message,
+  alertId,
   children,
 }: {
   title: string;
   staff: Staff | null;
   message?: string;
+  /** id of the refusal's element, for fields that name it in aria-describedby */
+  alertId?: string;
   children: ReactNode;
 }) {
   const refused = useActionData<{ message?: string }>();
@@ -166,7 +169,7 @@ export function StaffScreen({
         {staff && <StaffBar staff={staff} />}
       </div>
       {alert && (
-        <div role="alert" className={s.alert}>
+        <div role="alert" id={alertId} className={s.alert}>
           {alert}
         </div>
       )}

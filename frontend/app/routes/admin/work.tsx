@@ -1,7 +1,7 @@
 import { Form, Link, useActionData, useLoaderData, useNavigation, useParams } from "react-router";
 import * as a from "~/components/admin/analytics.css";
 import { checkEarlyAccess, EARLY_PRICE_STEP, earlyOf, MAX_EARLY_COUNT, MAX_EARLY_PRICE, MIN_EARLY_PRICE } from "~/components/admin/earlyAccess";
-import { StaffBar, StaffScreenError, StaffSignInForm, readStaff, staffSignInAction, type Staff } from "~/components/admin/StaffSignIn";
+import { StaffScreen, StaffScreenError, readStaff, staffSignInAction, type Staff } from "~/components/admin/StaffSignIn";
 import * as s from "~/components/admin/works.css";
 import { http } from "~/utils/api";
 import { isHttpError } from "~/utils/http";
@@ -59,28 +59,16 @@ export default function AdminWork() {
   const busy = useNavigation().state !== "idle";
   const work = data.work;
   const early = work ? earlyOf(work) : null;
-  // A refused save is shown above the form; a refused sign-in in its form.
-  const alert = data.message ?? (data.staff ? done?.message : undefined);
+  // A refused save is shown above the form (StaffScreen), a refused sign-in in its form.
   const invalid = (f: Done["field"]) => (data.staff && done?.field === f ? true : undefined);
   return (
-    <main className={a.page} aria-busy={busy}>
-      <div className={a.top}>
-        <h1 className={a.h1}>작품 설정</h1>
-        {data.staff && <StaffBar staff={data.staff} />}
-      </div>
-      {alert && (
-        <div role="alert" id="work-alert" className={a.alert}>
-          {alert}
-        </div>
-      )}
-      {done?.saved && !alert && (
+    <StaffScreen title="작품 설정" staff={data.staff} message={data.message} alertId="work-alert">
+      {done?.saved && !data.message && (
         <div role="status" className={s.saved}>
           저장했습니다. 독자 화면에는 잠시 뒤 반영됩니다.
         </div>
       )}
-      {!data.staff ? (
-        <StaffSignInForm message={done?.message} />
-      ) : work && early ? (
+      {work && early ? (
         <>
           <section className={a.panel} aria-labelledby="work-title">
             <h2 id="work-title" className={a.h2}>
@@ -159,7 +147,7 @@ export default function AdminWork() {
       ) : (
         !data.message && <p className={a.muted}>작품 {pid}을(를) 불러오지 못했습니다.</p>
       )}
-    </main>
+    </StaffScreen>
   );
 }
 
