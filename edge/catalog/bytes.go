@@ -14,6 +14,7 @@ const (
 	modelOther    = "other"  // events, awards, FAQ, notices, banners, keywords, site documents
 	modelLists    = "lists"  // the list indexes (listindex.go)
 	modelSearch   = "search" // the search index (searchindex.go)
+	modelPins     = "pins"   // the pin index (pinindex.go)
 )
 
 // Per-document estimates of what a decoded read model holds, from its JSON.
@@ -97,5 +98,6 @@ func (s *Store) Bytes() map[string]int64 {
 	}
 	out[modelLists] = s.lists.bytes()
 	out[modelSearch] = s.search.bytes()
+	out[modelPins] = s.pins.bytes()
 	return out
 }

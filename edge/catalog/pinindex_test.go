@@ -201,6 +201,11 @@ func TestPinIndexBytesEstimate(t *testing.T) {
 	if per < 16 || per > 400 {
 		t.Fatalf("%.0f B per filed work: the estimate or the index is off", per)
 	}
+	// What /metrics says (edge_catalog_bytes{model="pins"}) is the heap
+	// within a factor of two.
+	if est := float64(ix.bytes()); est < float64(after-before)/2 || est > float64(after-before)*2 {
+		t.Fatalf("estimate %.0f B, heap %d B: bytes() is off by more than a factor of two", est, after-before)
+	}
 	runtime.KeepAlive(ix)
 	runtime.KeepAlive(prods)
 	runtime.KeepAlive(pids)

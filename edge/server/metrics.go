@@ -119,7 +119,7 @@ var (
 	cacheMaxDesc = prometheus.NewDesc("edge_cache_max_bytes",
 		"Each cache's bound from its flag (EDGE_CACHE_MB, EDGE_MEDIA_CACHE_MB, EDGE_VOLUME_PAGES_BYTES, EDGE_COMMENT_BYTES; audiences: EDGE_AUDIENCE_CACHE_ENTRIES at ~160 bytes).", []string{"cache"}, nil)
 	catalogBytesDesc = prometheus.NewDesc("edge_catalog_bytes",
-		"Estimated bytes of the in-memory read models by kind (products, reviews, rankings, other, from their documents' sizes; lists, the list indexes' entries; search, the search index).", []string{"model"}, nil)
+		"Estimated bytes of the in-memory read models by kind (products, reviews, rankings, other, from their documents' sizes; lists, the list indexes' entries; search, the search index; pins, the pin index).", []string{"model"}, nil)
 )
 
 // memoryCollector reports what the edge's memory goes to, at scrape time:
