@@ -59,8 +59,26 @@ type VolumePages struct {
 
 	// Hits counts lookups answered from memory, Misses those that waited
 	// for a fetch (their own or another caller's), Fetches the KV gets
-	// (origin calls).
-	Hits, Misses, Fetches atomic.Int64
+	// (origin calls). PinsRefused counts pages that were to be pinned but
+	// found the pinned share of the budget full: they are cached as
+	// ordinary pages.
+	Hits, Misses, Fetches, PinsRefused atomic.Int64
+}
+
+// pinShare is the part of the budget pinned pages may take: a release
+// bigger than the cache (a misconfigured budget, a day of thousands of
+// long works) must not pin the cache past its bound, and a quarter stays
+// for the back catalog's reads.
+const pinShare = 0.75
+
+// pinRoom reports whether a page of size more may be pinned. Caller holds
+// c.mu.
+func (c *VolumePages) pinRoom(size int64) bool {
+	if c.pinned+size <= int64(float64(c.budget)*pinShare) {
+		return true
+	}
+	c.PinsRefused.Add(1)
+	return false
 }
 
 type pageEntry struct {
@@ -219,7 +237,7 @@ func (c *VolumePages) put(pg *contract.VolumePage, jsonBytes int64) {
 	e := &pageEntry{key: k, page: pg, size: pageBytes(int(jsonBytes), len(pg.Volumes))}
 	c.entries[k] = e
 	c.bytes += e.size
-	if _, ok := c.pins[k]; ok {
+	if _, ok := c.pins[k]; ok && c.pinRoom(e.size) {
 		e.pinned = true
 		c.pinned += e.size
 	} else {
@@ -240,14 +258,19 @@ func (c *VolumePages) evict() {
 }
 
 // SetPins makes keys the pinned set: cached pages among them leave the LRU
-// (never evicted), pages pinned before and not now go back to it. It
-// returns the keys not cached yet, for the caller to fetch.
+// (never evicted), pages pinned before and not now go back to it, while
+// the pinned pages fit in pinShare of the budget (keys first in the slice
+// first). It returns the keys not cached yet, for the caller to fetch.
 func (c *VolumePages) SetPins(keys []PageKey) (missing []PageKey) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	next := make(map[PageKey]struct{}, len(keys))
+	order := keys[:0:0]
 	for _, k := range keys {
-		next[k] = struct{}{}
+		if _, dup := next[k]; !dup {
+			next[k] = struct{}{}
+			order = append(order, k)
+		}
 	}
 	for k := range c.pins {
 		if _, ok := next[k]; ok {
@@ -260,13 +283,13 @@ func (c *VolumePages) SetPins(keys []PageKey) (missing []PageKey) {
 		}
 	}
 	c.pins = next
-	for k := range next {
+	for _, k := range order {
 		e := c.entries[k]
 		if e == nil {
 			missing = append(missing, k)
 			continue
 		}
-		if !e.pinned {
+		if !e.pinned && c.pinRoom(e.size) {
 			c.unlink(e)
 			e.pinned = true
 			c.pinned += e.size

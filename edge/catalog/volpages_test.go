@@ -107,7 +107,8 @@ func TestVolumePagesCallerCancel(t *testing.T) {
 }
 
 // The cache stays within its byte budget, least recently used pages going
-// first, and pinned pages are never evicted (they count in Bytes).
+// first, and pinned pages are never evicted (they count in Bytes) while
+// they fit in pinShare of the budget.
 func TestVolumePagesBudgetAndPins(t *testing.T) {
 	now := time.Now()
 	_, pages := pagedWork("N1", 2000, now)
@@ -146,7 +147,10 @@ func TestVolumePagesBudgetAndPins(t *testing.T) {
 			t.Fatalf("cache holds %d bytes over its budget %d", b, c.budget)
 		}
 	}
-	// Pin five pages: more than the budget, all kept, all counted.
+	// Pin five pages, more than the budget: the first that fit in
+	// pinShare of it (two of three and a half pages) are pinned, kept and
+	// counted; the others are cached as ordinary pages, so the budget
+	// holds whatever a release asks.
 	missing := c.SetPins(keys[10:15])
 	for _, k := range missing {
 		if _, err := c.Get(ctx, k); err != nil {
@@ -157,18 +161,24 @@ func TestVolumePagesBudgetAndPins(t *testing.T) {
 		if _, err := c.Get(ctx, k); err != nil {
 			t.Fatal(err)
 		}
+		if b := c.Bytes(); b > c.budget {
+			t.Fatalf("cache holds %d bytes over its budget %d with pins", b, c.budget)
+		}
 	}
-	for _, k := range keys[10:15] {
+	for _, k := range keys[10:12] {
 		if c.Peek(k) == nil {
 			t.Fatalf("pinned page %d evicted", k.Index)
 		}
 	}
 	var want int64
-	for _, k := range keys[10:15] {
+	for _, k := range keys[10:12] {
 		want += pageBytes(len(pages[contract.VolumePageKey("N1", k.Index)]), 100)
 	}
 	if c.PinnedBytes() != want || c.Bytes() < c.PinnedBytes() {
 		t.Fatalf("pinned %d bytes (want %d), total %d", c.PinnedBytes(), want, c.Bytes())
+	}
+	if c.PinsRefused.Load() < 3 {
+		t.Fatalf("%d pins refused, want the three beyond the pinned share", c.PinsRefused.Load())
 	}
 	// Unpinned, they are ordinary pages again: the budget holds.
 	c.SetPins(nil)

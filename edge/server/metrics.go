@@ -80,6 +80,8 @@ func newMetrics(s *Server) *metrics {
 			func() float64 { return float64(s.volPages.Fetches.Load()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "edge_volume_pages_pinned_bytes", Help: "Bytes of the volume page cache pinned for the release minute (part of edge_cache_bytes{cache=\"volume_pages\"})."},
 			func() float64 { return float64(s.volPages.PinnedBytes()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "edge_volume_page_pins_refused_total", Help: "Volume pages to be pinned for the release minute that found the pinned share (3/4) of the page cache's budget full and were cached as ordinary pages."},
+			func() float64 { return float64(s.volPages.PinsRefused.Load()) }),
 		memoryCollector{s},
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "edge_catalog_products", Help: "Products in memory."},
 			func() float64 { _, _, _, n := s.store.Stats(); return float64(n) }),
