@@ -461,3 +461,43 @@ func TestListIndexBytes(t *testing.T) {
 		t.Fatalf("lists hold %d bytes, want about %d", n, min)
 	}
 }
+
+// An edge that has just loaded the store has the release minute's lists
+// made (WarmLists): the first ranking and list renders after it walk them
+// and make none, and they are the lists a render would have made.
+func TestWarmListsMakesReleaseMinuteLists(t *testing.T) {
+	now := time.Date(2026, 3, 2, 12, 0, 0, 0, contract.KST)
+	s := New(cache.NewTags())
+	var ups []Update
+	for i := range 1000 {
+		ups = append(ups, Update{Key: contract.ProductKey(fmt.Sprintf("P%06d", i)), Value: sampleProduct(i, 1), Revision: uint64(i + 1)})
+	}
+	s.Apply(now, ups...)
+	s.WarmLists(now)
+	for _, sec := range warmSections {
+		for _, o := range warmOrders {
+			l, _ := s.lists.get(listKey{sec, o}, now)
+			if l == nil {
+				t.Fatalf("list %q/%s not made", sec, o)
+			}
+			want := 0
+			for _, p := range s.products {
+				if sec == "" || p.Section == sec {
+					want++
+				}
+			}
+			if got := len(slices.Concat(l.cs...)); got != want {
+				t.Fatalf("list %q/%s holds %d works, want %d", sec, o, got, want)
+			}
+		}
+	}
+	before := len(s.lists.m)
+	for _, scope := range []string{"all", "wt", "cm", "eb", "genre-" + contract.Genres[0].ID} {
+		for _, tab := range []string{contract.RankReal, contract.RankNew} {
+			s.Read(now, true, func(v *View) { v.Ranking(scope, tab) })
+		}
+	}
+	if len(s.lists.m) != before {
+		t.Fatalf("rankings made %d more lists after WarmLists", len(s.lists.m)-before)
+	}
+}

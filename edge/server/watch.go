@@ -127,6 +127,7 @@ func (s *Server) markSynced() {
 	_, _, applied, products := s.store.Stats()
 	s.syncedAt = now
 	s.store.SetLoading(false)
+	s.store.WarmLists(now)
 	s.synced.Store(true)
 	close(s.syncDone)
 	s.ready.Set(true, "")
