@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -49,6 +50,15 @@ func TestReleasingWorkRenderedAheadOfItsRelease(t *testing.T) {
 	}
 
 	clk.Set(release)
+	// Held compressed only, the answer taken at the instant is whole for a
+	// client that takes no compression too.
+	resp, plain := g.get("/home/api/v1/products/rel", "Accept-Encoding: identity")
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != "" || len(plain) < 512 {
+		t.Fatalf("plain answer at the release: status %d, encoding %q, %d bytes (the test needs one over 512 to be compressed)", resp.StatusCode, resp.Header.Get("Content-Encoding"), len(plain))
+	}
+	if err := json.Unmarshal(plain, &d); err != nil || len(d.VolList) != 4 {
+		t.Fatalf("plain answer at the release: %v, %d volumes", err, len(d.VolList))
+	}
 	g.getJSON("/home/api/v1/products/rel", 200, &d)
 	g.getJSON("/home/api/v1/products/rel/volumes?order=latest", 200, &vl)
 	if len(d.VolList) != 4 || vl.VolList[0].No != 4 {
