@@ -66,6 +66,14 @@ func startEdge(bin, natsURL, contentDir, workDir, logFile string, cpu int) (*edg
 		// no snapshot writing in the middle of a measurement.
 		"EDGE_SNAPSHOT_EVERY=0",
 		"LOG_LEVEL=warn",
+		// Memory as the production overlay gives an edge
+		// (deploy/k8s/overlays/production: a 2 GiB limit, caches of
+		// 256 MB): the soft limit svc.SetMemoryLimit derives from it
+		// (MEMORY_LIMIT_FRACTION 0.9). Without it the collector lets the
+		// heap grow to twice the live bytes, which no deployed edge does.
+		"GOMEMLIMIT=1843MiB",
+		"EDGE_CACHE_MB=256",
+		"EDGE_MEDIA_CACHE_MB=256",
 	)
 	cmd.Stdout, cmd.Stderr = lf, lf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}

@@ -75,7 +75,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&c.WriteRate, "storm-rate", 50, "zzim writes a second during the storm")
 	fs.IntVar(&c.Readers, "readers", 50, "concurrent list readers")
 	fs.IntVar(&c.ReadRate, "read-rate", 500, "list reads a second, all readers together (open loop)")
-	fs.DurationVar(&c.ReleaseLead, "release-lead", 20*time.Second, "how long before T0 the new volumes are published (the edge pins releasing works ahead)")
+	fs.DurationVar(&c.ReleaseLead, "release-lead", 60*time.Second, "how long before T0 the new volumes are published: the writer delivers scheduled episodes ahead, and the edge pins their pages and renders their answers within the minute before their release")
 	fs.DurationVar(&c.ReadyBound, "ready-bound", 5*time.Minute, "fail when the edge is not ready within this")
 	fs.BoolVar(&c.SkipRelease, "no-release", false, "skip the release replay")
 	fs.BoolVar(&c.SkipStorm, "no-storm", false, "skip the zzim storm")

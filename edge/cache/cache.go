@@ -18,6 +18,7 @@ package cache
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"sync"
@@ -144,6 +145,13 @@ func (e *Entry) softStale(now int64) bool {
 	return true
 }
 
+// ValidOrSoftStale reports whether the entry may be served at now, as
+// it is (Valid) or while a render replaces it (out of date only by soft
+// tags: GetStale).
+func (e *Entry) ValidOrSoftStale(now int64) bool {
+	return e.Valid(now) || now >= e.From && e.softStale(now)
+}
+
 // StaleSince is when (unix ns) a lookup first found e stale by soft tags
 // only: now for the first caller, the same instant for every later one.
 func (e *Entry) StaleSince(now int64) int64 {
@@ -205,12 +213,19 @@ func (e *Entry) WithPlain() (*Entry, error) {
 	if e.Body != nil || e.Gzip == nil {
 		return e, nil
 	}
+	if len(e.Gzip) < 18 { // a gzip header and trailer
+		return nil, fmt.Errorf("restore a plain body: %d bytes of gzip", len(e.Gzip))
+	}
 	zr, err := gzip.NewReader(bytes.NewReader(e.Gzip))
 	if err != nil {
 		return nil, fmt.Errorf("restore a plain body: %w", err)
 	}
-	body, err := io.ReadAll(zr)
-	if err != nil {
+	// gzip's trailer ends with the plain size (RFC 1952, ISIZE): one
+	// allocation of the body, not ReadAll's run of growing copies at a
+	// release instant's thousands of answers.
+	n := binary.LittleEndian.Uint32(e.Gzip[len(e.Gzip)-4:])
+	body := make([]byte, n)
+	if _, err := io.ReadFull(zr, body); err != nil {
 		return nil, fmt.Errorf("restore a plain body: %w", err)
 	}
 	c := *e

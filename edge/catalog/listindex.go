@@ -357,6 +357,9 @@ func (l *orderedList) valid(now time.Time, ctrGen uint64) bool {
 func (v *View) orderedList(section, order string) *orderedList {
 	s := v.s
 	k := listKey{section, order}
+	if v.ahead {
+		return v.listAhead(k)
+	}
 	l, ctrGen := s.lists.get(k, v.Now)
 	if l != nil {
 		return l
@@ -373,14 +376,22 @@ func (v *View) orderedList(section, order string) *orderedList {
 	} else {
 		defer func() { s.lists.finish(k, b, l) }()
 	}
-	l = &orderedList{order: order, ctrGen: ctrGen, from: v.Now}
-	es := make([]listEntry, 0, len(s.products))
-	for _, p := range s.products {
-		if section != "" && p.Section != section {
+	l = v.makeList(k, ctrGen)
+	s.lists.put(k, l)
+	return l
+}
+
+// makeList sorts the section's works into list k for a render at v.Now.
+// Caller holds the read lock.
+func (v *View) makeList(k listKey, ctrGen uint64) *orderedList {
+	l := &orderedList{order: k.order, ctrGen: ctrGen, from: v.Now}
+	es := make([]listEntry, 0, len(v.s.products))
+	for _, p := range v.s.products {
+		if k.section != "" && p.Section != k.section {
 			continue
 		}
 		es = append(es, l.newEntry(p))
-		if order == SortRecent {
+		if k.order == SortRecent {
 			if t, ok := nextReleaseAfter(p, l.from); ok && (l.next.IsZero() || t.Before(l.next)) {
 				l.next = t
 			}
@@ -388,8 +399,32 @@ func (v *View) orderedList(section, order string) *orderedList {
 	}
 	slices.SortFunc(es, l.cmp)
 	l.setEntries(es)
-	s.lists.put(k, l)
 	return l
+}
+
+// listAhead is orderedList for a view rendering ahead of its instant: the
+// list that holds then (the recent list made ahead of a release,
+// prepareRecent), without promoting it, or one made for this render only.
+// Promoting it early would leave the present's renders its predecessor
+// only until the next Apply, which forgets it: each would then sort the
+// section again until the instant.
+func (v *View) listAhead(k listKey) *orderedList {
+	ix := &v.s.lists
+	ix.mu.Lock()
+	l, ctrGen := ix.m[k], ix.ctrGen
+	switch {
+	case l == nil:
+	case l.valid(v.Now, ctrGen):
+	case l.after != nil && l.after.valid(v.Now, ctrGen):
+		l = l.after
+	default:
+		l = nil
+	}
+	ix.mu.Unlock()
+	if l != nil {
+		return l
+	}
+	return v.makeList(k, ctrGen)
 }
 
 // indexProduct moves a work's lists entries from old to nw (either may be

@@ -501,3 +501,44 @@ func TestWarmListsMakesReleaseMinuteLists(t *testing.T) {
 		t.Fatalf("rankings made %d more lists after WarmLists", len(s.lists.m)-before)
 	}
 }
+
+// A render ahead of a release (MarkAhead) reads the recent list made for
+// the release without making it the store's list: the present's renders
+// keep theirs, and an Apply in between cannot leave them without one. With
+// no list made for the instant it sorts one for itself and keeps none. Its
+// answer is the one the release's own render gives.
+func TestListReadAheadChangesNoList(t *testing.T) {
+	now := time.Date(2025, 1, 1, 1, 0, 0, 0, time.UTC) // sampleProduct's first release
+	s := New(cache.NewTags())
+	var ups []Update
+	for i := range 3 {
+		ups = append(ups, Update{Key: contract.ProductKey(fmt.Sprintf("P%06d", i)), Value: sampleProduct(i, 3), Revision: uint64(i + 1)})
+	}
+	s.Apply(now, ups...)
+	before := now.Add(-5 * time.Second)
+	recent := func(v *View) []*Prod { return v.List(Filter{Weekday: -1}, SortRecent) }
+	ahead := func(v *View) []*Prod { v.MarkAhead(); return recent(v) }
+	k := listKey{"", SortRecent}
+
+	// No list made for the instant yet: one for this render only.
+	readList(s, before, false, recent)
+	present := s.lists.m[k]
+	got := readList(s, now, false, ahead)
+	if s.lists.m[k] != present || present.after != nil {
+		t.Fatal("a render ahead changed the store's recent list")
+	}
+	// The list made ahead (prepareRecent) is read, not promoted.
+	s.FlushCounters(before)
+	made := s.lists.m[k].after
+	if made == nil {
+		t.Fatal("no list made ahead of the release")
+	}
+	got2 := readList(s, now, false, ahead)
+	if s.lists.m[k] != present || present.after != made {
+		t.Fatal("a render ahead promoted the list made for the release")
+	}
+	want := readList(s, now, false, recent)
+	if !slices.Equal(got.pids, want.pids) || !slices.Equal(got2.pids, want.pids) || !got.until.Equal(want.until) || !got2.until.Equal(want.until) {
+		t.Fatalf("ahead %v / %v (until %v), at the release %v (until %v)", got.pids, got2.pids, got.until, want.pids, want.until)
+	}
+}

@@ -29,7 +29,16 @@ type View struct {
 	// dayStart, dayEnd: the release day of Now (contract.ReleaseDayStart,
 	// NextReleaseDay), computed once: a today list asks for every work.
 	dayStart, dayEnd time.Time
+	// ahead: Now is a coming instant (an answer rendered ahead of it,
+	// MarkAhead): the list index is read, never changed.
+	ahead bool
 }
+
+// MarkAhead tells the view its clock is an instant still to come: the
+// answer is rendered ahead of it (edge/server/prerender.go). Lists are then
+// read as made for that instant (the recent list made ahead of a release)
+// and never made the store's lists, which the present's renders use.
+func (v *View) MarkAhead() { v.ahead = true }
 
 // Read runs fn on a consistent view and returns what the answer depends on:
 // tag references for the body cache and the instant (unix ns, 0 = none) it

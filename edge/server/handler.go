@@ -213,6 +213,7 @@ func (s *Server) render(ctx context.Context, path, key string, fn renderFunc, no
 		return e
 	}
 	s.cache.Set([]byte(key), e)
+	s.clocked.note(key, e.Until)
 	if e.NeedsCompression() {
 		s.compressLater(key, e)
 	}

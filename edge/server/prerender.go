@@ -9,6 +9,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"storefront/edge/cache"
+	"storefront/edge/catalog"
 )
 
 // Answers rendered ahead of a release (issue 35 item 2). At a release
@@ -59,7 +60,10 @@ func (s *Server) takeAhead(key []byte, now time.Time) *cache.Entry {
 	s.ahead.mu.Lock()
 	e := s.ahead.m[string(key)]
 	s.ahead.mu.Unlock()
-	if e == nil || !e.Valid(now.UnixNano()) {
+	// Out of date only by a counters flush since it was rendered, it is
+	// served as a cached list is (GetStale): the release minute's flushes
+	// would otherwise send every list back to a render at the instant.
+	if e == nil || !e.ValidOrSoftStale(now.UnixNano()) {
 		return nil
 	}
 	// Held without its plain body (renderAhead): restored once, here, a
@@ -77,6 +81,7 @@ func (s *Server) takeAhead(key []byte, now time.Time) *cache.Entry {
 		c = &cp
 	}
 	s.cache.Set(key, c)
+	s.clocked.note(string(key), c.Until)
 	return c
 }
 
@@ -116,7 +121,7 @@ func (s *Server) prerender(ctx context.Context, now time.Time) int {
 	}
 	a.n.Store(int64(len(a.m)))
 	a.mu.Unlock()
-	n := 0
+	n := s.prerenderClocked(ctx, now)
 	for _, r := range s.store.ReleasingBetween(now, now.Add(prerenderAhead)) {
 		a.mu.Lock()
 		done := a.done[r.PID].Equal(r.At) || a.bytes >= aheadMaxBytes
@@ -127,23 +132,9 @@ func (s *Server) prerender(ctx context.Context, now time.Time) int {
 		for _, p := range prerenderPaths {
 			uri := APIPrefix + "products/" + r.PID + p
 			for _, prefix := range []string{"a", "t"} {
-				e := s.renderAhead(ctx, uri, prefix == "t", r.At)
-				if e == nil {
-					continue
+				if s.holdAhead(ctx, prefix+uri, r.At) {
+					n++
 				}
-				n++
-				a.rendered.Add(1)
-				a.mu.Lock()
-				if a.m == nil {
-					a.m, a.done = make(map[string]*cache.Entry), make(map[string]time.Time)
-				}
-				if old := a.m[prefix+uri]; old != nil {
-					a.bytes -= entryBytes(old)
-				}
-				a.m[prefix+uri] = e
-				a.bytes += entryBytes(e)
-				a.n.Store(int64(len(a.m)))
-				a.mu.Unlock()
 			}
 		}
 		a.mu.Lock()
@@ -154,6 +145,30 @@ func (s *Server) prerender(ctx context.Context, now time.Time) int {
 		a.mu.Unlock()
 	}
 	return n
+}
+
+// holdAhead renders the answer of key (audience prefix and request URI)
+// for instant at and holds it for then; false when it could not be
+// rendered.
+func (s *Server) holdAhead(ctx context.Context, key string, at time.Time) bool {
+	e := s.renderAhead(ctx, key[1:], key[0] == 't', at)
+	if e == nil {
+		return false
+	}
+	a := &s.ahead
+	a.rendered.Add(1)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.m == nil {
+		a.m = make(map[string]*cache.Entry)
+	}
+	if old := a.m[key]; old != nil {
+		a.bytes -= entryBytes(old)
+	}
+	a.m[key] = e
+	a.bytes += entryBytes(e)
+	a.n.Store(int64(len(a.m)))
+	return true
 }
 
 // renderAhead renders uri's answer for a reader at instant at (teen: the
@@ -167,7 +182,11 @@ func (s *Server) renderAhead(ctx context.Context, uri string, teen bool, at time
 	}
 	c, cancel := context.WithTimeout(ctx, s.cfg.MediaTimeout)
 	defer cancel()
-	e, ok := s.build(c, uri, fn, at, teen)
+	ahead := func(v *catalog.View) (int, any) {
+		v.MarkAhead()
+		return fn(v)
+	}
+	e, ok := s.build(c, uri, ahead, at, teen)
 	if !ok {
 		return nil
 	}
@@ -191,4 +210,83 @@ func (s *Server) aheadBytes() int64 {
 	s.ahead.mu.Lock()
 	defer s.ahead.mu.Unlock()
 	return s.ahead.bytes
+}
+
+// Answers that end at an instant (issue 35 item 4). At a release instant
+// every list, ranking and home answer of the sections releasing ends at
+// once (their Until is the section's next release), and on the edge's one
+// core their renders at the instant queued every reader behind them
+// (catalogbench: the 72 rankings asked at T0 had a p99 of 1-2 s). Each
+// answer rendered on a miss notes its key when it ends by the clock; a
+// little before that instant, clockedAhead before it, the answers ending
+// then are rendered for it and held with the releasing works' answers, so
+// the instant's misses take them. Only what was asked is rendered again:
+// the keys come from readers, at most clockedMax of them.
+
+// clockedMax bounds the keys noted; one more is not noted until an
+// instant passes.
+const clockedMax = 2048
+
+// clockedAhead is how long before its instant an answer is rendered: within
+// the window in which the store has the recent lists made for the instant
+// (catalog's prepareAhead, 10 s), so rendering one sorts nothing.
+const clockedAhead = 8 * time.Second
+
+// clockedAnswers are the keys of cached answers that end at an instant.
+type clockedAnswers struct {
+	mu   sync.Mutex
+	m    map[string]int64 // key → Until (unix ns)
+	done map[string]int64 // key → the instant it was rendered for
+}
+
+// note records that the answer of key ends at until (0: by no instant).
+func (c *clockedAnswers) note(key string, until int64) {
+	if until == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m, c.done = make(map[string]int64), make(map[string]int64)
+	}
+	if _, ok := c.m[key]; ok || len(c.m) < clockedMax {
+		c.m[key] = until
+	}
+}
+
+// due returns the keys whose answers end in (now, now+clockedAhead] and
+// were not rendered for that instant yet, with the instant each ends at,
+// and forgets the keys whose instant has passed.
+func (c *clockedAnswers) due(now time.Time) (keys []string, ats []int64) {
+	n, to := now.UnixNano(), now.Add(clockedAhead).UnixNano()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, u := range c.m {
+		switch {
+		case u <= n:
+			delete(c.m, k)
+			delete(c.done, k)
+		case u <= to && c.done[k] != u:
+			c.done[k] = u
+			keys, ats = append(keys, k), append(ats, u)
+		}
+	}
+	return keys, ats
+}
+
+// prerenderClocked renders for their instant the noted answers ending
+// within clockedAhead of now, while the answers held ahead fit in
+// aheadMaxBytes. It reports how many it rendered.
+func (s *Server) prerenderClocked(ctx context.Context, now time.Time) int {
+	keys, ats := s.clocked.due(now)
+	n := 0
+	for i, k := range keys {
+		if s.aheadBytes() >= aheadMaxBytes || ctx.Err() != nil {
+			break
+		}
+		if s.holdAhead(ctx, k, time.Unix(0, ats[i])) {
+			n++
+		}
+	}
+	return n
 }

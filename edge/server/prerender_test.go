@@ -68,3 +68,55 @@ func TestReleasingWorkRenderedAheadOfItsRelease(t *testing.T) {
 		t.Fatalf("%v answers at the release came from the ones rendered ahead, want 2", got)
 	}
 }
+
+// A list that ends at a release instant (the section's next release: the
+// releasing work moves to its top) and that a reader asked is rendered for
+// the instant a few seconds before it: at the instant the reader gets it
+// without a render, and it is the answer a render then gives.
+func TestListEndingAtReleaseRenderedAhead(t *testing.T) {
+	e := newEnv(t)
+	clk := &clock{t: t0}
+	release := t0.Add(30 * time.Minute)
+	e.putProduct(product("other", contract.SectionWebtoon, "다른 작품", func(p *contract.Product) {
+		p.Volumes[2].ReleaseAt = t0.Add(-time.Hour) // newer than rel's before the release
+	}))
+	g := startEdge(t, e, func(c *server.Config) { c.Now = clk.Now })
+	g.waitReady()
+	e.putProduct(product("rel", contract.SectionWebtoon, "예약 작품", func(p *contract.Product) {
+		p.Volumes = append(p.Volumes, contract.Volume{No: 4, Title: "4화", ReleaseAt: release, BuyPrice: 300, Pages: 3, PreviewPages: 1, ContentBase: contract.ContentBase("rel", 4)})
+	}))
+	const path = "/home/api/v1/webtoon/genre/all?sort=recent"
+	var l struct {
+		List []struct {
+			PID string `json:"pid"`
+		} `json:"list"`
+	}
+	eventually(t, "both works listed", func() bool {
+		g.getJSON(path+"&page=1&x="+time.Now().Format("150405.000000"), 200, &l)
+		return len(l.List) == 2
+	})
+	g.getJSON(path, 200, &l)
+	if l.List[0].PID != "other" {
+		t.Fatalf("before the release the list starts with %s", l.List[0].PID)
+	}
+
+	clk.Set(release.Add(-5 * time.Second))
+	rendered := metric(t, g, "edge_release_answers_rendered_total")
+	eventually(t, "the list rendered ahead", func() bool {
+		// The releasing work's detail and volumes (two audiences) and the list.
+		return metric(t, g, "edge_release_answers_rendered_total") >= rendered+5
+	})
+	clk.Set(release)
+	served := metric(t, g, "edge_release_answers_served_total")
+	_, ahead := g.get(path)
+	if got := metric(t, g, "edge_release_answers_served_total") - served; got != 1 {
+		t.Fatalf("%v answers of the list came from the one rendered ahead, want 1", got)
+	}
+	_, fresh := g.get(path + "&page=1") // another key: rendered at the instant
+	if err := json.Unmarshal(ahead, &l); err != nil || len(l.List) != 2 || l.List[0].PID != "rel" {
+		t.Fatalf("at the release the list starts with %+v (%v)", l.List, err)
+	}
+	if string(ahead) != string(fresh) {
+		t.Fatalf("the list rendered ahead differs from a render at the instant:\n%s\n%s", ahead, fresh)
+	}
+}

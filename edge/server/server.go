@@ -386,8 +386,10 @@ type Server struct {
 	behind      sync.Map
 	renderSem   chan struct{}
 	staleServed atomic.Uint64
-	// ahead: answers rendered ahead of a release instant (prerender.go).
+	// ahead: answers rendered ahead of a release instant (prerender.go);
+	// clocked: answers that end at an instant, to render ahead of it.
 	ahead     aheadAnswers
+	clocked   clockedAnswers
 	closeOnce sync.Once
 }
 
