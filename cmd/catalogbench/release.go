@@ -65,6 +65,15 @@ func replayRelease(ctx context.Context, log *slog.Logger, nc *nats.Conn, c *cata
 	if time.Now().After(rep.T0) {
 		log.Warn("releases published after T0: raise -release-lead", "late", time.Since(rep.T0))
 	}
+	// Before 23:00 readers already have the home and ranking pages open: the
+	// store is not cold at its release. Each ranking is asked once after
+	// the releases arrive (not measured), as the minute before T0 would.
+	warm := newClient(e.URL, 8)
+	for _, path := range rankingPaths() {
+		if r := warm.get(ctx, "warm", path, "", false); r.err != nil || r.status != 200 {
+			log.Warn("ranking before T0", "path", path, "status", r.status, "err", r.err)
+		}
+	}
 	log.Info("releases published", "works", len(c.releasing), "docs", rep.PublishDocs, "t0", rep.T0)
 	select {
 	case <-time.After(time.Until(rep.T0)):
@@ -99,17 +108,8 @@ func replayRelease(ctx context.Context, log *slog.Logger, nc *nats.Conn, c *cata
 	}
 	// Ranking tops first: the home and ranking pages are what a reader
 	// opens before a work.
-	for _, cat := range []string{"all", "wt", "cm", "eb"} {
-		for _, tab := range rankingTabs {
-			path := "/home/api/v1/rankings?category=" + cat + "&tab=" + tab + "&page=1&size=30"
-			jobs <- func() { expect200(cl.get(ctx, "ranking", path, "", false)) }
-		}
-	}
-	for _, g := range contract.Genres {
-		for _, tab := range rankingTabs {
-			path := "/home/api/v1/rankings/genres/" + g.ID + "?tab=" + tab + "&page=1&size=30"
-			jobs <- func() { expect200(cl.get(ctx, "ranking", path, "", false)) }
-		}
+	for _, path := range rankingPaths() {
+		jobs <- func() { expect200(cl.get(ctx, "ranking", path, "", false)) }
 	}
 	var listed sync.Map
 	for _, i := range c.releasing {
@@ -189,6 +189,23 @@ func dedupe(s []string) []string {
 		if !seen[x] {
 			seen[x] = true
 			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// rankingPaths are every ranking's top page: each section's and each
+// genre's, every tab.
+func rankingPaths() []string {
+	var out []string
+	for _, cat := range []string{"all", "wt", "cm", "eb"} {
+		for _, tab := range rankingTabs {
+			out = append(out, "/home/api/v1/rankings?category="+cat+"&tab="+tab+"&page=1&size=30")
+		}
+	}
+	for _, g := range contract.Genres {
+		for _, tab := range rankingTabs {
+			out = append(out, "/home/api/v1/rankings/genres/"+g.ID+"?tab="+tab+"&page=1&size=30")
 		}
 	}
 	return out
