@@ -1,9 +1,8 @@
 import { useState } from "react";
 import { Link, useRevalidator } from "react-router";
-import { removeSaved } from "~/offline/savedVolumes";
 import { nextText, type OfflineRow } from "~/offline/savedShelf";
+import { formatBytes, removeSaved } from "~/offline/savedVolumes";
 import { sectionPath } from "~/utils/layout";
-import { formatBytes } from "~/offline/savedVolumes";
 import * as p from "~/components/product/product.css";
 import * as s from "./library.css";
 
@@ -14,7 +13,7 @@ const day = (ms: number) => new Date(ms).toLocaleDateString("ko-KR");
  * one to read next (it opens from the saved copy without a network) and a
  * remove action that deletes the work's saved copies from the device.
  */
-export function OfflineList({ items }: { items: OfflineRow[] }) {
+export function OfflineList({ items, empty }: { items: OfflineRow[]; empty: string }) {
   const revalidator = useRevalidator();
   const [said, setSaid] = useState("");
   const remove = async (w: OfflineRow) => {
@@ -27,7 +26,8 @@ export function OfflineList({ items }: { items: OfflineRow[] }) {
       <p className="visually-hidden" role="status" aria-live="polite">
         {said}
       </p>
-      <ul className={p.rows} aria-label="오프라인 저장">
+      {items.length === 0 && <p className={p.empty}>{empty}</p>}
+      <ul className={p.rows} aria-label="오프라인 저장" hidden={items.length === 0}>
         {items.map((w) => {
           const detail = w.section ? `/${sectionPath(w.section)}/detail/${encodeURIComponent(w.pid)}` : null;
           const next = nextText(w, w.unit);

@@ -67,10 +67,10 @@ export default function Library() {
               ))}
             </nav>
           </div>
-          {d.list.length === 0 ? (
+          {d.offline ? (
+            <OfflineList items={d.list} empty={EMPTY_TEXT.offline} />
+          ) : d.list.length === 0 ? (
             <p className={p.empty}>{EMPTY_TEXT[d.shelf]}</p>
-          ) : d.offline ? (
-            <OfflineList items={d.list} />
           ) : (
             <ShelfList items={d.list} label={label} now={d.now} rented={d.shelf === "rented"} />
           )}
