@@ -356,6 +356,27 @@ type RankingItem struct {
 	Delta int     `json:"delta"`
 }
 
+// PopularSearches is the keywords most readers searched recently, computed by
+// analytics (analytics/rankings/popular.go) and served by the edges under
+// KeyPopularSearches.
+type PopularSearches struct {
+	Items []PopularSearch `json:"items"`
+	// Window is how far back the searches counted (seconds).
+	Window     int64     `json:"window"`
+	ComputedAt time.Time `json:"computedAt"`
+}
+
+// PopularSearch is one keyword. Searchers is how many distinct members or
+// devices searched it: one person searching a thousand times counts once.
+// Adult: the keyword's top hit is an adult work; audiences that cannot see
+// adult works are not shown the keyword.
+type PopularSearch struct {
+	Keyword   string `json:"keyword"`
+	Rank      int    `json:"rank"`
+	Searchers int    `json:"searchers"`
+	Adult     bool   `json:"adult,omitempty"`
+}
+
 // ReviewList is every visible review of a work, newest first, published by the
 // writer on each change. Per-user flags (isMyLike, blocked) are the writer's.
 type ReviewList struct {

@@ -28,6 +28,18 @@ const (
 	// split one event's history in two.
 	EvZzim   = "dibs"
 	EvReview = "review"
+	// EvSearch is a search the reader settled on (pressed search, or opened
+	// a result): Props[PropSearchQuery] is the keyword as the edge normalized
+	// it, Props[PropSearchTop] the pid of its top hit for an audience that
+	// sees every work (set by the edge, never by the page). Typing is not a
+	// search: the page sends none per keystroke.
+	EvSearch = "search"
+)
+
+// Props of an EvSearch event.
+const (
+	PropSearchQuery = "q"
+	PropSearchTop   = "top"
 )
 
 // TrackedEvent is one event in the EVENTS stream. ID is globally unique and is

@@ -40,6 +40,9 @@ const (
 	KeyQuickLinks = "quicklinks"
 	KeyJumpPass   = "jumpingpass"
 	KeySiteConfig = "siteconfig"
+	// KeyPopularSearches holds the popular search keywords (PopularSearches),
+	// one small document analytics rewrites when the list changes.
+	KeyPopularSearches = "popularsearches"
 )
 
 // ProductKey returns the catalog key of a product.

@@ -14,6 +14,8 @@
 // view_content events. Ties go to the smaller pid so the order is stable. Scopes:
 // all, wt, cm, eb and genre-<integratedGenreId>. Hidden works are left out.
 //
+// The same computation publishes the popular search keywords (popular.go).
+//
 // Any number of analytics processes may compute at once: they compute the same
 // answer from the same data, and a ranking whose items did not change is not
 // written again (edges then keep their cached pages).
@@ -46,6 +48,8 @@ type Config struct {
 	ViewWeight     float64       // (1)
 	PurchaseWeight float64       // (10)
 	Now            func() time.Time
+	// Popular configures the popular search keywords (popular.go).
+	Popular PopularConfig
 	// Leader, when set, lets only the node holding it compute (one analytics
 	// node at a time: N nodes would make N times the ClickHouse load for
 	// the same answer); nil = always compute.
@@ -81,6 +85,7 @@ func (c Config) withDefaults() Config {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
+	c.Popular = c.Popular.withDefaults()
 	return c
 }
 
@@ -90,6 +95,7 @@ type Work struct {
 	GenreID      string    `json:"genreId"`
 	Hidden       bool      `json:"hidden"`
 	RegisteredAt time.Time `json:"registeredAt"`
+	Age          int       `json:"age"`
 }
 
 // Computer computes and publishes rankings. It is safe for concurrent use.
@@ -203,6 +209,13 @@ func (c *Computer) ComputeAndPublish(ctx context.Context) error {
 		return err
 	}
 	if err := c.Publish(ctx, rs); err != nil {
+		return err
+	}
+	ps, err := c.ComputePopular(ctx)
+	if err != nil {
+		return err
+	}
+	if err := c.PublishPopular(ctx, ps); err != nil {
 		return err
 	}
 	c.computed.Add(1)

@@ -100,6 +100,8 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&c.RankLeaseTTL, "rank-lease-ttl", natsutil.DefaultLeaseTTL, "TTL of the rankings lease: one node computes rankings, another takes over within TTL + TTL/3 of its death; equal on every node (env ANALYTICS_RANK_LEASE_TTL)")
 	fs.DurationVar(&c.Retention.Events, "raw-retention", chschema.DefaultEventsRetention, "raw events older than this are dropped by whole months; 0 = kept for ever; rollups are kept (env ANALYTICS_RAW_RETENTION)")
 	fs.DurationVar(&c.Retention.Dead, "dead-retention", chschema.DefaultDeadRetention, "dead letters (events_dead) older than this are dropped by whole months; 0 = kept for ever (env ANALYTICS_DEAD_RETENTION)")
+	fs.DurationVar(&c.Rankings.Popular.Window, "popular-window", 24*time.Hour, "how far back searches count for the popular search keywords (env ANALYTICS_POPULAR_WINDOW)")
+	fs.IntVar(&c.Rankings.Popular.MinSearchers, "popular-min-searchers", 5, "distinct searchers (members, or devices of visitors) a popular search keyword needs (env ANALYTICS_POPULAR_MIN_SEARCHERS)")
 	fs.DurationVar(&c.Rankings.RealWindow, "rank-real-window", 3*time.Hour, "window of the real-time ranking (env ANALYTICS_RANK_REAL_WINDOW)")
 	fs.StringVar(&c.AnalystSecret, "analyst-secret", devsecrets.AnalystSecret, "secret of the writer's analyst cookie, which opens the reports API (env ANALYST_SECRET)")
 	fs.IntVar(&c.Ingest.Workers, "insert-workers", 2, "concurrent ClickHouse inserts (env ANALYTICS_INSERT_WORKERS)")

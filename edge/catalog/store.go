@@ -39,6 +39,7 @@ const (
 	TagJumping     = "jumping"
 	TagSite        = "site"
 	TagRankings    = "rankings"
+	TagPopular     = "popular" // popular search keywords
 )
 
 // TagProduct is the tag of one product's own document.
@@ -90,6 +91,7 @@ type Store struct {
 	quickLinks *contract.QuickLinks
 	jumping    *contract.JumpingPass
 	site       *contract.SiteConfig
+	popular    *contract.PopularSearches
 
 	// Public images (contract/media.go) by id, so a request finds them from
 	// the bytes of its path without building a key. A volume's content has
@@ -327,6 +329,8 @@ func decode(key string, v []byte, lazy bool) (any, error) {
 		return decodeAs[contract.JumpingPass](v)
 	case key == contract.KeySiteConfig:
 		return decodeAs[contract.SiteConfig](v)
+	case key == contract.KeyPopularSearches:
+		return decodeAs[contract.PopularSearches](v)
 	case strings.HasPrefix(key, contract.MediaImageKeyPrefix):
 		return decodeAs[contract.MediaImage](v)
 	default:
@@ -481,6 +485,9 @@ func (s *Store) apply(u Update, doc any) {
 	case key == contract.KeySiteConfig:
 		s.site, _ = doc.(*contract.SiteConfig)
 		s.tags.Bump(TagSite)
+	case key == contract.KeyPopularSearches:
+		s.popular, _ = doc.(*contract.PopularSearches)
+		s.tags.Bump(TagPopular)
 	case strings.HasPrefix(key, contract.MediaImageKeyPrefix):
 		setOrDelete(s.images, key[len(contract.MediaImageKeyPrefix):], doc, u.Delete)
 	}

@@ -574,3 +574,31 @@ type RankedProd struct {
 	Delta int
 	Score float64
 }
+
+// PopularSearchesShown is how many popular keywords a reader is shown.
+const PopularSearchesShown = 10
+
+// PopularSearches returns the popular search keywords this audience may see,
+// PopularSearchesShown at most, ranked from 1 again after the ones left out,
+// and when analytics computed them (zero when it has not yet). The teen
+// version drops keywords whose top hit is an adult work: the keyword itself
+// would name the work.
+func (v *View) PopularSearches() ([]contract.PopularSearch, time.Time) {
+	v.Depend(TagPopular)
+	doc := v.s.popular
+	if doc == nil {
+		return nil, time.Time{}
+	}
+	out := make([]contract.PopularSearch, 0, PopularSearchesShown)
+	for _, it := range doc.Items {
+		if len(out) == PopularSearchesShown {
+			break
+		}
+		if v.Teen && it.Adult {
+			continue
+		}
+		it.Rank = len(out) + 1
+		out = append(out, it)
+	}
+	return out, doc.ComputedAt
+}

@@ -477,3 +477,27 @@ func WeekdayOf(s string) (int, bool) {
 	n, err := strconv.Atoi(s)
 	return n, err == nil && n >= 0 && n <= 6
 }
+
+// PopularSearchOut is one popular keyword as the search screen shows it.
+type PopularSearchOut struct {
+	Rank    int    `json:"rank"`
+	Keyword string `json:"keyword"`
+}
+
+// PopularSearches renders the popular search keywords for v's audience: an
+// empty list until analytics has computed them.
+func PopularSearches(v *catalog.View) (int, any) {
+	items, at := v.PopularSearches()
+	out := struct {
+		Header     Header             `json:"header"`
+		List       []PopularSearchOut `json:"list"`
+		ComputedAt *time.Time         `json:"computedAt"`
+	}{Header: OK, List: make([]PopularSearchOut, 0, len(items))}
+	for _, it := range items {
+		out.List = append(out.List, PopularSearchOut{Rank: it.Rank, Keyword: it.Keyword})
+	}
+	if !at.IsZero() {
+		out.ComputedAt = &at
+	}
+	return 200, out
+}

@@ -74,5 +74,10 @@ func TestAudienceTable(t *testing.T) {
 				t.Errorf("%s: search %s shows adult works %v, table says %v", name, q, hasAdult(found), c.AdultContent)
 			}
 		}
+		// Popular searches: a keyword whose top hit is an adult work names it.
+		_, popular := g.get("/home/api/v1/search/popular", h...)
+		if !bytes.Contains(popular, []byte(`"보통 웹툰"`)) || bytes.Contains(popular, []byte(`"성인 웹툰"`)) != c.AdultContent {
+			t.Errorf("%s: popular searches %s, table says adult content %v", name, popular, c.AdultContent)
+		}
 	}
 }

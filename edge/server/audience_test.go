@@ -67,6 +67,8 @@ func leakCatalog(e *env) {
 	e.put("notice.1", contract.Notice{ID: 1, Kind: contract.NoticeClosingProd, Title: "판매 종료", PIDs: all, PostedAt: t0.Add(-time.Hour)})
 	e.put("keyword.1", contract.Keyword{ID: 1, Name: "회귀", Order: 1})
 	e.put("ranking.genre-21.real", contract.Ranking{Scope: "genre-21", Tab: "real", Items: []contract.RankingItem{{PID: "xwt", Rank: 1}, {PID: "nwt", Rank: 2}}})
+	e.put(contract.KeyPopularSearches, contract.PopularSearches{Items: []contract.PopularSearch{
+		{Keyword: "성인 웹툰", Rank: 1, Searchers: 9, Adult: true}, {Keyword: "보통 웹툰", Rank: 2, Searchers: 8}}})
 }
 
 // listEndpoints is every list-shaped read of the public API.

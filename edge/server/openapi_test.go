@@ -51,7 +51,7 @@ func TestAnswersMatchOpenAPI(t *testing.T) {
 		"/home/api/v1/products/xwt", // teen state
 		"/home/api/v1/products/nwt/volumes?order=latest", "/home/api/v1/products/nwt/reviews", "/home/api/v1/products/nwt/reviews/v2?buyer=Y",
 		"/home/api/v1/products/nwt/related?code=TC0011", "/home/api/v1/products/nope", "/home/api/v1/products/xwt/volumes",
-		"/home/api/v1/keywords", "/home/api/v1/genres", "/home/api/v1/quick-links", "/home/api/v1/cs/faq?cid=02000",
+		"/home/api/v1/keywords", "/home/api/v1/search/popular", "/home/api/v1/genres", "/home/api/v1/quick-links", "/home/api/v1/cs/faq?cid=02000",
 		"/home/api/v1/cs/faq?category=payment", "/home/api/v1/cs/notices", "/home/api/v1/cs/notices/2", "/home/api/v1/cs/notices/99",
 		"/home/api/v1/home?section=bad", "/home/api/v1/webtoon/genre/21?sort=bogus", "/home/api/v1/events/bluerun/77",
 		"/home/api/v1/comic/heroism/nobody", "/home/api/v1/awards/nosuch", "/home/api/v1/rankings?tab=x",

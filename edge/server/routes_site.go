@@ -36,6 +36,9 @@ func (s *Server) routeMore(seg []string, q *query) (renderFunc, bool) {
 			return func(v *catalog.View) (int, any) { return render.RankingPage(v, scope, scope, tab, page, size) }, true
 		}
 	case "search":
+		if len(seg) == 2 && seg[1] == "popular" {
+			return render.PopularSearches, true
+		}
 		if len(seg) != 1 {
 			return nil, false
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"storefront/contract"
+	"storefront/edge/catalog"
 	"storefront/edge/tracking"
 )
 
@@ -60,6 +61,9 @@ func (s *Server) track(ctx *fasthttp.RequestCtx, cs []tracking.ClientEvent, batc
 			s.fail(ctx, err)
 			return
 		}
+		if ev.Type == contract.EvSearch {
+			s.markTopHit(ev)
+		}
 		evs = append(evs, ev)
 		if cs[i].Retry {
 			retried = append(retried, ev)
@@ -93,3 +97,16 @@ func (s *Server) track(ctx *fasthttp.RequestCtx, cs []tracking.ClientEvent, batc
 
 // HeaderAppVersion carries the app version in app web views.
 const HeaderAppVersion = tracking.HeaderAppVersion
+
+// markTopHit records the keyword's top hit for an audience that sees every
+// work: analytics keeps a keyword whose top hit is an adult work from the
+// audiences that cannot see adult works (contract.PopularSearch.Adult). The
+// edge sets it, so a page cannot mark a keyword harmless.
+func (s *Server) markTopHit(ev *contract.TrackedEvent) {
+	q := ev.Props[contract.PropSearchQuery]
+	s.store.Read(s.cfg.Now(), false, func(v *catalog.View) {
+		if ms, _ := v.SearchPage(q, "", 0, 1); len(ms) > 0 {
+			ev.Props[contract.PropSearchTop] = ms[0].P.PID
+		}
+	})
+}

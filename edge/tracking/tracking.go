@@ -8,7 +8,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/nats-io/nats.go"
@@ -86,7 +88,17 @@ func badRequest(msg string) error {
 // browserTypes are the event types browsers may send. Business events and the
 // member tracking profile come only from the writer, which knows the member:
 // a profile from a browser would be whatever the page claimed.
-var browserTypes = map[string]bool{contract.EvPageView: true, contract.EvViewContent: true}
+var browserTypes = map[string]bool{contract.EvPageView: true, contract.EvViewContent: true, contract.EvSearch: true}
+
+// MaxSearchRunes bounds a search event's keyword, as the search call does.
+const MaxSearchRunes = 50
+
+// SearchKeyword is the form a searched keyword is counted in: lower case,
+// spaces trimmed and runs of them made one, so "나 혼자" and " 나  혼자 " are
+// one keyword; "" when nothing is left.
+func SearchKeyword(q string) string {
+	return strings.ToLower(strings.Join(strings.Fields(q), " "))
+}
 
 // Build validates c and enriches it into a TrackedEvent from the request.
 func (t *Tracker) Build(ctx *fasthttp.RequestCtx, c *ClientEvent, sessionID string) (*contract.TrackedEvent, error) {
@@ -103,6 +115,15 @@ func (t *Tracker) Build(ctx *fasthttp.RequestCtx, c *ClientEvent, sessionID stri
 	if len(u) > 2048 || len(c.Referrer) > 2048 || len(c.Route) > 2048 || len(c.PID) > 128 || len(c.Section) > 32 ||
 		len(c.GenreID) > 32 || len(c.Props) > 64 {
 		return nil, badRequest("이벤트 항목이 너무 깁니다.")
+	}
+	if c.Type == contract.EvSearch {
+		// Only the keyword is kept: the top hit is the edge's to add, and
+		// nothing else a page says about a search is counted.
+		q := SearchKeyword(c.Props[contract.PropSearchQuery])
+		if q == "" || utf8.RuneCountInString(q) > MaxSearchRunes {
+			return nil, badRequest("검색어는 1~50자로 입력해 주세요.")
+		}
+		c.Props = map[string]string{contract.PropSearchQuery: q}
 	}
 	// Every field is bounded, props too: one event stays far below the
 	// stream's message limit and the analysts' rows stay rows.

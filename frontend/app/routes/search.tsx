@@ -1,12 +1,25 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { Link, useSearchParams } from "react-router";
+import { Link, useLocation, useSearchParams } from "react-router";
+import { PopularSearches } from "~/components/search/PopularSearches";
 import { RecentSearches } from "~/components/search/RecentSearches";
 import { SearchBox } from "~/components/search/SearchBox";
 import { SearchResults } from "~/components/search/SearchResults";
 import { TitleBar } from "~/components/TitleBar/TitleBar";
 import { pageTitle } from "~/utils/meta";
 import type { ListAnswer } from "~/utils/storeApi";
-import { addRecent, clearRecent, createLiveSearch, recentSearches, removeRecent, searchErrorText, searchWorks, type LiveState } from "~/utils/search";
+import { tracker } from "~/shell/services";
+import {
+  addRecent,
+  clearRecent,
+  createLiveSearch,
+  popularSearches,
+  recentSearches,
+  removeRecent,
+  searchErrorText,
+  searchWorks,
+  type LiveState,
+  type PopularSearch,
+} from "~/utils/search";
 import * as s from "~/components/search/search.css";
 
 export const meta = () => [{ title: pageTitle("검색") }];
@@ -23,7 +36,15 @@ export default function SearchScreen() {
   const [text, setText] = useState(() => params.get("q") ?? "");
   const [state, setState] = useState<LiveState<ListAnswer>>({ status: "idle", q: "" });
   const [recent, setRecent] = useState<string[]>([]);
+  const [popular, setPopular] = useState<PopularSearch[]>([]);
+  const location = useLocation();
   const live = useMemo(() => createLiveSearch<ListAnswer>(searchWorks, setState), []);
+
+  useEffect(() => {
+    const ac = new AbortController();
+    void popularSearches(ac.signal).then((list) => !ac.signal.aborted && setPopular(list));
+    return () => ac.abort();
+  }, []);
 
   useEffect(() => {
     setRecent(recentSearches());
@@ -39,7 +60,13 @@ export default function SearchScreen() {
     },
     [live],
   );
-  const keep = useCallback((q: string) => setRecent(addRecent(q)), []);
+  const keep = useCallback(
+    (q: string) => {
+      setRecent(addRecent(q));
+      tracker.search(q, location.pathname + location.search);
+    },
+    [location],
+  );
 
   const result = state.status === "done" || state.status === "loading" ? state.result : undefined;
   return (
@@ -55,7 +82,10 @@ export default function SearchScreen() {
         {state.status === "done" ? `검색 결과 ${state.result.paging.totalCount}건` : ""}
       </p>
       {state.status === "idle" && (
-        <RecentSearches items={recent} onPick={type} onRemove={(q) => setRecent(removeRecent(q))} onClear={() => setRecent(clearRecent())} />
+        <>
+          <RecentSearches items={recent} onPick={type} onRemove={(q) => setRecent(removeRecent(q))} onClear={() => setRecent(clearRecent())} />
+          <PopularSearches items={popular} onPick={type} />
+        </>
       )}
       {state.status === "error" && (
         <p className={s.status} role="alert">

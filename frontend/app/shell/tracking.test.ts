@@ -126,3 +126,16 @@ describe("retries", () => {
     expect(beaconed.map((e) => [e.url, e.retry])).toEqual([["/novel", true], ["/best", undefined]]);
   });
 });
+
+describe("search", () => {
+  it("queues a settled search with its keyword only, and not the ad pixel; an empty keyword is no search", async () => {
+    const sent: TrackEvent[][] = [];
+    const pixels: string[] = [];
+    const t = new Tracker({ send: async (e) => sent.push(e), pixel: (u) => pixels.push(u), newId: () => "id-0000000000000001", flushMs: 5000 });
+    expect(t.search("   ", "/search")).toBe(false);
+    expect(t.search("  나 혼자 ", "/search")).toBe(true);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(sent).toEqual([[{ id: "id-0000000000000001", type: "search", curPageUrl: "/search", url: "/search", props: { q: "나 혼자" } }]]);
+    expect(pixels).toEqual([]);
+  });
+});

@@ -29,7 +29,9 @@ export const MAX_RETRIES = 2;
 export type PageViewEvent = { id: string; type: "page_view"; curPageUrl: string; url: string; referrer?: string; props?: Record<string, string>; retry?: boolean };
 /** A work seen on its detail page (edge: tracking.ClientEvent). */
 export type ViewContentEvent = Omit<PageViewEvent, "type"> & { type: "view_content"; pid: string; section: string; genreId?: string; vol?: number };
-export type TrackEvent = PageViewEvent | ViewContentEvent;
+/** SearchEvent: a search the reader settled on; the edge keeps props.q only and adds the top hit. */
+export type SearchEvent = Omit<PageViewEvent, "type" | "props"> & { type: "search"; props: { q: string } };
+export type TrackEvent = PageViewEvent | ViewContentEvent | SearchEvent;
 /** What the detail page knows about the work it shows. */
 export type ContentView = { url: string; pid: string; section: string; genreId?: string; vol?: number };
 
@@ -108,6 +110,19 @@ export class Tracker {
     if (v.vol !== undefined && v.vol > 0) ev.vol = v.vol;
     if (this.at?.url === v.url && this.at.referrer) ev.referrer = this.at.referrer;
     if (channel) ev.props = { channel };
+    this.push({ ev, tries: 0, pixelled: true });
+    return true;
+  }
+  /**
+   * search queues a search the reader settled on (pressed search, or opened
+   * a hit) from the page at url; false for an empty keyword. Typing is not a
+   * search: popular searches count what readers looked for, not each
+   * keystroke's prefix. The ad pixel is not told.
+   */
+  search(q: string, url: string): boolean {
+    const kw = q.trim();
+    if (!kw) return false;
+    const ev: SearchEvent = { id: (this.deps.newId ?? newEventId)(), type: "search", curPageUrl: url, url, props: { q: kw } };
     this.push({ ev, tries: 0, pixelled: true });
     return true;
   }

@@ -22,6 +22,7 @@ describe("library labels", () => {
   it("reads shelf and sort from the address, refusing unknown shelves", () => {
     expect(shelfOf(undefined)).toBe("saved");
     expect(shelfOf("rented")).toBe("rented");
+    expect(shelfOf("offline")).toBe("offline");
     expect(shelfOf("wish")).toBeNull();
     expect(sortOf("update")).toBe("update");
     expect(sortOf("title")).toBe("read");

@@ -7,13 +7,14 @@ import { isHttpError } from "~/utils/http";
 import { API } from "~/utils/storeApi";
 import { userReady } from "~/utils/userStore";
 
-export type Shelf = "reading" | "saved" | "owned" | "rented";
+export type Shelf = "reading" | "saved" | "owned" | "rented" | "offline";
 export type LibrarySort = "read" | "update";
 
 export const SHELVES: { shelf: Shelf | "gifts"; label: string }[] = [
   { shelf: "saved", label: "찜한 작품" },
   { shelf: "owned", label: "소장" },
   { shelf: "rented", label: "대여 중" },
+  { shelf: "offline", label: "오프라인 저장" },
   { shelf: "gifts", label: "선물함" },
 ];
 
@@ -42,7 +43,8 @@ export type ShelfAnswer = { list: LibraryItem[]; curPage: number; pageCount: num
 
 const EMPTY: ShelfAnswer = { list: [], curPage: 1, pageCount: 1, totalCount: 0, login: false };
 
-export const shelfOf = (v: string | undefined): Shelf | null => (v === "saved" || v === "owned" || v === "rented" || v === "reading" ? v : v === undefined ? "saved" : null);
+export const shelfOf = (v: string | undefined): Shelf | null =>
+  v === "saved" || v === "owned" || v === "rented" || v === "reading" || v === "offline" ? v : v === undefined ? "saved" : null;
 export const sortOf = (v: string | null): LibrarySort => (v === "update" ? "update" : "read");
 
 /** loadShelf answers login false for visitors (no call made) and for an ended session. */

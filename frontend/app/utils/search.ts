@@ -101,3 +101,20 @@ export function searchErrorText(e: unknown): string {
   }
   return "검색하지 못했습니다. 잠시 후 다시 시도해 주세요.";
 }
+
+export type PopularSearch = { rank: number; keyword: string };
+
+/**
+ * popularSearches: the keywords most readers searched lately (analytics
+ * counts settled searches; the edge leaves out adult ones for audiences that
+ * may not see adult works). [] when there are none or the call failed: the
+ * list is a suggestion, never an error on the screen.
+ */
+export async function popularSearches(signal?: AbortSignal): Promise<PopularSearch[]> {
+  try {
+    const a = await http<{ list?: PopularSearch[] }>(`${API}/search/popular`, { signal });
+    return Array.isArray(a.list) ? a.list : [];
+  } catch {
+    return [];
+  }
+}

@@ -38,3 +38,32 @@ export const chipQuery = style({ border: 0, background: "none", color: "inherit"
 export const chipRemove = style({ border: 0, background: "none", color: vars.color.textSubtle, padding: "6px 10px 6px 6px", cursor: "pointer", fontSize: 13, minHeight: 32, minWidth: 32 });
 export const status = style({ padding: "40px 16px", textAlign: "center", color: vars.color.textSubtle, fontSize: 14 });
 export const keywordLink = style({ color: vars.color.text, fontSize: 13, textDecoration: "underline", whiteSpace: "nowrap" });
+// Two columns of five, as Korean stores show their 인기 검색어, in rank order down each column.
+export const popular = style({
+  display: "grid",
+  gridTemplateColumns: "1fr 1fr",
+  gridTemplateRows: "repeat(5, auto)",
+  gridAutoFlow: "column",
+  columnGap: 12,
+  listStyle: "none",
+  padding: 0,
+  margin: 0,
+});
+export const popularItem = style({ minWidth: 0 });
+export const popularButton = style({
+  display: "flex",
+  alignItems: "center",
+  gap: 10,
+  width: "100%",
+  minHeight: 40,
+  border: 0,
+  background: "none",
+  padding: "6px 0",
+  color: vars.color.text,
+  fontSize: 14,
+  textAlign: "left",
+  cursor: "pointer",
+});
+export const popularRank = style({ flex: "none", width: 18, textAlign: "center", fontWeight: 700, color: vars.color.textSubtle });
+export const popularRankTop = style({ color: vars.color.accent });
+export const popularKeyword = style({ minWidth: 0, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" });
