@@ -3,6 +3,7 @@ package money_test
 import (
 	"encoding/json"
 	"log/slog"
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -134,4 +135,51 @@ func TestTopupReceiptPushed(t *testing.T) {
 func jsonNumber(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestRemovedCardIsNeverCharged: removing a card deletes its encrypted
+// billing key from our database; Toss's v1 API has no call to delete a
+// billing key (README, Automatic top-up), so the gateway is not called and
+// the key can only be used by whoever holds it: nobody. A top-up that comes
+// due afterwards charges nothing at the gateway, pauses the setting with
+// the no-card reason and tells the member (history and notice).
+func TestRemovedCardIsNeverCharged(t *testing.T) {
+	t.Parallel()
+	p := newGatewayEnv(t, 0)
+	p.sb.SetWebhookURL("")
+	const uid = 73
+	p.addWork(work{pid: "rm", vols: 3, price: 1000})
+	p.fund(uid, "blue", 3000)
+	ck := p.registerCard(t, uid)
+	p.setAuto(t, uid, money.AutoPay, 5000, 2500)
+	cards := p.do(req{method: "GET", path: "/home/api/v1/wallet/cards", uid: uid}).mustOK(t)["cards"].([]any)
+	id := jsonNumber(cards[0].(map[string]any)["id"])
+	p.do(req{method: "DELETE", path: "/home/api/v1/wallet/cards/" + id, uid: uid}).mustOK(t)
+	if n := p.int(`SELECT count(*) FROM billing_cards WHERE uid = $1`, uid); n != 0 {
+		t.Fatalf("%d encrypted keys left after removal", n)
+	}
+	if cs := p.do(req{method: "GET", path: "/home/api/v1/wallet/cards", uid: uid}).mustOK(t)["cards"].([]any); len(cs) != 0 {
+		t.Fatalf("cards after removal: %v", cs)
+	}
+	// Removing it again: 404, nothing else changes.
+	p.do(req{method: "DELETE", path: "/home/api/v1/wallet/cards/" + id, uid: uid}).mustFail(t, http.StatusNotFound)
+
+	p.do(req{method: "POST", path: "/home/api/v1/purchases", uid: uid, key: newKey(),
+		body: map[string]any{"pid": "rm", "vols": []int{1}, "buyType": "B"}}).mustOK(t)
+	p.process(t, p.svc)
+	if got := p.sb.BillingCharges(ck); got != 0 {
+		t.Fatalf("the removed card was charged %d times", got)
+	}
+	if b := p.balance(uid, "blue"); b != 2000 {
+		t.Fatalf("blue %d", b)
+	}
+	ns := p.notices(t, uid)
+	if len(ns) != 1 || ns[0].(map[string]any)["kind"] != "topup_paused" || !strings.Contains(ns[0].(map[string]any)["body"].(string), "등록된 카드가 없어") {
+		t.Fatalf("notices: %v", ns)
+	}
+	hist := p.do(req{method: "GET", path: "/home/api/v1/charge/history", uid: uid}).mustOK(t)["list"].([]any)
+	if len(hist) != 1 || hist[0].(map[string]any)["status"] != "failed" {
+		t.Fatalf("history: %v", hist)
+	}
+	p.checkLedger()
 }
