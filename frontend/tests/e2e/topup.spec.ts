@@ -4,6 +4,7 @@
 // charging the billing key at the sandbox, and the receipt in the member's
 // history (the top-up screen and 블루머니 내역) and as a Web Push
 // notification, through the fake push service to the store's service worker.
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { fakePushManager, pushMessages, showInWorker, startFakePush } from "./fakepush";
@@ -20,6 +21,12 @@ test.beforeAll(async () => {
   fake = await startFakePush();
 });
 test.afterAll(() => fake?.stop());
+
+/** Serious or critical axe findings on the page as it is. */
+async function axe(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
 
 async function wallet(page: Page): Promise<Wallet> {
   const r = await page.request.get("/home/api/v1/wallet");
@@ -105,6 +112,7 @@ test("a member registers a card, turns automatic top-up on, buys until it fires,
   await page.goto("/blueincome");
   await expect(page.getByTestId("ledger-row").first()).toContainText("자동 충전");
   await expect(page.getByTestId("ledger-row").first()).toContainText(`+${won(5000)}`);
+  expect(await axe(page), "블루머니 내역").toEqual([]);
 
   // The notification: the push service got the receipt once, and the
   // store's worker shows it; it opens the top-up screen.
@@ -119,4 +127,6 @@ test("a member registers a card, turns automatic top-up on, buys until it fires,
   await expect.poll(shown, { timeout: 20_000 }).toEqual([{ title: "자동 충전 영수증", body: msg.payload.body, tag: msg.payload.tag, url: "/payment/auto" }]);
   await page.goto((await shown())[0].url);
   await expect(page.getByTestId("notice").filter({ hasText: msg.payload.body })).toHaveCount(1);
+  // The screen with a card, the setting on and a receipt passes axe.
+  expect(await axe(page), "/payment/auto").toEqual([]);
 });
