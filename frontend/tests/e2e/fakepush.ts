@@ -47,7 +47,9 @@ export async function fakePushManager(page: Page, request: APIRequestContext, fa
   });
   await page.addInitScript(() => {
     type Sub = { endpoint: string; keys: { p256dh: string; auth: string } };
-    const w = window as unknown as { __fakePushSubscribe(key: string): Promise<Sub> };
+    // __pushKeys: the applicationServerKeys the page subscribed with.
+    const w = window as unknown as { __fakePushSubscribe(key: string): Promise<Sub>; __pushKeys: string[] };
+    w.__pushKeys = [];
     // Kept in session storage: the browser's subscription outlives a page.
     const KEY = "__fakePushSub";
     const b64url = (b: Uint8Array) => btoa(String.fromCharCode(...b)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
@@ -66,7 +68,9 @@ export async function fakePushManager(page: Page, request: APIRequestContext, fa
     PushManager.prototype.subscribe = async function (opts?: PushSubscriptionOptionsInit) {
       const k = opts?.applicationServerKey;
       const bytes = typeof k === "string" || !k ? new Uint8Array() : k instanceof ArrayBuffer ? new Uint8Array(k) : new Uint8Array(k.buffer, k.byteOffset, k.byteLength);
-      const s = await w.__fakePushSubscribe(b64url(bytes));
+      const key = b64url(bytes);
+      w.__pushKeys.push(key);
+      const s = await w.__fakePushSubscribe(key);
       sessionStorage.setItem(KEY, JSON.stringify(s));
       return make(s);
     };
