@@ -139,6 +139,24 @@ func TestSubscriptionAPI(t *testing.T) {
 	if st, body := b.Do("POST", subs+"/delete", map[string]any{"endpoint": s.Endpoint, "ifNoAlarms": true}); st != 200 || !strings.Contains(string(body), `"removed":false`) {
 		t.Fatalf("unsubscribe with an alarm on: %d %s", st, body)
 	}
+	// The alarm off, but automatic top-up on: the device stays for the
+	// top-up receipts it is rung with (issue 32); with both off it goes.
+	if st, body := b.Do("POST", "/protocol/appapi/mb/user/info/alarm-set", writertest.Form(url.Values{"pid": {"P1"}, "isAlarm": {"N"}}.Encode())); st != 200 {
+		t.Fatalf("alarm-set N: %d %s", st, body)
+	}
+	if _, err := e.Pool.Exec(t.Context(), `INSERT INTO auto_payments (uid, is_use, type, money, trigger_value, updated_at)
+		VALUES ($1, true, 'bluemoney-auto-payment', 10000, 1000, now())`, uidB); err != nil {
+		t.Fatal(err)
+	}
+	if st, body := b.Do("POST", subs+"/delete", map[string]any{"endpoint": s.Endpoint, "ifNoAlarms": true}); st != 200 || !strings.Contains(string(body), `"removed":false`) {
+		t.Fatalf("unsubscribe with automatic top-up on: %d %s", st, body)
+	}
+	if _, err := e.Pool.Exec(t.Context(), `UPDATE auto_payments SET is_use = false WHERE uid = $1`, uidB); err != nil {
+		t.Fatal(err)
+	}
+	if st, body := b.Do("POST", "/protocol/appapi/mb/user/info/alarm-set", writertest.Form(url.Values{"pid": {"P1"}, "isAlarm": {"Y"}}.Encode())); st != 200 {
+		t.Fatalf("alarm-set Y: %d %s", st, body)
+	}
 	if st, body := b.Do("DELETE", subs, map[string]any{"endpoint": s.Endpoint}); st != 200 || !strings.Contains(string(body), `"removed":true`) {
 		t.Fatalf("unsubscribe: %d %s", st, body)
 	}

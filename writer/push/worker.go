@@ -90,7 +90,8 @@ func (w *Worker) untilNext(ctx context.Context) time.Duration {
 	var next *time.Time
 	err := w.s.pool.QueryRow(ctx, `SELECT least(
 			(SELECT min(release_at) FROM push_schedule WHERE release_at > $1),
-			(SELECT min(next_at) FROM push_deliveries WHERE sent_at IS NULL AND failed_at IS NULL AND next_at > $1))`,
+			(SELECT min(next_at) FROM push_deliveries WHERE sent_at IS NULL AND failed_at IS NULL AND next_at > $1),
+			(SELECT min(next_at) FROM push_notice_deliveries WHERE sent_at IS NULL AND failed_at IS NULL AND next_at > $1))`,
 		now).Scan(&next)
 	if err != nil || next == nil {
 		return w.s.cfg.Poll
@@ -112,12 +113,20 @@ func (w *Worker) Once(ctx context.Context) (int, error) {
 	if err := w.fanOut(ctx); err != nil {
 		return 0, err
 	}
+	if err := w.fanOutNotices(ctx); err != nil {
+		return 0, err
+	}
 	total := 0
-	for ctx.Err() == nil {
-		n, claimed, err := w.deliver(ctx)
-		total += n
-		if err != nil || claimed == 0 {
-			return total, err
+	for _, claim := range []claimFunc{w.claimReleases, w.claimNotices} {
+		for ctx.Err() == nil {
+			n, claimed, err := w.deliver(ctx, claim)
+			total += n
+			if err != nil {
+				return total, err
+			}
+			if claimed == 0 {
+				break
+			}
 		}
 	}
 	return total, nil
@@ -203,17 +212,45 @@ func (w *Worker) fanOutBatch(ctx context.Context) (int, error) {
 	return released, nil
 }
 
-// job is one taken delivery.
+// job is one taken delivery: of a volume's release, or (notice != 0) of a
+// money notice (a top-up's receipt or pause).
 type job struct {
 	pid                    string
 	no                     int
+	notice                 int64
 	sub                    int64
 	attempts               int
 	endpoint, p256dh, auth string
-	title                  string
+	title, body            string // body: a notice's text
 	// allowed: the release is not an adult work's, or the member may see
-	// adult works now.
+	// adult works now; of a notice: the subscription is still the member's.
 	allowed bool
+}
+
+// message is what the device is sent for the job, and its RFC 8030 topic.
+func (j *job) message() (Payload, string) {
+	if j.notice != 0 {
+		id := strconv.FormatInt(j.notice, 10)
+		return Payload{Title: j.title, Body: j.body, URL: NoticeURL, Tag: "money:" + id}, topic("money", id)
+	}
+	title := j.title
+	if title == "" {
+		title = "새 회차 알림"
+	}
+	return Payload{Title: title, Body: fmt.Sprintf("새 회차 %d화가 공개되었습니다.", j.no), URL: ViewerURL(j.pid, j.no),
+		Tag: "vol:" + j.pid + ":" + strconv.Itoa(j.no)}, topic(j.pid, strconv.Itoa(j.no))
+}
+
+// mark queues the update of the job's delivery row; set names its own
+// arguments $a and $b, which follow the row's key.
+func (j *job) mark(b *pgx.Batch, set string, args ...any) {
+	if j.notice != 0 {
+		set = strings.NewReplacer("$a", "$3", "$b", "$4").Replace(set)
+		b.Queue(`UPDATE push_notice_deliveries SET `+set+` WHERE notice_id = $1 AND sub_id = $2`, append([]any{j.notice, j.sub}, args...)...)
+		return
+	}
+	set = strings.NewReplacer("$a", "$4", "$b", "$5").Replace(set)
+	b.Queue(`UPDATE push_deliveries SET `+set+` WHERE pid = $1 AND no = $2 AND sub_id = $3`, append([]any{j.pid, j.no, j.sub}, args...)...)
 }
 
 // outcome of one send.
@@ -223,11 +260,11 @@ type outcome struct {
 	err    string
 }
 
-// deliver takes one batch of due deliveries, sends them and records what
-// happened. Sending and recording run on a context that outlives ctx, so a
-// stop between the two cannot leave a sent notification unmarked.
-func (w *Worker) deliver(ctx context.Context) (sent, claimed int, err error) {
-	now := w.s.cfg.Now()
+// claimFunc takes one batch of due deliveries of one kind for the lease.
+type claimFunc func(ctx context.Context, now time.Time) ([]job, error)
+
+// claimReleases takes due deliveries of new-volume alarms.
+func (w *Worker) claimReleases(ctx context.Context, now time.Time) ([]job, error) {
 	rows, err := w.s.pool.Query(ctx, `WITH c AS (
 			SELECT pid, no, sub_id FROM push_deliveries
 			WHERE sent_at IS NULL AND failed_at IS NULL AND next_at <= $1
@@ -241,16 +278,48 @@ func (w *Worker) deliver(ctx context.Context) (sent, claimed int, err error) {
 			NOT coalesce(r.adult, false) OR coalesce(`+auth.AdultContentSQL("u", "$1::timestamptz")+`, false)`,
 		now, w.s.cfg.Batch, now.Add(w.s.cfg.Lease))
 	if err != nil {
-		return 0, 0, fmt.Errorf("push: claim: %w", err)
+		return nil, fmt.Errorf("push: claim: %w", err)
 	}
 	jobs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (job, error) {
 		var j job
 		return j, r.Scan(&j.pid, &j.no, &j.sub, &j.attempts, &j.endpoint, &j.p256dh, &j.auth, &j.title, &j.allowed)
 	})
+	if err != nil {
+		return nil, fmt.Errorf("push: claim: %w", err)
+	}
+	return jobs, nil
+}
+
+// claimNotices takes due deliveries of money notices.
+func (w *Worker) claimNotices(ctx context.Context, now time.Time) ([]job, error) {
+	rows, err := w.s.pool.Query(ctx, `WITH c AS (
+			SELECT notice_id, sub_id FROM push_notice_deliveries
+			WHERE sent_at IS NULL AND failed_at IS NULL AND next_at <= $1
+			ORDER BY next_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+		UPDATE push_notice_deliveries d SET next_at = $3, attempts = d.attempts + 1
+		FROM c JOIN push_subscriptions s ON s.id = c.sub_id JOIN money_notices n ON n.id = c.notice_id
+		WHERE d.notice_id = c.notice_id AND d.sub_id = c.sub_id
+		RETURNING d.notice_id, d.sub_id, d.attempts, s.endpoint, s.p256dh, s.auth, n.title, n.body, s.uid = n.uid`,
+		now, w.s.cfg.Batch, now.Add(w.s.cfg.Lease))
+	if err != nil {
+		return nil, fmt.Errorf("push: claim notices: %w", err)
+	}
+	jobs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (job, error) {
+		var j job
+		return j, r.Scan(&j.notice, &j.sub, &j.attempts, &j.endpoint, &j.p256dh, &j.auth, &j.title, &j.body, &j.allowed)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("push: claim notices: %w", err)
+	}
+	return jobs, nil
+}
+
+// deliver takes one batch of due deliveries, sends them and records what
+// happened. Sending and recording run on a context that outlives ctx, so a
+// stop between the two cannot leave a sent notification unmarked.
+func (w *Worker) deliver(ctx context.Context, claim claimFunc) (sent, claimed int, err error) {
+	jobs, err := claim(ctx, w.s.cfg.Now())
 	if err != nil || len(jobs) == 0 {
-		if err != nil {
-			err = fmt.Errorf("push: claim: %w", err)
-		}
 		return 0, 0, err
 	}
 	bg := context.WithoutCancel(ctx)
@@ -266,6 +335,9 @@ func (w *Worker) deliver(ctx context.Context) (sent, claimed int, err error) {
 				// The member's level dropped since the fan-out (issue 30):
 				// an adult work's title does not reach their lock screen.
 				outs[i] = outcome{result: "withheld", err: "audience: the member may no longer see adult works"}
+				if jobs[i].notice != 0 {
+					outs[i].err = "audience: the subscription is no longer the member's"
+				}
 				return
 			}
 			outs[i] = w.send(bg, &jobs[i])
@@ -273,7 +345,7 @@ func (w *Worker) deliver(ctx context.Context) (sent, claimed int, err error) {
 	}
 	wg.Wait()
 	b := &pgx.Batch{}
-	now = w.s.cfg.Now()
+	now := w.s.cfg.Now()
 	for i, j := range jobs {
 		o := outs[i]
 		if o.result == "retry" && j.attempts >= w.s.cfg.MaxAttempts {
@@ -283,19 +355,18 @@ func (w *Worker) deliver(ctx context.Context) (sent, claimed int, err error) {
 		switch o.result {
 		case "sent":
 			sent++
-			b.Queue(`UPDATE push_deliveries SET sent_at = $4, error = '' WHERE pid = $1 AND no = $2 AND sub_id = $3`, j.pid, j.no, j.sub, now)
+			j.mark(b, `sent_at = $a, error = ''`, now)
 		case "gone":
 			// The browser dropped the subscription: forget the device
 			// (its deliveries go with it).
 			b.Queue(`DELETE FROM push_subscriptions WHERE id = $1 AND endpoint = $2`, j.sub, j.endpoint)
 		case "withheld":
-			b.Queue(`UPDATE push_deliveries SET failed_at = $4, error = $5 WHERE pid = $1 AND no = $2 AND sub_id = $3`, j.pid, j.no, j.sub, now, o.err)
+			j.mark(b, `failed_at = $a, error = $b`, now, o.err)
 		case "retry":
-			b.Queue(`UPDATE push_deliveries SET next_at = $4, error = $5 WHERE pid = $1 AND no = $2 AND sub_id = $3`,
-				j.pid, j.no, j.sub, now.Add(o.after), o.err)
+			j.mark(b, `next_at = $a, error = $b`, now.Add(o.after), o.err)
 		default:
-			w.s.log.Warn("push: notification given up", "pid", j.pid, "no", j.no, "sub", j.sub, "attempts", j.attempts, "err", o.err)
-			b.Queue(`UPDATE push_deliveries SET failed_at = $4, error = $5 WHERE pid = $1 AND no = $2 AND sub_id = $3`, j.pid, j.no, j.sub, now, o.err)
+			w.s.log.Warn("push: notification given up", "pid", j.pid, "no", j.no, "notice", j.notice, "sub", j.sub, "attempts", j.attempts, "err", o.err)
+			j.mark(b, `failed_at = $a, error = $b`, now, o.err)
 		}
 	}
 	if err := w.s.pool.SendBatch(bg, b).Close(); err != nil {
@@ -309,16 +380,12 @@ func (w *Worker) deliver(ctx context.Context) (sent, claimed int, err error) {
 // 429 and 5xx (and network errors) retried after Retry-After or backoff;
 // any other 4xx is a request the service will never accept.
 func (w *Worker) send(ctx context.Context, j *job) outcome {
-	body := fmt.Sprintf("새 회차 %d화가 공개되었습니다.", j.no)
-	title := j.title
-	if title == "" {
-		title = "새 회차 알림"
-	}
-	msg, _ := json.Marshal(Payload{Title: title, Body: body, URL: ViewerURL(j.pid, j.no), Tag: "vol:" + j.pid + ":" + strconv.Itoa(j.no)})
+	p, tp := j.message()
+	msg, _ := json.Marshal(p)
 	resp, err := webpush.SendNotificationWithContext(ctx, msg, &webpush.Subscription{Endpoint: j.endpoint,
 		Keys: webpush.Keys{P256dh: j.p256dh, Auth: j.auth}}, &webpush.Options{
 		// webpush-go adds "mailto:" itself unless the subject is an https: URL.
-		HTTPClient: w.client, Subscriber: strings.TrimPrefix(w.s.cfg.Subject, "mailto:"), Topic: topic(j.pid, j.no),
+		HTTPClient: w.client, Subscriber: strings.TrimPrefix(w.s.cfg.Subject, "mailto:"), Topic: tp,
 		TTL: int(w.s.cfg.TTL / time.Second), Urgency: webpush.UrgencyNormal,
 		VAPIDPublicKey: w.s.cfg.PublicKey, VAPIDPrivateKey: w.s.cfg.PrivateKey})
 	if err != nil {
@@ -367,10 +434,11 @@ func retryAfter(v string, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
-// topic names the volume for the push service (RFC 8030 §5.4: at most 32
-// characters of the URL-safe base64 alphabet): a newer message with the same
-// topic replaces one still waiting for an offline device.
-func topic(pid string, no int) string {
-	h := sha256.Sum256([]byte(pid + "\x00" + strconv.Itoa(no)))
+// topic names the volume (pid, no) or the notice ("money", id) for the push
+// service (RFC 8030 §5.4: at most 32 characters of the URL-safe base64
+// alphabet): a newer message with the same topic replaces one still waiting
+// for an offline device.
+func topic(a, b string) string {
+	h := sha256.Sum256([]byte(a + "\x00" + b))
 	return base64.RawURLEncoding.EncodeToString(h[:24])
 }

@@ -13,7 +13,34 @@ import * as c from "~/components/product/csForm.css";
 
 export const meta = () => [{ title: pageTitle("블루머니 내역") }];
 
-type Row = { id: number; kind?: string; money?: string; amount?: number; delta?: number; balance?: number; memo?: string; reason?: string; createdAt: string };
+type Row = { id: number; kind?: string; money?: string; amount?: number; delta?: number; balance?: number; memo?: string; reason?: string; ref?: string; createdAt: string };
+
+const LABELS: Record<string, string> = {
+  charge_cancel: "충전 취소",
+  first_charge_bonus: "첫 충전 보너스",
+  join_bonus: "가입 보너스",
+  purchase: "소장 구매",
+  rental: "대여",
+  jumping_pass: "점핑패스 구매",
+  store_purchase: "앱 결제 충전",
+  store_refund: "앱 결제 환불",
+  store_refund_reversed: "앱 결제 환불 취소",
+};
+
+/**
+ * ledgerLabel names a ledger row (writer/money reasons) in the member's
+ * words. A charge's ref names its order: automatic top-ups are "at_" orders,
+ * scheduled ones "sch_" (writer/money topup.go), so the member tells them
+ * from charges they made.
+ */
+export function ledgerLabel(reason: string | undefined, ref: string | undefined): string {
+  if (reason === "charge") {
+    if (ref?.startsWith("charge:at_")) return "자동 충전";
+    if (ref?.startsWith("charge:sch_")) return "정기 충전";
+    return "블루머니 충전";
+  }
+  return (reason && LABELS[reason]) || "기타";
+}
 
 /** Blue income: the member's balance and the money ledger, newest first. */
 export default function Screen() {
@@ -46,9 +73,9 @@ export default function Screen() {
             {rows?.map((r) => {
               const amt = r.delta ?? r.amount ?? 0;
               return (
-                <li key={r.id} className={`${s.item} ${w.ledgerRow}`}>
+                <li key={r.id} className={`${s.item} ${w.ledgerRow}`} data-testid="ledger-row">
                   <span>
-                    {r.memo || r.reason || r.kind}
+                    {r.memo || ledgerLabel(r.reason ?? r.kind, r.ref)}
                     <span className={s.date}>{new Date(r.createdAt).toLocaleDateString("ko-KR")}</span>
                   </span>
                   <strong className={w.ledgerAmount({ gain: amt >= 0 })}>

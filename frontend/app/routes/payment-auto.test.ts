@@ -11,7 +11,7 @@ vi.mock("~/utils/api", () => ({
   }),
 }));
 
-const { clientAction, clientLoader, failMessage, validSetting, SCHEDULED, THRESHOLD } = await import("./payment-auto");
+const { clientAction, clientLoader, failMessage, receiptPushMessage, validSetting, SCHEDULED, THRESHOLD } = await import("./payment-auto");
 
 const form = (o: Record<string, string>) => {
   const f = new FormData();
@@ -25,6 +25,13 @@ beforeEach(() => {
 });
 
 describe("payment-auto", () => {
+  it("says in Korean what became of asking for receipts on this device", () => {
+    expect(receiptPushMessage("subscribed")).toBe("충전 영수증과 자동 충전 알림을 이 기기로 보내 드립니다.");
+    expect(receiptPushMessage("denied")).toContain("브라우저 설정에서 알림을 허용해 주세요.");
+    expect(receiptPushMessage("unsupported")).toBe("이 브라우저에서는 충전 알림을 보내 드릴 수 없습니다.");
+    expect(receiptPushMessage("failed")).toBe("알림 등록에 실패했습니다. 잠시 후 다시 시도해 주세요.");
+  });
+
   it("checks a setting the way the writer does", () => {
     expect(validSetting(THRESHOLD, 10000, 0)).toBeNull();
     expect(validSetting(SCHEDULED, 5000, 28)).toBeNull();

@@ -7,6 +7,7 @@ import { isHttpError } from "~/utils/http";
 import { pageTitle } from "~/utils/meta";
 import { API } from "~/utils/storeApi";
 import { won } from "~/utils/format";
+import { askPermission, browserPushEnv, subscribeDevice, type PushOutcome } from "~/utils/webPush";
 import * as cs from "~/components/product/cs.css";
 import * as p from "~/components/product/product.css";
 import * as s from "./payment-auto.css";
@@ -120,6 +121,20 @@ async function openBillingWindow(r: Registration): Promise<void> {
   await w.TossPayments(r.clientKey).requestBillingAuth("카드", { customerKey: r.customerKey, successUrl: r.successUrl, failUrl: r.failUrl });
 }
 
+/** The toast after asking for receipts on this device (writer/push rings top-up notices). */
+export function receiptPushMessage(o: PushOutcome): string {
+  switch (o) {
+    case "subscribed":
+      return "충전 영수증과 자동 충전 알림을 이 기기로 보내 드립니다.";
+    case "denied":
+      return "알림이 차단되어 있어 충전 알림을 보내 드릴 수 없습니다. 브라우저 설정에서 알림을 허용해 주세요.";
+    case "unsupported":
+      return "이 브라우저에서는 충전 알림을 보내 드릴 수 없습니다.";
+    default:
+      return "알림 등록에 실패했습니다. 잠시 후 다시 시도해 주세요.";
+  }
+}
+
 function useResultToast(result: ActionResult | undefined) {
   const shell = useShell();
   useEffect(() => {
@@ -159,6 +174,12 @@ export default function Screen() {
       </section>
     );
   }
+  const pushEnv = browserPushEnv();
+  const receiptsHere = () => {
+    // The prompt must start inside the click (browsers ask only then).
+    const permission = askPermission(pushEnv);
+    void subscribeDevice(permission, pushEnv).then((o) => shell.toast(receiptPushMessage(o)));
+  };
   const auto = data.auto;
   const kind = auto?.type === SCHEDULED ? SCHEDULED : THRESHOLD;
   return (
@@ -240,6 +261,11 @@ export default function Screen() {
             <span>{n.body}</span>
           </div>
         ))}
+        {!pushEnv.device.isApp && (
+          <button type="button" className={p.tab} onClick={receiptsHere}>
+            이 기기로 충전 알림 받기
+          </button>
+        )}
         <Link to="/payment/recharge.asp" className={p.tab}>
           직접 충전하기
         </Link>

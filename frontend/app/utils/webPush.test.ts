@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { HttpError, type Http, type RequestOptions } from "./http";
-import { alarmPush, askPermission, keyBytes, PUSH_DENIED, PUSH_KEY_PATH, PUSH_SUBSCRIPTIONS_PATH, pushMessage, type PushEnv } from "./webPush";
+import { alarmPush, askPermission, keyBytes, PUSH_DENIED, PUSH_KEY_PATH, PUSH_SUBSCRIPTIONS_PATH, pushMessage, subscribeDevice, type PushEnv } from "./webPush";
 
 const KEY = "BIKiuuMoDc8VNBu5Ydrpu0K4snJ25lKi-eE5y1KQTSrycf_Hw0B9eP6kK76CsgowaXGWhZ1xHpjcXuo6AJL_TF8";
 const SUB = { endpoint: "https://fcm.googleapis.com/fcm/send/x", expirationTime: null, keys: { p256dh: "p", auth: "a" } };
@@ -93,5 +93,17 @@ describe("alarm by Web Push", () => {
     expect(t.sent).toEqual([{ pid: "P1", isAlarm: true }]);
     expect(t.requestPermission).not.toHaveBeenCalled();
     expect(t.calls).toEqual([]);
+  });
+  it("receipts on this device (the top-up screen): the same subscription, without any alarm; never in the app", async () => {
+    const t = env();
+    expect(await subscribeDevice(askPermission(t.e), t.e)).toBe("subscribed");
+    expect(t.calls.at(-1)).toEqual([PUSH_SUBSCRIPTIONS_PATH, { method: "POST", json: SUB }]);
+    const refused = env({ permission: "denied" });
+    expect(await subscribeDevice(askPermission(refused.e), refused.e)).toBe("denied");
+    expect(refused.calls).toEqual([]);
+    const app = env({ app: true });
+    expect(await subscribeDevice(askPermission(app.e), app.e)).toBe("unsupported");
+    expect(app.sent).toEqual([]);
+    expect(app.calls).toEqual([]);
   });
 });

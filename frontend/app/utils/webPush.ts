@@ -85,6 +85,21 @@ export async function alarmPush(pid: string, on: boolean, permission: Promise<No
       await sub.unsubscribe();
       return "unsubscribed";
     }
+    return await subscribeDevice(permission, env);
+  } catch {
+    return "failed";
+  }
+}
+
+/**
+ * subscribeDevice subscribes this browser with the writer's VAPID key and
+ * hands the subscription to the writer: what turning an alarm on does, and
+ * what the automatic top-up screen does for its receipts (the writer rings
+ * a member's devices for both). permission is askPermission's promise.
+ */
+export async function subscribeDevice(permission: Promise<NotificationPermission> | null, env: PushEnv = browserPushEnv()): Promise<PushOutcome> {
+  if (env.device.isApp) return "unsupported";
+  try {
     if (!permission) return "unsupported";
     if ((await permission) !== "granted") return "denied";
     const reg = await env.registration();

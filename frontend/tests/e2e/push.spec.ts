@@ -1,9 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import path from "node:path";
-import { createInterface } from "node:readline";
-import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { fakePushManager, pushMessages, showInWorker, startFakePush } from "./fakepush";
 import { member } from "./members";
 
 // New-volume alarms by Web Push (issue 19), against the real store and the
@@ -23,32 +20,12 @@ import { member } from "./members";
 
 const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? "dev-admin-token";
 const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
-const LAUNCHER = process.env.STOREFRONT_BIN ?? path.resolve(import.meta.dirname, "../../../bin/storefront");
-
-type Sub = { endpoint: string; keys: { p256dh: string; auth: string } };
-type Msg = { endpoint: string; payload: { title: string; body: string; url: string; tag: string }; ttl: number; urgency: string; topic: string };
-
-let fake: ChildProcess;
-let fakeURL = "";
-
+let fake: { url: string; stop: () => void };
 test.beforeAll(async () => {
-  fake = spawn(LAUNCHER, ["fakepush", "-addr", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "inherit"] });
-  fakeURL = await new Promise<string>((resolve, reject) => {
-    fake.once("error", reject);
-    fake.once("exit", (code) => reject(new Error(`storefront fakepush exited ${code}`)));
-    createInterface({ input: fake.stdout! }).on("line", (l) => l.startsWith("FAKEPUSH_URL=") && resolve(l.slice("FAKEPUSH_URL=".length)));
-  });
+  fake = await startFakePush();
 });
-
-test.afterAll(() => {
-  fake?.kill();
-});
-
-async function messages(request: APIRequestContext, endpoint: string) {
-  const r = await request.get(`${fakeURL}/_fake/messages?endpoint=${encodeURIComponent(endpoint)}`);
-  expect(r.ok()).toBe(true);
-  return (await r.json()) as { messages: Msg[]; refused: string[] };
-}
+test.afterAll(() => fake?.stop());
+const messages = (request: Parameters<typeof pushMessages>[0], endpoint: string) => pushMessages(request, fake.url, endpoint);
 
 test("a member turns the alarm on; at the release the push service gets one notification that opens the viewer", async ({ page, context, request, baseURL }) => {
   const pid = `push-${randomUUID().slice(0, 8)}`;
@@ -72,47 +49,7 @@ test("a member turns the alarm on; at the release the push service gets one noti
   await expect.poll(async () => (await request.get(`/home/api/v1/products/${pid}`)).ok(), { timeout: 30_000 }).toBe(true);
 
   // The page's PushManager answers with the fake's subscriptions.
-  const made: Sub[] = [];
-  await page.exposeFunction("__fakePushSubscribe", async (applicationServerKey: string) => {
-    const r = await request.post(`${fakeURL}/_fake/subscriptions`, { data: { applicationServerKey } });
-    expect(r.ok(), await r.text()).toBe(true);
-    const s = (await r.json()) as Sub;
-    made.push(s);
-    return s;
-  });
-  await page.addInitScript(() => {
-    type FakeSub = { endpoint: string; keys: { p256dh: string; auth: string } };
-    const w = window as unknown as { __fakePushSubscribe(key: string): Promise<FakeSub>; __pushKeys: string[] };
-    w.__pushKeys = [];
-    // Kept in session storage: the browser's subscription outlives a page.
-    const KEY = "__fakePushSub";
-    const b64url = (b: Uint8Array) => btoa(String.fromCharCode(...b)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-    const make = (s: FakeSub) =>
-      ({
-        endpoint: s.endpoint,
-        expirationTime: null,
-        options: { userVisibleOnly: true },
-        getKey: () => null,
-        toJSON: () => ({ endpoint: s.endpoint, expirationTime: null, keys: s.keys }),
-        unsubscribe: async () => {
-          sessionStorage.removeItem(KEY);
-          return true;
-        },
-      }) as unknown as PushSubscription;
-    PushManager.prototype.subscribe = async function (opts?: PushSubscriptionOptionsInit) {
-      const k = opts?.applicationServerKey;
-      const bytes = typeof k === "string" || !k ? new Uint8Array() : k instanceof ArrayBuffer ? new Uint8Array(k) : new Uint8Array(k.buffer, k.byteOffset, k.byteLength);
-      const key = b64url(bytes);
-      w.__pushKeys.push(key);
-      const s = await w.__fakePushSubscribe(key);
-      sessionStorage.setItem(KEY, JSON.stringify(s));
-      return make(s);
-    };
-    PushManager.prototype.getSubscription = async () => {
-      const s = sessionStorage.getItem(KEY);
-      return s ? make(JSON.parse(s) as FakeSub) : null;
-    };
-  });
+  const made = await fakePushManager(page, request, fake.url);
   await context.grantPermissions(["notifications"], { origin: baseURL });
   await member(page);
   await page.goto(`/webtoon/detail/${pid}`);
@@ -147,15 +84,7 @@ test("a member turns the alarm on; at the release the push service gets one noti
   expect(msg.ttl).toBeGreaterThan(0);
 
   // The push service hands the decrypted message to the store's worker.
-  const cdp = await context.newCDPSession(page);
-  const regs: { registrationId: string; scopeURL: string }[] = [];
-  cdp.on("ServiceWorker.workerRegistrationUpdated", (e) => regs.push(...e.registrations));
-  await cdp.send("ServiceWorker.enable");
-  await expect.poll(() => regs.find((r) => r.scopeURL === `${baseURL}/`)?.registrationId ?? "", { timeout: 20_000 }).not.toBe("");
-  const registrationId = regs.find((r) => r.scopeURL === `${baseURL}/`)!.registrationId;
-  await cdp.send("ServiceWorker.deliverPushMessage", { origin: baseURL!, registrationId, data: JSON.stringify(msg.payload) });
-  const shown = async () =>
-    page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: (n.data as { url: string }).url })));
+  const shown = await showInWorker(page, context, baseURL!, msg.payload);
   await expect.poll(shown, { timeout: 20_000 }).toEqual([{ title, body: "새 회차 2화가 공개되었습니다.", tag: `vol:${pid}:2`, url: `/viewer?pid=${pid}&no=2` }]);
   const opens = (await shown())[0].url;
 
