@@ -159,7 +159,8 @@ func (s *Service) subscribe(w http.ResponseWriter, r *http.Request, uid int64) e
 
 // unsubscribe removes the member's subscription of this device. With
 // ifNoAlarms (the alarm button turning one work's alarm off) it stays while
-// another work's alarm is on, and the answer's removed tells the browser
+// another work's alarm is on or the member follows an author (their new
+// works and episodes ring on it too), and the answer's removed tells the browser
 // whether to drop its own subscription too.
 func (s *Service) unsubscribe(w http.ResponseWriter, r *http.Request, uid int64) error {
 	var body struct {
@@ -173,7 +174,8 @@ func (s *Service) unsubscribe(w http.ResponseWriter, r *http.Request, uid int64)
 		return httpapi.BadRequest("알림 구독 주소(endpoint)가 올바르지 않습니다.")
 	}
 	tag, err := s.pool.Exec(r.Context(), `DELETE FROM push_subscriptions WHERE uid = $1 AND endpoint = $2
-		AND NOT ($3 AND EXISTS (SELECT 1 FROM alarms WHERE uid = $1 AND is_on))`, uid, body.Endpoint, body.IfNoAlarms)
+		AND NOT ($3 AND (EXISTS (SELECT 1 FROM alarms WHERE uid = $1 AND is_on)
+			OR EXISTS (SELECT 1 FROM zzims WHERE uid = $1 AND zzim_type = 'author')))`, uid, body.Endpoint, body.IfNoAlarms)
 	if err != nil {
 		return fmt.Errorf("unsubscribe: %w", err)
 	}
