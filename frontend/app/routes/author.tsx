@@ -94,8 +94,11 @@ function FollowBar({ id, name }: { id: number; name: string }) {
   return (
     <div className={a.followBar}>
       <p className={a.followNote}>{following ? "새 작품과 새 회차가 나오면 알림함과 알림으로 알려 드려요." : `${name}을(를) 팔로우하면 새 소식을 알려 드려요.`}</p>
-      <button type="button" className={a.follow} aria-label={`${name} 팔로우`} aria-pressed={following} onClick={toggle} disabled={busy || idx === undefined} data-testid="follow">
-        {following ? "팔로잉" : "팔로우"}
+      <button type="button" className={a.follow} aria-pressed={following} onClick={toggle} disabled={busy || idx === undefined} data-testid="follow">
+        {/* One name in both states ("<이름> 팔로우"): a toggle says its state by aria-pressed, and the visible text is part of the name. */}
+        <span className="visually-hidden">{name} </span>
+        {following && <span aria-hidden="true">✓ </span>}
+        팔로우
       </button>
     </div>
   );
