@@ -16,7 +16,7 @@ import (
 // each channel and adult level an adult work's detail is the 19 placeholder
 // (pid, section and age only: no cover, no summary, no volumes) exactly where
 // the table says adult content is not shown, and lists carry adult works
-// exactly where it is.
+// exactly where it is (a genre list, an author's works, search).
 func TestAudienceTable(t *testing.T) {
 	b, err := os.ReadFile("../../contract/cases/audience.json")
 	if err != nil {
@@ -61,6 +61,15 @@ func TestAudienceTable(t *testing.T) {
 		_, list := g.get("/home/api/v1/webtoon/genre/21", h...)
 		if hasAdult(list) != c.AdultContent {
 			t.Errorf("%s: list shows adult works %v, table says %v", name, hasAdult(list), c.AdultContent)
+		}
+		// The author page (issue 34 item 3) lists author 7's works: the
+		// ordinary ones always, the adult ones where the table says.
+		_, works := g.get("/home/api/v1/authors/7/works?size=50", h...)
+		if !bytes.Contains(works, []byte(`"pid":"nwt"`)) {
+			t.Errorf("%s: the author's works miss the ordinary work: %s", name, works)
+		}
+		if hasAdult(works) != c.AdultContent {
+			t.Errorf("%s: the author's works show adult works %v, table says %v", name, hasAdult(works), c.AdultContent)
 		}
 		// Search answers by title, by initial consonants and by a title one
 		// jamo off alike: "ㄱㅁ" (귀멸) and "귀 멸" hit every adult and

@@ -51,6 +51,8 @@ export default [
     // 내 서재 (issue 34; not in the seed's table): shelves, then the gift box.
     route("mypages/gifts", "routes/mypages/gifts.tsx"),
     route("mypages/library/:shelf?/:page?", "routes/mypages/library.tsx"),
+    // 알림함 (issue 34; not in the seed's table): the sidebar's 새 알림 opens it.
+    route("mypages/inbox/:page?", "routes/mypages/inbox.tsx"),
 
     route("bluerun/:eid?", "routes/events/bluerun.tsx"),
     route("bluerun-preview/:eid", "routes/events/bluerun-preview.tsx"),
@@ -63,6 +65,8 @@ export default [
     route("ranking", "routes/ranking.tsx"),
 
     route(":section/detail/:pid?", "routes/detail.tsx"),
+    // An author's page (issue 34; not in the seed's table): works and follow.
+    route("authors/:id", "routes/author.tsx"),
 
     route("join/event.asp", "routes/join-event.tsx"),
     route("payment/recharge.asp", "routes/payment-recharge.tsx"),

@@ -117,13 +117,18 @@ func (s *Service) userGetInfo(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var newAlarm bool
-	// An alarm is new when a work the member follows released a volume in the last day.
-	now := s.now()
-	if err := s.pool.QueryRow(r.Context(), `SELECT EXISTS (SELECT 1 FROM alarms a JOIN volumes v ON v.pid = a.pid
-		WHERE a.uid = $1 AND a.is_on AND v.release_at <= $2 AND v.release_at > $2 - interval '1 day')`, uid, now).Scan(&newAlarm); err != nil {
+	// The sidebar's 새 알림: an unread item in the inbox the badge opens
+	// (a release of a work whose alarm is on or whose author the member
+	// follows), as the member's audience may see it.
+	teen, err := s.teenView(r, p)
+	if err != nil {
 		return err
 	}
+	unread, err := s.unreadCount(r, uid, teen)
+	if err != nil {
+		return err
+	}
+	newAlarm := unread > 0
 	ans.Info = SideInfo{
 		BlueMoney: si.Blue, AppMoneyA: si.Android, AppMoneyI: si.IOS, BlueMileage: si.Mileage,
 		FlagTicketNovel: si.NovelTickets > 0, FlagTicketComic: si.ComicTickets > 0,

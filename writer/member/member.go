@@ -108,6 +108,9 @@ func (s *Service) Routes(mux httpapi.Mux) {
 	h("PUT /home/api/v1/users/reading-place/{pid}", s.placePut)
 	h("POST /home/api/v1/users/reading-place/{pid}", s.placePut)
 	h("GET /home/api/v1/users/library", s.libraryList)
+	h("GET "+InboxPath, s.inboxList)
+	h("GET "+InboxUnreadPath, s.inboxUnread)
+	h("POST "+InboxReadPath, s.inboxRead)
 
 	h("GET /home/api/v1/users/interests/genres", s.genresGet)
 	h("GET /home/api/v1/users/interests/genres/exists", s.genresExists)

@@ -159,8 +159,9 @@ func (s *Service) subscribe(w http.ResponseWriter, r *http.Request, uid int64) e
 
 // unsubscribe removes the member's subscription of this device. With
 // ifNoAlarms (the alarm button turning one work's alarm off) it stays while
-// another work's alarm is on or automatic top-up is (its receipts ring the
-// device too), and the answer's removed tells the browser whether to drop
+// another work's alarm is on, the member follows an author (their new
+// works and episodes ring on it too) or automatic top-up is on (its receipts
+// ring it too), and the answer's removed tells the browser whether to drop
 // its own subscription too.
 func (s *Service) unsubscribe(w http.ResponseWriter, r *http.Request, uid int64) error {
 	var body struct {
@@ -175,6 +176,7 @@ func (s *Service) unsubscribe(w http.ResponseWriter, r *http.Request, uid int64)
 	}
 	tag, err := s.pool.Exec(r.Context(), `DELETE FROM push_subscriptions WHERE uid = $1 AND endpoint = $2
 		AND NOT ($3 AND (EXISTS (SELECT 1 FROM alarms WHERE uid = $1 AND is_on)
+			OR EXISTS (SELECT 1 FROM zzims WHERE uid = $1 AND zzim_type = 'author')
 			OR EXISTS (SELECT 1 FROM auto_payments WHERE uid = $1 AND is_use)))`, uid, body.Endpoint, body.IfNoAlarms)
 	if err != nil {
 		return fmt.Errorf("unsubscribe: %w", err)

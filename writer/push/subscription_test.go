@@ -157,6 +157,20 @@ func TestSubscriptionAPI(t *testing.T) {
 	if st, body := b.Do("POST", "/protocol/appapi/mb/user/info/alarm-set", writertest.Form(url.Values{"pid": {"P1"}, "isAlarm": {"Y"}}.Encode())); st != 200 {
 		t.Fatalf("alarm-set Y: %d %s", st, body)
 	}
+	// Every alarm off but an author followed (issue 34): the device stays,
+	// the author's new episodes ring on it.
+	if st, body := b.Do("POST", "/protocol/appapi/mb/user/info/alarm-set", writertest.Form(url.Values{"pid": {"P1"}, "isAlarm": {"N"}}.Encode())); st != 200 {
+		t.Fatalf("alarm-set off: %d %s", st, body)
+	}
+	if _, err := e.Pool.Exec(t.Context(), `INSERT INTO authors (id, name) VALUES (8801, '작가') ON CONFLICT DO NOTHING`); err != nil {
+		t.Fatal(err)
+	}
+	if st, body := b.Do("POST", "/protocol/appapi/mb/user/info/zzim-add", writertest.Form(url.Values{"zzim_type": {"author"}, "pid": {"8801"}}.Encode())); st != 200 {
+		t.Fatalf("follow: %d %s", st, body)
+	}
+	if st, body := b.Do("POST", subs+"/delete", map[string]any{"endpoint": s.Endpoint, "ifNoAlarms": true}); st != 200 || !strings.Contains(string(body), `"removed":false`) {
+		t.Fatalf("unsubscribe while following an author: %d %s", st, body)
+	}
 	if st, body := b.Do("DELETE", subs, map[string]any{"endpoint": s.Endpoint}); st != 200 || !strings.Contains(string(body), `"removed":true`) {
 		t.Fatalf("unsubscribe: %d %s", st, body)
 	}

@@ -132,16 +132,19 @@ func (w *Worker) Once(ctx context.Context) (int, error) {
 	return total, nil
 }
 
-// fanOut turns each scheduled release that is due into one delivery per web
-// subscription of each member whose alarm of the work is on (of an adult
-// work: only members who may see adult works now); a release older
+// fanOut turns each scheduled release that is due into one inbox item for
+// each member whose alarm of the work is on or who follows one of its authors
+// (an author zzim), and one delivery per web subscription of each of them
+// (of an adult work: only members who may see adult works now); a member who
+// has both is told once. A release older
 // than the window leaves the schedule silently. The schedule (push_schedule,
 // kept by the catalog's writes) is read instead of the catalog tables, so
 // the timer never reaches them. The schedule rows go, the push_releases rows
 // and the deliveries come, in one transaction, up to fanOutBatch volumes a
 // statement (a catalog import releases thousands at once). Rows another node
 // is fanning out are skipped (SKIP LOCKED); push_releases' key keeps a volume
-// that reappears on the schedule from ringing twice.
+// that reappears on the schedule from ringing twice, and the inbox's and the
+// deliveries' keys keep a member from being told twice.
 func (w *Worker) fanOut(ctx context.Context) error {
 	for ctx.Err() == nil {
 		n, err := w.fanOutBatch(ctx)
@@ -163,18 +166,29 @@ func (w *Worker) fanOutBatch(ctx context.Context) (int, error) {
 					SELECT pid, no FROM push_schedule WHERE release_at <= $1
 					ORDER BY release_at LIMIT $3 FOR UPDATE SKIP LOCKED) d
 				WHERE s.pid = d.pid AND s.no = d.no
-				RETURNING s.pid, s.no, s.release_at, s.title, s.adult),
+				RETURNING s.pid, s.no, s.release_at, s.title, s.adult, s.authors, s.first),
 			rel AS (
-				INSERT INTO push_releases (pid, no, release_at, fanned_at, recipients, title, adult)
-				SELECT pid, no, release_at, $1, 0, title, adult FROM due WHERE release_at > $2
-				ON CONFLICT DO NOTHING RETURNING pid, no, adult),
+				INSERT INTO push_releases (pid, no, release_at, fanned_at, recipients, title, adult, authors, first)
+				SELECT pid, no, release_at, $1, 0, title, adult, authors, first FROM due WHERE release_at > $2
+				ON CONFLICT DO NOTHING RETURNING pid, no, release_at, title, adult, authors, first),
+			who AS (
+				SELECT rel.pid, rel.no, a.uid FROM rel JOIN alarms a ON a.pid = rel.pid AND a.is_on
+				UNION
+				SELECT rel.pid, rel.no, z.uid FROM rel
+				JOIN zzims z ON z.zzim_type = 'author' AND z.target = ANY(rel.authors::text[])),
+			allowed AS (
+				SELECT who.uid, rel.pid, rel.no, rel.release_at, rel.title, rel.adult, rel.first FROM who
+				JOIN rel ON rel.pid = who.pid AND rel.no = who.no
+				JOIN users u ON u.uid = who.uid
+				WHERE NOT rel.adult OR `+auth.AdultContentSQL("u", "$1::timestamptz")+`),
+			box AS (
+				INSERT INTO inbox (uid, pid, no, kind, title, adult, release_at, created_at)
+				SELECT uid, pid, no, CASE WHEN first THEN 'work' ELSE 'episode' END, title, adult, release_at, $1 FROM allowed
+				ON CONFLICT (uid, pid, no) DO NOTHING),
 			ins AS (
 				INSERT INTO push_deliveries (pid, no, sub_id, next_at)
-				SELECT rel.pid, rel.no, s.id, $1 FROM rel
-				JOIN alarms a ON a.pid = rel.pid AND a.is_on
-				JOIN push_subscriptions s ON s.uid = a.uid AND s.channel NOT IN ('AA', 'AO', 'AC', 'IA')
-				JOIN users u ON u.uid = a.uid
-				WHERE NOT rel.adult OR `+auth.AdultContentSQL("u", "$1::timestamptz")+`
+				SELECT al.pid, al.no, s.id, $1 FROM allowed al
+				JOIN push_subscriptions s ON s.uid = al.uid AND s.channel NOT IN ('AA', 'AO', 'AC', 'IA')
 				ON CONFLICT DO NOTHING RETURNING pid, no)
 			SELECT pid, no, count(*) FROM ins GROUP BY pid, no
 			UNION ALL SELECT '', 0, count(*) FROM due`, now, now.Add(-w.s.cfg.Window), fanOutBatch)
@@ -222,6 +236,7 @@ type job struct {
 	attempts               int
 	endpoint, p256dh, auth string
 	title, body            string // body: a notice's text
+	first                  bool   // the work's first volume: a new work
 	// allowed: the release is not an adult work's, or the member may see
 	// adult works now; of a notice: the subscription is still the member's.
 	allowed bool
@@ -237,7 +252,11 @@ func (j *job) message() (Payload, string) {
 	if title == "" {
 		title = "새 회차 알림"
 	}
-	return Payload{Title: title, Body: fmt.Sprintf("새 회차 %d화가 공개되었습니다.", j.no), URL: ViewerURL(j.pid, j.no),
+	body := fmt.Sprintf("새 회차 %d화가 공개되었습니다.", j.no)
+	if j.first {
+		body = "새 작품이 공개되었습니다."
+	}
+	return Payload{Title: title, Body: body, URL: ViewerURL(j.pid, j.no),
 		Tag: "vol:" + j.pid + ":" + strconv.Itoa(j.no)}, topic(j.pid, strconv.Itoa(j.no))
 }
 
@@ -274,7 +293,7 @@ func (w *Worker) claimReleases(ctx context.Context, now time.Time) ([]job, error
 		  LEFT JOIN push_releases r ON r.pid = c.pid AND r.no = c.no
 		  LEFT JOIN users u ON u.uid = s.uid
 		WHERE d.pid = c.pid AND d.no = c.no AND d.sub_id = c.sub_id
-		RETURNING d.pid, d.no, d.sub_id, d.attempts, s.endpoint, s.p256dh, s.auth, coalesce(r.title, ''),
+		RETURNING d.pid, d.no, d.sub_id, d.attempts, s.endpoint, s.p256dh, s.auth, coalesce(r.title, ''), coalesce(r.first, false),
 			NOT coalesce(r.adult, false) OR coalesce(`+auth.AdultContentSQL("u", "$1::timestamptz")+`, false)`,
 		now, w.s.cfg.Batch, now.Add(w.s.cfg.Lease))
 	if err != nil {
@@ -282,7 +301,7 @@ func (w *Worker) claimReleases(ctx context.Context, now time.Time) ([]job, error
 	}
 	jobs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (job, error) {
 		var j job
-		return j, r.Scan(&j.pid, &j.no, &j.sub, &j.attempts, &j.endpoint, &j.p256dh, &j.auth, &j.title, &j.allowed)
+		return j, r.Scan(&j.pid, &j.no, &j.sub, &j.attempts, &j.endpoint, &j.p256dh, &j.auth, &j.title, &j.first, &j.allowed)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("push: claim: %w", err)

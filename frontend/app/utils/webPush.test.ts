@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { HttpError, type Http, type RequestOptions } from "./http";
-import { alarmPush, askPermission, keyBytes, PUSH_DENIED, PUSH_KEY_PATH, PUSH_SUBSCRIPTIONS_PATH, pushMessage, subscribeDevice, type PushEnv } from "./webPush";
+import { alarmPush, askPermission, followPush, keyBytes, PUSH_DENIED, PUSH_KEY_PATH, PUSH_SUBSCRIPTIONS_PATH, pushMessage, subscribeDevice, type PushEnv } from "./webPush";
 
 const KEY = "BIKiuuMoDc8VNBu5Ydrpu0K4snJ25lKi-eE5y1KQTSrycf_Hw0B9eP6kK76CsgowaXGWhZ1xHpjcXuo6AJL_TF8";
 const SUB = { endpoint: "https://fcm.googleapis.com/fcm/send/x", expirationTime: null, keys: { p256dh: "p", auth: "a" } };
@@ -105,5 +105,25 @@ describe("alarm by Web Push", () => {
     expect(await subscribeDevice(askPermission(app.e), app.e)).toBe("unsupported");
     expect(app.sent).toEqual([]);
     expect(app.calls).toEqual([]);
+  });
+});
+
+describe("following an author by Web Push", () => {
+  it("subscribes the browser like an alarm", async () => {
+    const t = env();
+    expect(await followPush(askPermission(t.e), t.e)).toBe("subscribed");
+    expect(t.calls.at(-1)).toEqual([PUSH_SUBSCRIPTIONS_PATH, { method: "POST", json: SUB }]);
+  });
+  it("denied permission: nothing posted", async () => {
+    const t = env({ permission: "denied" });
+    expect(await followPush(askPermission(t.e), t.e)).toBe("denied");
+    expect(t.calls).toEqual([]);
+  });
+  it("in the app: no prompt, no bridge message, no call (the inbox tells them)", async () => {
+    const t = env({ app: true });
+    expect(await followPush(askPermission(t.e), t.e)).toBe("app");
+    expect(t.requestPermission).not.toHaveBeenCalled();
+    expect(t.sent).toEqual([]);
+    expect(t.calls).toEqual([]);
   });
 });

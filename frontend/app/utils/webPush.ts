@@ -138,3 +138,16 @@ export function pushMessage(o: PushOutcome): string | null {
       return null;
   }
 }
+
+/**
+ * followPush puts this device on the member's Web Push when they follow an
+ * author (issue 34): the writer tells followers of the author's new works and
+ * episodes on the member's subscriptions, the same as alarms. Unfollowing
+ * leaves the device alone (the writer keeps it while any alarm or follow
+ * remains). The app web views have no bridge message for authors yet: the
+ * inbox tells them.
+ */
+export async function followPush(permission: Promise<NotificationPermission> | null, env: PushEnv = browserPushEnv()): Promise<PushOutcome> {
+  if (env.device.isApp) return "app";
+  return alarmPush("", true, permission, env);
+}

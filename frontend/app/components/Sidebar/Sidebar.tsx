@@ -85,7 +85,13 @@ export function Sidebar({ onClose }: { onClose: () => void }) {
               </span>
             </p>
             <ul className={s.facts} aria-label="알림과 보유 혜택" data-testid="side-facts">
-              {side.newAlarm && <li className={s.badge}>새 알림</li>}
+              {side.newAlarm && (
+                <li className={s.badge}>
+                  <Link to="/mypages/inbox" onClick={onClose} className={s.badgeLink} data-testid="new-alarm">
+                    새 알림
+                  </Link>
+                </li>
+              )}
               {side.newGift && (
                 <li className={s.badge}>
                   <Link to="/mypages/gifts" onClick={onClose} className={s.badgeLink} data-testid="new-gift">
@@ -158,6 +164,7 @@ export function Sidebar({ onClose }: { onClose: () => void }) {
           <li><Link to="/ranking" onClick={onClose}>랭킹</Link></li>
           <li><Link to="/mypages/recent" onClick={onClose}>최근 본 작품</Link></li>
           <li><Link to="/mypages/library" onClick={onClose}>내 서재</Link></li>
+          <li><Link to="/mypages/inbox" onClick={onClose}>알림함</Link></li>
           <li><Link to="/jumpingpass" onClick={onClose}>점핑패스</Link></li>
           <li><Link to="/awards" onClick={onClose}>어워즈</Link></li>
           <li><Link to="/cs" onClick={onClose}>고객센터</Link></li>

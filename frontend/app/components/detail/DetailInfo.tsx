@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { authorHref } from "~/utils/authors";
 import { ProductGrid } from "~/components/product/ProductGrid";
 import { Section } from "~/components/Section/Section";
 import { useFirstLoadSteps } from "~/utils/firstLoadSteps";
@@ -30,6 +31,11 @@ export function DetailInfo({ detail, authorZzim, onAuthor }: { detail: Detail; a
               >
                 {a.authorName} {authorZzim.has(String(a.authorId)) ? "♥" : "♡"}
               </button>
+            ))}
+            {p.authors.map((a) => (
+              <Link key={`page-${a.authorId}`} to={authorHref(a.authorId)} className={s.small} data-testid="author-page-link">
+                {a.authorName} 작가 페이지
+              </Link>
             ))}
           </span>
           <span className={s.infoKey}>장르</span>
