@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "./fixtures";
 import { member } from "./members";
 import { createOperator, createStaff, signInOnPage, staffAPI } from "./staff";
@@ -16,8 +17,9 @@ import { createOperator, createStaff, signInOnPage, staffAPI } from "./staff";
 // no longer get it) is moderation.spec.ts.
 
 const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? "dev-admin-token";
-// The screens ask who is signed in before the sign-in: a 401 the console shows.
-test.use({ allowConsole: [/\/admin\/(portal|audit|media).*status of 401/] });
+// The screens ask who is signed in before the sign-in: a 401 the console
+// shows; the refused price is a 400 it shows too.
+test.use({ allowConsole: [/\/admin\/(portal|audit|media).*status of (401|400)/] });
 
 /** "YYYY-MM-DDTHH:mm" in Korean time, t ms from now (a datetime-local value). */
 const kst = (t: number) => new Date(Date.now() + t + 9 * 3600_000).toISOString().slice(0, 16);
@@ -61,7 +63,7 @@ test("partner portal: a provider uploads and schedules an episode, sees its purc
   await signInOnPage(page, account);
   await expect(page.getByTestId("portal-limits")).toContainText("유료 회차 가격 100원~1,000원, 무료 회차 작품당 1개까지");
   await page.getByRole("link", { name: new RegExp(`\\(${pid}\\)`) }).click();
-  await expect(page.getByRole("heading", { name: /회차$/ })).toBeVisible();
+  await expect(page.getByRole("heading", { name: `제공사 작품 ${pid.slice(2)} 회차` })).toBeVisible();
   // Another provider's work (a demo work: nobody's) is refused by the writer.
   const other = await page.request.get("/admin/api/v1/works/wt000001");
   expect(other.status()).toBe(403);
@@ -87,7 +89,7 @@ test("partner portal: a provider uploads and schedules an episode, sees its purc
   // The schedule: an hour ahead.
   await page.goto(`/admin/portal?pid=${pid}`);
   const ep = page.getByRole("form", { name: "2화" });
-  await expect(ep).toContainText("2쪽");
+  await expect(ep).toContainText("파일 버전");
   await ep.getByLabel("2화 공개 시각 (한국 시간)").fill(kst(HOUR));
   await ep.getByRole("button", { name: "2화 저장" }).click();
   await expect(page.getByRole("status")).toContainText("2화를 저장했습니다");
@@ -117,6 +119,11 @@ test("partner portal: a provider uploads and schedules an episode, sees its purc
   await expect(row).toContainText("(1건)");
   await expect(row).toContainText("300원"); // paid with the join bonus: the mileage column
   await expect(row).toContainText("1명");
+  // The portal with its forms and table is accessible.
+  await page.goto(`/admin/portal?pid=${pid}&month=${kst(2 * HOUR).slice(0, 7)}`);
+  await expect(page.getByRole("form", { name: "2화" })).toBeVisible();
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
   // A content manager changes the price on the same screen.
   const cmContext = await browser.newContext();

@@ -105,7 +105,7 @@ export async function clientAction({ request }: { request: Request }): Promise<D
   const path = `${STAFF_API}/works/${encodeURIComponent(pid)}/volumes`;
   try {
     if (intent === "new-episode") {
-      const r = await http<{ no: number }>(path, { method: "POST", json: read.fields });
+      const r = await http<{ no: number }>(path, { method: "POST", json: read.fields, expect: [201] });
       return { saved: `${r.no}화를 추가했습니다. 파일을 올려 주세요.` };
     }
     // A volume is replaced whole: the stored one's other fields (its pages,
@@ -214,7 +214,7 @@ export default function AdminPortal() {
                 <input type="hidden" name="no" value={v.no} />
                 <EpisodeFields v={v} prefix={`${v.no}화`} />
                 <span className={s.muted}>
-                  {Date.parse(v.releaseAt) > now ? "공개 예정" : "공개됨"} · {v.pages > 0 ? `${v.pages}쪽` : "파일 없음"}
+                  {Date.parse(v.releaseAt) > now ? "공개 예정" : "공개됨"} · {v.contentVer ? `파일 버전 ${v.contentVer.slice(0, 8)}` : "파일 없음"}
                 </span>
                 <button type="submit" className={s.button} disabled={busy}>
                   {v.no}화 저장
