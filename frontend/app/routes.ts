@@ -91,6 +91,8 @@ export default [
     route("admin/comments", "routes/admin/comments.tsx"),
     route("admin/settlement", "routes/admin/settlement.tsx"),
     route("admin/reviews", "routes/admin/reviews.tsx"),
+    // The partner portal (issue 31 item 3): a provider's works, episodes and sales.
+    route("admin/portal", "routes/admin/portal.tsx"),
     // A work's settings (issue 31/32): for now its early access.
     route("admin/works/:pid", "routes/admin/work.tsx"),
   ]),

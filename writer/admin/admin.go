@@ -24,6 +24,7 @@ import (
 	"storefront/writer/catalog"
 	"storefront/writer/httpapi"
 	"storefront/writer/outbox"
+	"storefront/writer/settlement"
 	"storefront/writer/staff"
 )
 
@@ -63,11 +64,16 @@ func (a *API) Routes(mux httpapi.Mux) {
 		if method == http.MethodDelete {
 			next = httpapi.NoBody(next)
 		}
-		perm := staff.PermCatalog
-		if path == "users/{uid}/role" {
-			perm = staff.PermMemberRole
+		perms := []staff.Permission{staff.PermCatalog}
+		switch {
+		case path == "users/{uid}/role":
+			perms = []staff.Permission{staff.PermMemberRole}
+		case portal[method+" "+path]:
+			// The partner portal reuses these with a provider's scope:
+			// editWork and getWork check the work is its own (staff.OwnWork).
+			perms = append(perms, staff.PermOwnWorks)
 		}
-		mux.Handle(method+" "+Prefix+path, httpapi.Limit(32<<20, a.staff.Require(perm, next)))
+		mux.Handle(method+" "+Prefix+path, httpapi.Limit(32<<20, a.staff.RequireAny(perms, next)))
 	}
 	h("POST works", a.createWork)
 	h("GET works/{pid}", a.getWork)
@@ -109,9 +115,23 @@ func (a *API) Routes(mux httpapi.Mux) {
 	site(h, a, "siteconfig", contract.KeySiteConfig, func() *contract.SiteConfig { return &contract.SiteConfig{} })
 }
 
-// Auth puts next behind the catalog permission, for admin routes other
-// packages serve under Prefix (writer/media).
-func (a *API) Auth(next http.Handler) http.Handler { return a.staff.Require(staff.PermCatalog, next) }
+// portal are the catalog routes a provider may call for its own works (the
+// partner portal): read a work, add an episode, change one (its title,
+// release time, prices and free setting within its contract's limits). The
+// rest (a work's other fields, hiding a work, deleting an episode, authors,
+// events...) stay the content team's.
+var portal = map[string]bool{
+	"GET works/{pid}":              true,
+	"POST works/{pid}/volumes":     true,
+	"PUT works/{pid}/volumes/{no}": true,
+}
+
+// PortalAuth puts next behind the catalog permission or a provider's own
+// works (writer/media's uploads and jobs: each handler checks the work, the
+// upload or the job against a provider's scope).
+func (a *API) PortalAuth(next http.Handler) http.Handler {
+	return a.staff.RequireAny([]staff.Permission{staff.PermCatalog, staff.PermOwnWorks}, next)
+}
 
 // ModerationAuth puts next behind the moderation permission (moderators and
 // content managers), for the episode comments' queue (writer/member).
@@ -203,6 +223,9 @@ func (a *API) createWork(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) getWork(w http.ResponseWriter, r *http.Request) error {
+	if err := staff.OwnWork(r.Context(), a.pool, r.PathValue("pid")); err != nil {
+		return err
+	}
 	p, err := catalog.LoadProduct(r.Context(), a.pool, r.PathValue("pid"), false)
 	if err != nil {
 		return mapErr(err)
@@ -215,11 +238,17 @@ func (a *API) getWork(w http.ResponseWriter, r *http.Request) error {
 
 // editWork loads a work locked, lets edit change it, validates and saves it;
 // the audit row holds the fields that changed, before and after.
-func (a *API) editWork(r *http.Request, pid string, edit func(p *contract.Product) error) (*contract.Product, error) {
+func (a *API) editWork(r *http.Request, pid string, edit func(tx pgx.Tx, p *contract.Product) error) (*contract.Product, error) {
 	ctx := r.Context()
 	var out *contract.Product
 	e := entry(r, "work:"+pid)
 	err := a.tx(ctx, e, func(tx pgx.Tx) error {
+		// A provider is refused another's work before anything of it is
+		// read (an unknown work too: the same 403); the check holds the
+		// work's row to commit.
+		if err := staff.OwnWork(ctx, tx, pid); err != nil {
+			return err
+		}
 		p, err := catalog.LoadProduct(ctx, tx, pid, true)
 		if err != nil {
 			return err
@@ -228,7 +257,7 @@ func (a *API) editWork(r *http.Request, pid string, edit func(p *contract.Produc
 		if err != nil {
 			return err
 		}
-		if err := edit(p); err != nil {
+		if err := edit(tx, p); err != nil {
 			return err
 		}
 		if p.PID != pid {
@@ -260,7 +289,7 @@ func (a *API) patchWork(w http.ResponseWriter, r *http.Request) error {
 	if len(raw) == 0 || raw[0] != '{' {
 		return httpapi.BadRequest("body must be a JSON object")
 	}
-	p, err := a.editWork(r, r.PathValue("pid"), func(p *contract.Product) error {
+	p, err := a.editWork(r, r.PathValue("pid"), func(tx pgx.Tx, p *contract.Product) error {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(p); err != nil {
@@ -280,7 +309,7 @@ func (a *API) patchWork(w http.ResponseWriter, r *http.Request) error {
 
 // hideWork hides a work: it stays in the bucket flagged hidden so every edge drops it.
 func (a *API) hideWork(w http.ResponseWriter, r *http.Request) error {
-	if _, err := a.editWork(r, r.PathValue("pid"), func(p *contract.Product) error {
+	if _, err := a.editWork(r, r.PathValue("pid"), func(tx pgx.Tx, p *contract.Product) error {
 		p.Hidden = true
 		return nil
 	}); err != nil {
@@ -306,7 +335,7 @@ func (a *API) putVolume(w http.ResponseWriter, r *http.Request) error {
 		v.No = no
 	}
 	status := http.StatusOK
-	_, err := a.editWork(r, r.PathValue("pid"), func(p *contract.Product) error {
+	_, err := a.editWork(r, r.PathValue("pid"), func(tx pgx.Tx, p *contract.Product) error {
 		if v.No == 0 {
 			v.No = 1
 			for _, x := range p.Volumes {
@@ -314,12 +343,29 @@ func (a *API) putVolume(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 		i := slices.IndexFunc(p.Volumes, func(x contract.Volume) bool { return x.No == v.No })
+		provider, isProvider := staff.Provider(r.Context())
+		if isProvider {
+			// An episode's pages come only through the media pipeline
+			// (POST media/jobs): a provider's change keeps them as they are.
+			v.Pages, v.ContentBase, v.ContentVer, v.ContentRetired = 0, "", "", nil
+			if i >= 0 {
+				old := p.Volumes[i]
+				v.Pages, v.ContentBase, v.ContentVer, v.ContentRetired = old.Pages, old.ContentBase, old.ContentVer, old.ContentRetired
+			}
+		}
 		if i < 0 {
 			status = http.StatusCreated
 			p.Volumes = append(p.Volumes, v)
 			slices.SortFunc(p.Volumes, func(x, y contract.Volume) int { return x.No - y.No })
 		} else {
 			p.Volumes[i] = v
+		}
+		if isProvider {
+			limits, err := settlement.LimitsOf(r.Context(), tx, provider)
+			if err != nil {
+				return err
+			}
+			return limits.Check(p.Volumes, v.No)
 		}
 		return nil
 	})
@@ -337,7 +383,7 @@ func (a *API) deleteVolume(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return httpapi.BadRequest("volume number must be an integer")
 	}
-	if _, err := a.editWork(r, r.PathValue("pid"), func(p *contract.Product) error {
+	if _, err := a.editWork(r, r.PathValue("pid"), func(tx pgx.Tx, p *contract.Product) error {
 		i := slices.IndexFunc(p.Volumes, func(x contract.Volume) bool { return x.No == no })
 		if i < 0 {
 			return httpapi.ErrNotFound

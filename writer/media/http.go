@@ -31,6 +31,8 @@ var (
 	errOverSize     = httpapi.BadRequest("처음에 알린 파일 크기보다 많이 보냈습니다.")
 	errNotUploading = httpapi.Errorf(http.StatusConflict, "이미 끝났거나 취소된 업로드입니다.")
 	errUnfinished   = httpapi.BadRequest("아직 다 올라오지 않은 업로드입니다.")
+	errOtherUpload  = httpapi.Errorf(http.StatusForbidden, "다른 제공사의 업로드는 보거나 쓸 수 없습니다.")
+	errNotProviders = httpapi.Errorf(http.StatusForbidden, "제공사는 자기 작품의 회차, 표지, 와이드 이미지만 올릴 수 있습니다.")
 )
 
 type uploadView struct {
@@ -93,8 +95,14 @@ func (s *Service) createUpload(w http.ResponseWriter, r *http.Request) error {
 	}
 	id := newID()
 	now := s.cfg.Now().UTC()
-	if _, err := s.pool.Exec(r.Context(), `INSERT INTO media_uploads (id, size, name, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)`,
-		id, in.Size, in.Name, now); err != nil {
+	// A provider's upload is its own: another provider can neither see it
+	// nor make a job of it (loadUpload).
+	var owner *string
+	if p, isProvider := staff.Provider(r.Context()); isProvider {
+		owner = &p
+	}
+	if _, err := s.pool.Exec(r.Context(), `INSERT INTO media_uploads (id, size, name, created_at, updated_at, provider_id) VALUES ($1, $2, $3, $4, $4, $5)`,
+		id, in.Size, in.Name, now, owner); err != nil {
 		return fmt.Errorf("create upload: %w", err)
 	}
 	return httpapi.JSON(w, http.StatusCreated, uploadAnswer{httpapi.H200(), uploadView{ID: id, Size: in.Size, Name: in.Name, PartSize: PartSize, State: "uploading"}})
@@ -104,22 +112,27 @@ func (s *Service) loadUpload(ctx context.Context, q pgx.Tx, id string, lock bool
 	if !validID(id) {
 		return nil, httpapi.ErrNotFound
 	}
-	sql := `SELECT id, size, name, parts, received, state, kind FROM media_uploads WHERE id = $1`
+	sql := `SELECT id, size, name, parts, received, state, kind, provider_id FROM media_uploads WHERE id = $1`
 	if lock {
 		sql += ` FOR UPDATE`
 	}
 	var u uploadView
+	var owner *string
 	var err error
 	if q != nil {
-		err = q.QueryRow(ctx, sql, id).Scan(&u.ID, &u.Size, &u.Name, &u.Parts, &u.Received, &u.State, &u.Kind)
+		err = q.QueryRow(ctx, sql, id).Scan(&u.ID, &u.Size, &u.Name, &u.Parts, &u.Received, &u.State, &u.Kind, &owner)
 	} else {
-		err = s.pool.QueryRow(ctx, sql, id).Scan(&u.ID, &u.Size, &u.Name, &u.Parts, &u.Received, &u.State, &u.Kind)
+		err = s.pool.QueryRow(ctx, sql, id).Scan(&u.ID, &u.Size, &u.Name, &u.Parts, &u.Received, &u.State, &u.Kind, &owner)
 	}
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, httpapi.ErrNotFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load upload %s: %w", id, err)
+	}
+	// A provider sees only the uploads it started; store staff see all.
+	if p, isProvider := staff.Provider(ctx); isProvider && (owner == nil || *owner != p || p == "") {
+		return nil, errOtherUpload
 	}
 	u.PartSize = PartSize
 	return &u, nil
@@ -415,6 +428,14 @@ func (s *Service) createJob(w http.ResponseWriter, r *http.Request) error {
 	// A job replaces what readers see (a volume's pages, a cover): it is a
 	// staff change with its audit row, in its transaction.
 	err := staff.AuditedTx(ctx, s.pool, func(tx pgx.Tx, audit func(staff.Entry) error) error {
+		if _, isProvider := staff.Provider(ctx); isProvider {
+			if in.Target != TargetVolume && in.Target != TargetCover && in.Target != TargetWide {
+				return errNotProviders
+			}
+			if err := staff.OwnWork(ctx, tx, in.PID); err != nil {
+				return err
+			}
+		}
 		var section string
 		switch in.Target {
 		case TargetVolume:
@@ -461,6 +482,9 @@ func (s *Service) createJob(w http.ResponseWriter, r *http.Request) error {
 		kinds := make([]string, len(in.Uploads))
 		for i, id := range in.Uploads {
 			u, err := s.loadUpload(ctx, tx, id, false)
+			if errors.Is(err, errOtherUpload) {
+				return err
+			}
 			if err != nil {
 				return httpapi.Errorf(http.StatusNotFound, "그런 업로드가 없습니다.")
 			}
@@ -556,6 +580,15 @@ func (s *Service) getJob(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("load job: %w", err)
 	}
+	// A provider sees the jobs of its own works' episodes and pictures only.
+	if _, isProvider := staff.Provider(r.Context()); isProvider {
+		if j.Target != TargetVolume && j.Target != TargetCover && j.Target != TargetWide {
+			return staff.ErrOtherWork
+		}
+		if err := staff.OwnWork(r.Context(), s.pool, j.PID); err != nil {
+			return err
+		}
+	}
 	return httpapi.JSON(w, http.StatusOK, jobAnswer{httpapi.H200(), j})
 }
 
@@ -572,6 +605,9 @@ func (s *Service) listJobs(w http.ResponseWriter, r *http.Request) error {
 			return httpapi.BadRequest("회차(no)는 1 이상의 정수여야 합니다.")
 		}
 		no = n
+	}
+	if err := staff.OwnWork(r.Context(), s.pool, pid); err != nil {
+		return err
 	}
 	rows, err := s.pool.Query(r.Context(), `SELECT `+jobColumns+` FROM media_jobs
 		WHERE pid = $1 AND ($2 = 0 OR no = $2) ORDER BY id DESC LIMIT 50`, pid, no)

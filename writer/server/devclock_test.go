@@ -9,10 +9,12 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"storefront/devstack/testenv"
 	"storefront/writer/devclock"
 	"storefront/writer/internal/writertest"
+	"storefront/writer/money/tosssandbox"
 	"storefront/writer/server"
 )
 
@@ -165,5 +167,64 @@ func TestDevClockIsRefusedInLiveMode(t *testing.T) {
 		CookieMode: "live", DevClock: true}, writertest.Log())
 	if err == nil || !strings.Contains(err.Error(), "dev-clock") {
 		t.Fatalf("live mode with the dev clock: %v", err)
+	}
+}
+
+// TestDevClockMovesOneMembersReleaseTime: with -dev-clock an episode
+// scheduled for tomorrow cannot be bought today, and can by a member whose
+// clock is moved past its release (the partner portal's end-to-end test buys
+// a provider's scheduled episode so); other members keep the real clock.
+func TestDevClockMovesOneMembersReleaseTime(t *testing.T) {
+	t.Parallel()
+	e := writertest.StartWriter(t, func(c *server.Config) { c.DevClock = true; c.PaymentSandbox = true })
+	wffWork(t, e)
+	release := time.Now().Add(24 * time.Hour).UTC()
+	if st, body := e.Admin.Do("PUT", "/admin/api/v1/works/wff1/volumes/7", map[string]any{"pages": 3, "buyPrice": 100, "releaseAt": release}); st != 201 {
+		t.Fatalf("schedule: %d %s", st, body)
+	}
+	buy := func(c *writertest.Client, key string) int {
+		c.Headers = map[string]string{"Idempotency-Key": key}
+		defer func() { c.Headers = nil }()
+		st, _ := c.Do("POST", "/home/api/v1/purchases", map[string]any{"pid": "wff1", "vols": []int{7}, "buyType": "B"})
+		return st
+	}
+	m := signup(t, e, "release-clock@example.com")
+	other := signup(t, e, "release-other@example.com")
+	for _, c := range []*writertest.Client{m, other} {
+		sandboxCharge(t, c, 1000)
+	}
+	if st := buy(m, "before"); st < 400 {
+		t.Fatalf("bought before the release: %d", st)
+	}
+	setOffset(m, fmt.Sprint(int64(25*time.Hour/time.Second)))
+	if st := buy(m, "after"); st != 200 {
+		t.Fatalf("moved past the release: %d", st)
+	}
+	if st := buy(other, "other"); st < 400 {
+		t.Fatalf("another member bought before the release: %d", st)
+	}
+}
+
+// sandboxCharge charges amount of blue money through the Toss sandbox.
+func sandboxCharge(t *testing.T, c *writertest.Client, amount int) {
+	t.Helper()
+	defer func() { c.Headers = nil }()
+	c.Headers = map[string]string{"Idempotency-Key": fmt.Sprintf("charge-%d", useN.Add(1))}
+	st, body := c.Do("POST", "/home/api/v1/charge/requests", map[string]any{"amount": amount, "successUrl": "/ok", "failUrl": "/fail"})
+	if st != 200 {
+		t.Fatalf("charge request: %d %s", st, body)
+	}
+	var ch struct {
+		OrderID     string `json:"orderId"`
+		CheckoutURL string `json:"checkoutUrl"`
+	}
+	_ = json.Unmarshal(body, &ch)
+	red, err := tosssandbox.Pay(context.Background(), ch.CheckoutURL, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Headers = map[string]string{"Idempotency-Key": fmt.Sprintf("confirm-%d", useN.Add(1))}
+	if st, body := c.Do("POST", "/home/api/v1/charge/confirm", map[string]any{"orderId": ch.OrderID, "paymentKey": red.PaymentKey, "amount": amount}); st != 200 {
+		t.Fatalf("confirm: %d %s", st, body)
 	}
 }

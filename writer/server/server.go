@@ -380,7 +380,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *Server, err erro
 	adm.Docs, adm.MaxDoc = outbox.Route(s.builders()), maxDoc
 	adm.Routes(top)
 	s.media.Changed = s.relay.Wake
-	s.media.Routes(top, admin.Prefix, adm.Auth)
+	s.media.Routes(top, admin.Prefix, adm.PortalAuth)
 	// Provider contracts, their works and settlement statements.
 	settlement.New(s.pool, st, settlement.DefaultFees, cfg.Now, log.With("part", "settlement")).Routes(top, admin.Prefix)
 	providers := cfg.Providers

@@ -50,6 +50,7 @@ func (s *Service) Routes(mux httpapi.Mux, prefix string) {
 	}
 	h("GET providers", staff.PermProviders, s.list)
 	h("PUT providers/{id}", staff.PermProviders, s.putContract)
+	h("GET providers/{id}", staff.PermSettlement, s.getContract)
 	h("PUT providers/{id}/works/{pid}", staff.PermProviders, s.assign)
 	h("DELETE providers/{id}/works/{pid}", staff.PermProviders, s.unassign)
 	h("GET providers/{id}/works", staff.PermSettlement, s.works)
@@ -182,6 +183,7 @@ type Contract struct {
 	Name      string    `json:"name"`
 	Rates     []Rate    `json:"rates"`
 	Works     int       `json:"works"`
+	Limits    Limits    `json:"limits"`
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
 }
@@ -197,8 +199,9 @@ func readContract(ctx context.Context, q interface {
 	Query(context.Context, string, ...any) (pgx.Rows, error)
 }, id string) (*Contract, error) {
 	c := Contract{ID: id, Rates: []Rate{}}
-	err := q.QueryRow(ctx, `SELECT name, created_at, updated_at, (SELECT count(*) FROM work_providers WHERE provider_id = $1)
-		FROM providers WHERE id = $1`, id).Scan(&c.Name, &c.CreatedAt, &c.UpdatedAt, &c.Works)
+	err := q.QueryRow(ctx, `SELECT name, created_at, updated_at, (SELECT count(*) FROM work_providers WHERE provider_id = $1),
+		min_price, max_price, max_free
+		FROM providers WHERE id = $1`, id).Scan(&c.Name, &c.CreatedAt, &c.UpdatedAt, &c.Works, &c.Limits.MinPrice, &c.Limits.MaxPrice, &c.Limits.MaxFree)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
@@ -245,21 +248,48 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) error {
 	}{httpapi.H200(), out})
 }
 
-// putContract is PUT providers/{id} {name, rateBp, from?}: creates the
-// provider or renames it, and sets its rate from the KST month from (default:
-// the current month). Audited with before and after.
+// getContract is GET providers/{id}: the contract, its rates and its limits
+// (the portal shows a provider what it may set).
+func (s *Service) getContract(w http.ResponseWriter, r *http.Request) error {
+	id, err := providerID(r)
+	if err != nil {
+		return err
+	}
+	c, err := readContract(r.Context(), s.pool, id)
+	if err != nil {
+		return err
+	}
+	if c == nil {
+		return notFound(id, errNoProvider)
+	}
+	return httpapi.JSON(w, http.StatusOK, struct {
+		httpapi.Header200
+		Provider *Contract `json:"provider"`
+	}{httpapi.H200(), c})
+}
+
+// putContract is PUT providers/{id} {name, rateBp, from?, limits?}: creates
+// the provider or renames it, and sets its rate from the KST month from
+// (default: the current month) and, when given, the limits its accounts work
+// within (absent: kept). Audited with before and after.
 func (s *Service) putContract(w http.ResponseWriter, r *http.Request) error {
 	id, err := providerID(r)
 	if err != nil {
 		return err
 	}
 	var b struct {
-		Name   string `json:"name"`
-		RateBP int64  `json:"rateBp"`
-		From   string `json:"from"`
+		Name   string  `json:"name"`
+		RateBP int64   `json:"rateBp"`
+		From   string  `json:"from"`
+		Limits *Limits `json:"limits"`
 	}
 	if err := httpapi.DecodeJSONRequired(r, &b, "name", "rateBp"); err != nil {
 		return err
+	}
+	if b.Limits != nil {
+		if err := b.Limits.valid(); err != nil {
+			return err
+		}
 	}
 	b.Name = strings.TrimSpace(b.Name)
 	if b.Name == "" || len([]rune(b.Name)) > 100 || !httpapi.CleanText(b.Name) {
@@ -294,6 +324,12 @@ func (s *Service) putContract(w http.ResponseWriter, r *http.Request) error {
 			ON CONFLICT (provider_id, from_month) DO UPDATE SET rate_bp = EXCLUDED.rate_bp, set_at = EXCLUDED.set_at`,
 			id, from.Format("2006-01-02"), b.RateBP, now); err != nil {
 			return fmt.Errorf("save rate of %s: %w", id, err)
+		}
+		if b.Limits != nil {
+			if _, err := tx.Exec(ctx, `UPDATE providers SET min_price = $2, max_price = $3, max_free = $4 WHERE id = $1`,
+				id, b.Limits.MinPrice, b.Limits.MaxPrice, b.Limits.MaxFree); err != nil {
+				return fmt.Errorf("save limits of %s: %w", id, err)
+			}
 		}
 		if after, err = readContract(ctx, tx, id); err != nil {
 			return err

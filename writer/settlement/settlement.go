@@ -483,10 +483,20 @@ type Day struct {
 	Rentals   int64  `json:"rentals"`
 	Mileage   int64  `json:"mileage"`
 	Refunds   int64  `json:"refunds"`
+	// PurchaseCount and RentalCount are the buys and rentals made that day
+	// (purchases rows of type B and R, whatever paid them).
+	PurchaseCount int64 `json:"purchaseCount"`
+	RentalCount   int64 `json:"rentalCount"`
+	// Readers are the distinct members who opened an episode of the work
+	// that day by any unlock (buy, rental, ticket, wait-for-free, coupon,
+	// pass): the writer's count of the work's readers. Free episodes need no
+	// unlock and are not counted (their reads are analytics' events).
+	Readers int64 `json:"readers"`
 }
 
 // Daily is the provider's sales of the KST month per work and day: paid
-// purchases and rentals (won, mileage apart) and refunds charged back.
+// purchases and rentals (won, mileage apart), refunds charged back, the
+// number of buys and rentals, and the readers who unlocked an episode.
 func Daily(ctx context.Context, pool *pgxpool.Pool, id, month string) ([]Day, error) {
 	from, to, err := MonthRange(month)
 	if err != nil {
@@ -523,12 +533,28 @@ func Daily(ctx context.Context, pool *pgxpool.Pool, id, month string) ([]Day, er
 				d.Rentals += s.won
 			}
 		}
+		rows, err := tx.Query(ctx, `SELECT p.pid, to_char((p.created_at AT TIME ZONE 'UTC') + interval '9 hours', 'YYYY-MM-DD'),
+			count(*) FILTER (WHERE p.buy_type = 'B'), count(*) FILTER (WHERE p.buy_type = 'R'), count(DISTINCT p.uid)
+			FROM purchases p JOIN work_providers wp ON wp.pid = p.pid AND wp.provider_id = $1
+			WHERE p.created_at >= $2 AND p.created_at < $3 GROUP BY 1, 2`, id, from, to)
+		if err != nil {
+			return fmt.Errorf("read readers of %s: %w", id, err)
+		}
+		var pid, day string
+		var buys, rents, readers int64
+		if _, err := pgx.ForEachRow(rows, []any{&pid, &day, &buys, &rents, &readers}, func() error {
+			d := at(day, pid)
+			d.PurchaseCount, d.RentalCount, d.Readers = buys, rents, readers
+			return nil
+		}); err != nil {
+			return fmt.Errorf("read readers of %s: %w", id, err)
+		}
 		backs, err := Chargebacks(ctx, tx, from, to)
 		if err != nil {
 			return err
 		}
 		owned := map[string]bool{}
-		rows, err := tx.Query(ctx, `SELECT pid FROM work_providers WHERE provider_id = $1`, id)
+		rows, err = tx.Query(ctx, `SELECT pid FROM work_providers WHERE provider_id = $1`, id)
 		if err != nil {
 			return fmt.Errorf("read works of %s: %w", id, err)
 		}

@@ -597,8 +597,8 @@ func TestProviderRoutesRefuse(t *testing.T) {
 			t.Fatalf("%s changed something: %s -> %s", p, before, after)
 		}
 	}
-	if routes != 7 {
-		t.Fatalf("%d provider routes, want 7", routes)
+	if routes != 8 {
+		t.Fatalf("%d provider routes, want 8", routes)
 	}
 	// Bad input and what is not there, even for the operator: the
 	// envelope's status, nothing changed.

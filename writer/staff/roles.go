@@ -4,7 +4,7 @@ package staff
 const (
 	RoleOperator  = "operator"  // manages staff, reads the audit trail
 	RoleContent   = "content"   // catalog, prices, schedules, events, coupons, pushes, uploads
-	RoleProvider  = "provider"  // its own works only: its works and settlement statements (writer/settlement)
+	RoleProvider  = "provider"  // its own works only: episodes, schedules, prices within its contract, sales, settlement statements
 	RoleModerator = "moderator" // reported episode comments and reviews (CS Q&A has no reports)
 	RoleAnalyst   = "analyst"   // reports
 	// RoleMachine is the principal of the ADMIN_TOKEN bearer: programs
@@ -36,6 +36,12 @@ const (
 	// it for its own provider only (writer/settlement checks the id against
 	// the session's provider); operators and analysts read any provider's.
 	PermSettlement Permission = "settlement"
+	// PermOwnWorks: the partner portal's changes to a provider's own works
+	// (episodes, uploads, schedules, prices within its contract). The routes
+	// that take it also take PermCatalog, and check the work against the
+	// provider (OwnWork) before anything else: the guard lets the role in,
+	// the scope check lets it touch only its own works.
+	PermOwnWorks Permission = "own-works"
 )
 
 // grants is the one table of who may do what. A role not listed, or a
@@ -46,7 +52,7 @@ var grants = map[string][]Permission{
 	RoleContent:   {PermCatalog, PermModeration},
 	RoleModerator: {PermModeration},
 	RoleAnalyst:   {PermSettlement},
-	RoleProvider:  {PermSettlement},
+	RoleProvider:  {PermSettlement, PermOwnWorks},
 	// The machine token keeps exactly what programs need to build a
 	// catalog and its fixtures (the comments' tests hide one through it);
 	// it can never manage staff or read the trail.

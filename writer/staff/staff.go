@@ -25,6 +25,7 @@ import (
 	"crypto/subtle"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -135,6 +136,23 @@ func (s *Service) Require(perm Permission, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, err := s.principal(w, r)
 		if err == nil && !Allowed(p.Role, perm) {
+			err = errForbidden
+		}
+		if err != nil {
+			httpapi.WriteError(w, r, s.log, err)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), p)))
+	})
+}
+
+// RequireAny is Require for a route more than one permission opens (the
+// content manager's catalog routes the partner portal reuses with
+// PermOwnWorks): any of perms lets the caller in.
+func (s *Service) RequireAny(perms []Permission, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, err := s.principal(w, r)
+		if err == nil && !slices.ContainsFunc(perms, func(perm Permission) bool { return Allowed(p.Role, perm) }) {
 			err = errForbidden
 		}
 		if err != nil {

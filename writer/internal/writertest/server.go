@@ -123,8 +123,18 @@ func (e *Env) Operator() *Client {
 // Operator) and returns a browser client signed in as it, and its id.
 func (e *Env) Staff(op *Client, login, role string) (*Client, int64) {
 	e.T.Helper()
+	return e.StaffOf(op, login, role, "")
+}
+
+// StaffOf is Staff with the provider a provider account acts for.
+func (e *Env) StaffOf(op *Client, login, role, provider string) (*Client, int64) {
+	e.T.Helper()
 	const pw = "staff password for tests"
-	st, body := op.Do("POST", "/admin/api/v1/staff", map[string]string{"login": login, "name": login, "role": role, "password": pw})
+	req := map[string]string{"login": login, "name": login, "role": role, "password": pw}
+	if provider != "" {
+		req["providerId"] = provider
+	}
+	st, body := op.Do("POST", "/admin/api/v1/staff", req)
 	if st != 201 {
 		e.T.Fatalf("create staff %s: %d %s", login, st, body)
 	}
