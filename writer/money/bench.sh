@@ -8,7 +8,10 @@
 # BENCH_N sets the purchases of the Go benchmark (default 10000),
 # BENCH_NO_OUTBOX=1 also runs BenchmarkPurchaseNoOutbox,
 # BENCH_SECONDS the pgbench duration (default 20), BENCH_PG_SETTINGS server
-# settings for the private server (default none: a durable server).
+# settings for the private server (default none: a durable server),
+# BENCH_PG_PORT and BENCH_PG_DIR its port (default a free one) and the parent
+# of its data directory (default a temporary folder; the data itself is always
+# removed at the end).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 log() { printf '[bench] %s\n' "$*" >&2; }
@@ -18,7 +21,8 @@ export PATH="$pgbin:$PATH"
 n=${BENCH_N:-10000}
 secs=${BENCH_SECONDS:-20}
 
-work=$(mktemp -d /tmp/sf-bench-XXXXXX)
+if [ -n "${BENCH_PG_DIR:-}" ]; then mkdir -p "$BENCH_PG_DIR"; fi
+work=$(mktemp -d "${BENCH_PG_DIR:-/tmp}/sf-bench-XXXXXX")
 chmod 755 "$work"
 pgpid=""
 cleanup() {
@@ -30,7 +34,7 @@ trap cleanup EXIT INT TERM
 if [ -z "${DATABASE_URL:-}" ]; then
   log "starting a private PostgreSQL"
   go build -o "$work/benchpg" ./writer/money/cmd/benchpg
-  "$work/benchpg" -dir "$work/pg" -url-file "$work/url" -settings "${BENCH_PG_SETTINGS:-}" 2>"$work/pg.log" &
+  "$work/benchpg" -dir "$work/pg" -port "${BENCH_PG_PORT:-0}" -url-file "$work/url" -settings "${BENCH_PG_SETTINGS:-}" 2>"$work/pg.log" &
   pgpid=$!
   for _ in $(seq 1 600); do
     [ -s "$work/url" ] && break

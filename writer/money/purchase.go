@@ -285,8 +285,9 @@ func (s *Service) purchase(ctx context.Context, tx pgx.Tx, b *pgx.Batch, w *Wall
 	if err := s.cfg.Outbox.Enqueue(ctx, q, ev); err != nil {
 		return nil, err
 	}
-	if res.Paid[Blue] > 0 {
-		// The balance went down: an armed threshold under it starts a top-up.
+	if res.Paid[Blue] > 0 && reads.armed != nil && w.Blue < *reads.armed {
+		// The balance went down under an armed threshold: a top-up starts
+		// (the statement checks armed again, so one per crossing).
 		queueThresholdTopup(b, uid, w.Blue, now)
 	}
 	res.Wallet = *w
