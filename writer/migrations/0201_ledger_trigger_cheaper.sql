@@ -5,7 +5,8 @@
 -- depth instead: the ledger's update runs inside ledger_apply (depth 1), an
 -- UPDATE of wallets from any client runs at depth 0 and still meets
 -- wallet_guard, which refuses any balance change. Two set_config calls less
--- per ledger row, and the guard's WHEN no longer reads a setting.
+-- per ledger row, and the guard's WHEN no longer reads a setting. (The old
+-- guard let any session through that set money.via_ledger itself.)
 
 -- +goose StatementBegin
 CREATE OR REPLACE FUNCTION ledger_apply() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -28,6 +29,18 @@ BEGIN
 END;
 $$;
 -- +goose StatementEnd
+-- The guard no longer looks at the setting either (a session could set it
+-- and change balances): its WHEN lets through only what it must refuse.
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION wallet_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        RAISE EXCEPTION 'wallet % must start empty; money moves through the ledger', NEW.uid;
+    END IF;
+    RAISE EXCEPTION 'wallet % balances change only through the ledger', NEW.uid;
+END;
+$$;
+-- +goose StatementEnd
 DROP TRIGGER wallet_guard_update ON wallets;
 CREATE TRIGGER wallet_guard_update BEFORE UPDATE ON wallets
     FOR EACH ROW WHEN ((NEW.blue, NEW.android, NEW.ios, NEW.mileage) IS DISTINCT FROM (OLD.blue, OLD.android, OLD.ios, OLD.mileage)
@@ -40,6 +53,21 @@ CREATE TRIGGER wallet_guard_update BEFORE UPDATE ON wallets
     FOR EACH ROW WHEN ((NEW.blue, NEW.android, NEW.ios, NEW.mileage) IS DISTINCT FROM (OLD.blue, OLD.android, OLD.ios, OLD.mileage)
                        AND coalesce(current_setting('money.via_ledger', true), '') <> 'on')
     EXECUTE FUNCTION wallet_guard();
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION wallet_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        IF NEW.blue <> 0 OR NEW.android <> 0 OR NEW.ios <> 0 OR NEW.mileage <> 0 THEN
+            RAISE EXCEPTION 'wallet % must start empty; money moves through the ledger', NEW.uid;
+        END IF;
+    ELSIF (NEW.blue, NEW.android, NEW.ios, NEW.mileage) IS DISTINCT FROM (OLD.blue, OLD.android, OLD.ios, OLD.mileage)
+          AND coalesce(current_setting('money.via_ledger', true), '') <> 'on' THEN
+        RAISE EXCEPTION 'wallet % balances change only through the ledger', NEW.uid;
+    END IF;
+    RETURN NEW;
+END;
+$$;
+-- +goose StatementEnd
 -- +goose StatementBegin
 CREATE OR REPLACE FUNCTION ledger_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
