@@ -127,26 +127,36 @@ const (
 		FROM works w `
 	productSQL    = productCols + `LEFT JOIN volumes v ON v.pid = w.pid AND v.no = ANY($2) WHERE w.pid = $1 ORDER BY v.no`
 	productAllSQL = productCols + `LEFT JOIN volumes v ON v.pid = w.pid WHERE w.pid = $1 ORDER BY v.no`
+	// productOneSQL is the usual purchase's: with "= ANY($2)" the generic
+	// plan read the one volume through a bitmap scan, with its own
+	// start-up cost on every purchase (issue 32).
+	productOneSQL = productCols + `LEFT JOIN volumes v ON v.pid = w.pid AND v.no = $2 WHERE w.pid = $1`
 )
+
+// productQuery is the statement and arguments that read pid (vols nil:
+// every volume).
+func productQuery(pid string, vols []int) (string, []any) {
+	switch len(vols) {
+	case 0:
+		if vols == nil {
+			return productAllSQL, []any{pid}
+		}
+	case 1:
+		return productOneSQL, []any{pid, vols[0]}
+	}
+	return productSQL, []any{pid, vols}
+}
 
 // queueProduct adds the read of pid (vols nil: every volume) to b.
 func queueProduct(b *pgx.Batch, pid string, vols []int) {
-	if vols == nil {
-		b.Queue(productAllSQL, pid)
-	} else {
-		b.Queue(productSQL, pid, vols)
-	}
+	sql, args := productQuery(pid, vols)
+	b.Queue(sql, args...)
 }
 
 // Product loads pid with one query.
 func (PGCatalog) Product(ctx context.Context, q Querier, pid string, vols []int) (*Product, error) {
-	var rows pgx.Rows
-	var err error
-	if vols == nil {
-		rows, err = q.Query(ctx, productAllSQL, pid)
-	} else {
-		rows, err = q.Query(ctx, productSQL, pid, vols)
-	}
+	sql, args := productQuery(pid, vols)
+	rows, err := q.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, fmt.Errorf("load product %s: %w", pid, err)
 	}

@@ -3,10 +3,13 @@ package money_test
 import (
 	"bytes"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"storefront/contract"
 	"storefront/writer/money"
@@ -294,6 +297,10 @@ func TestLedgerIsTheOnlyWay(t *testing.T) {
 	e.fund(1, money.Blue, 100)
 	for _, q := range []string{
 		`UPDATE wallets SET blue = 1000 WHERE uid = 1`,
+		// The ledger's own update is told apart by the trigger depth
+		// (migration 0201), not by a setting any session could set.
+		`SELECT set_config('money.via_ledger', 'on', false); UPDATE wallets SET blue = 1000 WHERE uid = 1`,
+		`DO $$ BEGIN UPDATE wallets SET blue = 1000 WHERE uid = 1; END $$`,
 		`INSERT INTO wallets (uid, blue) VALUES (2, 10)`,
 		`UPDATE ledger SET delta = 1000`,
 		`DELETE FROM ledger`,
@@ -357,5 +364,33 @@ func TestRentAll(t *testing.T) {
 	}
 	if e.balance(uid, money.Blue) != 1000-100-60 {
 		t.Fatalf("balance %d", e.balance(uid, money.Blue))
+	}
+}
+
+// TestLedgerIndexes: the ledger takes a row on every purchase, and no B-tree
+// of it is led by an always-increasing column (id, created_at), whose
+// right-most leaf every buyer would write (migration 0200, issue 32).
+func TestLedgerIndexes(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, money.Config{})
+	rows, err := e.pool.Query(e.ctx, `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'ledger'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (string, error) {
+		var n, d string
+		err := r.Scan(&n, &d)
+		return n + ": " + d, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range defs {
+		if strings.Contains(d, "USING btree (id") || strings.Contains(d, "USING btree (created_at") {
+			t.Errorf("always-increasing B-tree on the ledger: %s", d)
+		}
+	}
+	if len(defs) != 2 {
+		t.Errorf("ledger indexes: %v, want the primary key (uid, id) and the BRIN on created_at", defs)
 	}
 }

@@ -72,6 +72,9 @@ type purchaseReads struct {
 	id   int64
 	// read: p comes from this round trip.
 	read bool
+	// armed: the trigger_value of the member's armed threshold top-up
+	// (nil: none armed).
+	armed *int64
 	// early: the volumes sold early (checkEarly), nil while the request
 	// names no unreleased volume.
 	early map[int]bool
@@ -82,13 +85,26 @@ func (r *purchaseReads) queue(b *pgx.Batch) {
 	if r.read {
 		queueProduct(b, r.pid, r.vols)
 	}
-	// Two statements for the reason of productSQL.
-	if r.vols == nil {
+	// Separate statements for the reason of productSQL. One volume (the
+	// usual purchase) gets its own: the generic plan of "vol = ANY($3)"
+	// took the array as a filter on (uid, pid), so a member who had bought
+	// hundreds of episodes of a long work read all of them on every buy.
+	switch {
+	case r.vols == nil:
 		b.Queue(`SELECT vol, kind, expires_at FROM entitlements WHERE uid = $1 AND pid = $2`, r.uid, r.pid)
-	} else {
+	case len(r.vols) == 1:
+		b.Queue(`SELECT vol, kind, expires_at FROM entitlements WHERE uid = $1 AND pid = $2 AND vol = $3`, r.uid, r.pid, r.vols[0])
+	default:
 		b.Queue(`SELECT vol, kind, expires_at FROM entitlements WHERE uid = $1 AND pid = $2 AND vol = ANY($3)`, r.uid, r.pid, r.vols)
 	}
-	b.Queue(`SELECT nextval(pg_get_serial_sequence('purchases', 'id'))`)
+	// The purchase id and the armed threshold in one statement. It runs
+	// after the wallet lock is granted, with its own snapshot, so it sees a
+	// re-arm committed by the top-up that held the lock before us (top-ups
+	// re-arm under the wallet lock); the purchase then queues the top-up
+	// statement only when the balance it leaves is under that threshold,
+	// instead of running that UPDATE ... INSERT on every purchase.
+	b.Queue(`SELECT nextval('purchases_id_seq'), (SELECT trigger_value FROM auto_payments
+		WHERE uid = $1 AND is_use AND type = 'bluemoney-auto-payment' AND topup_state = 'armed')`, r.uid)
 }
 
 func (r *purchaseReads) scan(br pgx.BatchResults) error {
@@ -105,7 +121,7 @@ func (r *purchaseReads) scan(br pgx.BatchResults) error {
 	if r.ents, err = scanEntitlements(br); err != nil {
 		return fmt.Errorf("load entitlements %d/%s: %w", r.uid, r.pid, err)
 	}
-	if err := br.QueryRow().Scan(&r.id); err != nil {
+	if err := br.QueryRow().Scan(&r.id, &r.armed); err != nil {
 		return fmt.Errorf("new purchase id: %w", err)
 	}
 	return nil
