@@ -58,6 +58,9 @@ test("webtoon: scrolling past a free episode brings the next one in below, and t
   await expect.poll(() => page.evaluate((k) => JSON.parse(localStorage.getItem(k) ?? "null")?.no, `sf_place_v2_${pid}`)).toBe(b.no);
   // No unlock sheet on the way.
   await expect(page.getByTestId("unlock-sheet")).toHaveCount(0);
+  // Back up into episode a: the address follows back.
+  await page.locator(`[data-episode="${a.no}"]`).getByTestId("page").first().scrollIntoViewIfNeeded();
+  await expect(page).toHaveURL(new RegExp(`[?&]no=${a.no}(&|$)`));
 });
 
 test("webtoon: a locked next episode is not loaded; the unlock sheet stands inline at the end", async ({ page, request }) => {

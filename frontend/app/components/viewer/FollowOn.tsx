@@ -2,21 +2,98 @@
 // followed the one opened, each in its own section, and what stands after
 // the last: a line that brings the next one in as it nears the screen, or
 // the unlock sheet inline.
-import { useEffect, useRef, useState, type RefObject } from "react";
+import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
+import { UndoBar } from "~/components/detail/UndoBar";
 import { UnlockSheet } from "~/components/detail/UnlockSheet";
-import type { UnlockOption } from "~/components/detail/unlock";
+import { canRead, type UnlockOption } from "~/components/detail/unlock";
+import { useMemberStatus } from "~/components/detail/useMemberStatus";
+import { useUnlock } from "~/components/detail/useUnlock";
 import { currentDevice, shownMoney } from "~/utils/device";
-import type { Vol } from "~/utils/storeApi";
+import { detailState, type Detail, type Vol } from "~/utils/storeApi";
 import type { UserView } from "~/utils/userStore";
+import { withVolume } from "~/utils/volumes";
 import { total } from "./media";
 import { nextStep } from "./follow";
-import { visiblePages } from "./nav";
+import { targetVol, visiblePages } from "./nav";
 import { useEntitlement, useManifest } from "./useVolumeMedia";
 import { WebtoonStrip } from "./ViewerPages";
 import * as s from "./viewer.css";
 
+type Props = {
+  detail: Detail;
+  /** the episode opened, read in full (this is mounted only then) */
+  no: number;
+  user: UserView;
+  width: number;
+  /** the episodes that followed, in order, each time they change */
+  onChain: (chain: Vol[]) => void;
+  preview: (no: number) => void;
+};
+
+/**
+ * Everything after the opened episode: the episodes that followed it and
+ * the gate after the last. A lazy chunk of the viewer (Viewer.tsx), with the
+ * detail's unlock machinery it reuses.
+ */
+export default function WebtoonFollow({ detail, no, user, width, onChain, preview }: Props) {
+  const p = detail.prodInfo;
+  const [chain, setChain] = useState<Vol[]>([]);
+  // The volumes known so far: a long work's pages of them join as the reader goes.
+  const [vols, setVols] = useState(detail.volList);
+  const [fullOf, setFullOf] = useState<Record<number, boolean>>({});
+  useEffect(() => onChain(chain), [chain, onChain]);
+
+  const tail = chain.at(-1)?.no ?? no;
+  const tailFull = tail === no || !!fullOf[tail];
+  const tailNext = targetVol(vols.map((v) => v.no), tail, "N");
+  useEffect(() => {
+    if (!tailFull || tailNext !== null) return;
+    let cancel = false;
+    withVolume({ ...detail, volList: vols }, tail)
+      .then((d) => !cancel && d.volList.length > vols.length && setVols(d.volList))
+      .catch(() => {});
+    return () => {
+      cancel = true;
+    };
+  }, [tailFull, tailNext, tail, detail, vols]);
+  const nextVol = tailNext === null ? null : (vols.find((v) => v.no === tailNext) ?? null);
+
+  const member = { isLogin: user.isLogin, uid: user.authInfo?.uid ?? "", adultLevel: user.adultLevel };
+  const { status, coupons, now, waitLeft, refresh } = useMemberStatus(p.pid, member);
+  const follow = useCallback((v: Vol) => setChain((c) => (c.some((x) => x.no === v.no) ? c : [...c, v])), []);
+  const state = detailState(detail.header.code);
+  const unlock = useUnlock({ ...detail, volList: vols }, state, { status, coupons, now, refresh }, (n) => {
+    const v = vols.find((x) => x.no === n);
+    if (v) follow(v);
+  });
+  // A visitor has no entitlements to ask; a member's are asked once (status).
+  const options = nextVol && (!user.isLogin || status) ? (state === "serviceOff" ? [] : unlock.optionsFor(nextVol)) : null;
+  const onFull = useCallback((n: number, f: boolean) => setFullOf((m) => (m[n] === f ? m : { ...m, [n]: f })), []);
+
+  return (
+    <>
+      {chain.map((v) => (
+        <FollowedEpisode key={v.no} pid={p.pid} vol={v} isLogin={user.isLogin} width={width} onFull={onFull} />
+      ))}
+      <NextGate
+        key={nextVol?.no ?? 0}
+        vol={nextVol}
+        tailFull={tailFull}
+        options={options}
+        user={user}
+        waitLeft={waitLeft}
+        title={p.title}
+        follow={follow}
+        choose={unlock.choose}
+        preview={(v) => preview(v.no)}
+      />
+      {unlock.pending && <UndoBar pending={unlock.pending} />}
+    </>
+  );
+}
+
 /** One followed episode: its own entitlement and manifest, its pages, its title as a heading. */
-export function FollowedEpisode(props: { pid: string; vol: Vol; isLogin: boolean; width: number; onFull: (no: number, full: boolean) => void }) {
+function FollowedEpisode(props: { pid: string; vol: Vol; isLogin: boolean; width: number; onFull: (no: number, full: boolean) => void }) {
   const { pid, vol, isLogin, width, onFull } = props;
   const { auth, authDone } = useEntitlement(pid, vol.no, isLogin, false);
   const manifest = useManifest(pid, vol.no, !!vol.mediaBase || !!vol.isEarly);
@@ -51,8 +128,8 @@ type GateProps = {
 };
 
 /** What stands after the last episode on the page. */
-export function NextGate({ vol, tailFull, options, user, waitLeft, title, follow, choose, preview }: GateProps) {
-  const step = nextStep(tailFull, !!vol, options);
+function NextGate({ vol, tailFull, options, user, waitLeft, title, follow, choose, preview }: GateProps) {
+  const step = nextStep(tailFull, !!vol, options && canRead(options));
   const line = useRef<HTMLDivElement>(null);
   const [asked, setAsked] = useState(false);
   useNear(step === "follow" && !asked ? line : null, () => {

@@ -1,32 +1,30 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import { useMemberStatus } from "~/components/detail/useMemberStatus";
-import { UndoBar } from "~/components/detail/UndoBar";
-import { useUnlock } from "~/components/detail/useUnlock";
 import { pageTitle } from "~/utils/meta";
-import { detailState, type Vol } from "~/utils/storeApi";
-import { withVolume } from "~/utils/volumes";
+import type { Vol } from "~/utils/storeApi";
 import { isHttpError } from "~/utils/http";
 import { sectionPath } from "~/utils/layout";
 import type { Detail, DownloadAuth } from "~/utils/storeApi";
 import { useUser } from "~/utils/userStore";
 import { total, type Manifest } from "./media";
 import { episodeAt, episodeURL } from "./follow";
-import { FollowedEpisode, NextGate } from "./FollowOn";
 import { targetVol, viewerHref, visiblePages, type Direction } from "./nav";
 import { loadPlace, type Place } from "./place";
 import { SaveOffline } from "./SaveOffline";
 import { useAutoScroll } from "./useAutoScroll";
 import { useComicPages, useWideScreen } from "./useComicPages";
-import { useComicZoom } from "./useComicZoom";
 import { useReadingPlace } from "./useReadingPlace";
 import { useReadingPrefs } from "./useReadingPrefs";
 import { useEntitlement, useManifest, useNovelTexts } from "./useVolumeMedia";
 import { ViewerEnd } from "./ViewerEnd";
-import { ComicPage, NovelText, WebtoonStrip } from "./ViewerPages";
+import { NovelText, WebtoonStrip } from "./ViewerPages";
 import { ViewerSettings } from "./ViewerSettings";
-import { ZOOM_MAX, zoomPercent } from "./zoom";
 import * as s from "./viewer.css";
+
+// What follows a webtoon episode (the next episodes, the unlock sheet) is its own chunk.
+const WebtoonFollow = lazy(() => import("./FollowOn"));
+// The comic page and its zoom, likewise: a webtoon or a novel never loads them.
+const ComicPage = lazy(() => import("./ComicPage"));
 
 /** manifest: the processed content's, when the loader already has it (undefined: ask here). */
 /** savedAuth: the saved copy's entitlement, used when download-auth cannot be asked (no network). */
@@ -62,17 +60,14 @@ export function Viewer({ detail, no, place, manifest: given, savedAuth }: Viewer
   const wide = useWideScreen();
   useAutoScroll(speed, p.section === "WT");
 
-  // Webtoon: the episodes that followed this one on the page (FollowOn.tsx),
-  // the volumes known so far (a long work's pages of them join as the reader
-  // goes), which of them were read in full, and the one the reader is in.
+  // Webtoon: the episodes that followed this one on the page (FollowOn.tsx)
+  // and the one the reader is in.
   const webtoon = p.section === "WT";
   const [chain, setChain] = useState<Vol[]>([]);
-  const [vols, setVols] = useState(detail.volList);
-  const [fullOf, setFullOf] = useState<Record<number, boolean>>({});
   const [reading, setReading] = useState(no);
   const readingVol = [vol, ...chain].find((v) => v.no === reading) ?? vol;
 
-  const nos = useMemo(() => vols.map((v) => v.no), [vols]);
+  const nos = useMemo(() => [...new Set([...detail.volList, ...chain].map((v) => v.no))], [detail.volList, chain]);
   const go = (dir: Direction) => {
     if (dir === "A") return navigate(`/${sectionPath(p.section)}/detail/${p.pid}?tab=V`);
     const t = targetVol(nos, reading, dir, loadPlace(p.pid)?.no);
@@ -84,33 +79,6 @@ export function Viewer({ detail, no, place, manifest: given, savedAuth }: Viewer
   const rtl = p.section === "CM" && !!p.rightToLeft;
   const startAt = () => (p.section === "CM" && place && place.no === no ? place.page + 1 : 1);
   const { at, groups, cur, turn } = useComicPages(p.section === "CM", startAt, count, wide, manifest, token, rtl);
-  const zoom = useComicZoom(p.section === "CM", cur);
-
-  const tail = chain.at(-1) ?? vol;
-  const tailFull = tail.no === no ? full : !!fullOf[tail.no];
-  const tailNext = webtoon ? targetVol(nos, tail.no, "N") : null;
-  // A long work's next volume may lie on a page of volumes not asked yet.
-  useEffect(() => {
-    if (!webtoon || !tailFull || tailNext !== null) return;
-    let cancel = false;
-    withVolume({ ...detail, volList: vols }, tail.no)
-      .then((d) => !cancel && d.volList.length > vols.length && setVols(d.volList))
-      .catch(() => {});
-    return () => {
-      cancel = true;
-    };
-  }, [webtoon, tailFull, tailNext, tail.no, detail, vols]);
-  const nextVol = tailNext === null ? null : (vols.find((v) => v.no === tailNext) ?? null);
-  const member = { isLogin: user.isLogin && webtoon, uid: user.authInfo?.uid ?? "", adultLevel: user.adultLevel };
-  const { status, coupons, now, waitLeft, refresh } = useMemberStatus(p.pid, member);
-  const follow = useCallback((v: Vol) => setChain((c) => (c.some((x) => x.no === v.no) ? c : [...c, v])), []);
-  const unlock = useUnlock({ ...detail, volList: vols }, detailState(detail.header.code), { status, coupons, now, refresh }, (n) => {
-    const v = vols.find((x) => x.no === n);
-    if (v) follow(v);
-  });
-  // A visitor has no entitlements to ask; a member's are asked once (status).
-  const gateOptions = nextVol && (!user.isLogin || status) ? (serviceOff ? [] : unlock.optionsFor(nextVol)) : null;
-  const onFull = useCallback((n: number, f: boolean) => setFullOf((m) => (m[n] === f ? m : { ...m, [n]: f })), []);
 
   // The episode the reader is in: the address, the title and the place follow it.
   const main = useRef<HTMLElement>(null);
@@ -134,11 +102,11 @@ export function Viewer({ detail, no, place, manifest: given, savedAuth }: Viewer
     };
   }, [webtoon, chain.length]);
   useEffect(() => {
-    if (reading === no) return;
+    if (chain.length === 0 || new URL(window.location.href).searchParams.get("no") === String(reading)) return;
     // Not a navigation: the pages on screen stay; Back and a reload open the episode read.
     window.history.replaceState(window.history.state, "", episodeURL(window.location.href, reading));
     document.title = pageTitle(`${p.title} ${readingVol.title}`);
-  }, [reading, no, p.title, readingVol.title]);
+  }, [reading, chain.length, p.title, readingVol.title]);
   const segment = useCallback(() => {
     if (reading === no) return null;
     return { no: reading, el: main.current?.querySelector(`[data-episode="${reading}"]`) ?? null };
@@ -181,25 +149,17 @@ export function Viewer({ detail, no, place, manifest: given, savedAuth }: Viewer
             <WebtoonStrip no={no} manifest={manifest} shown={shown} token={token} width={prefs.width} curPage={curPage} stripRef={stripRef} end={ready && endPanel} />
           </div>
         )}
-        {webtoon && chain.map((v) => <FollowedEpisode key={v.no} pid={p.pid} vol={v} isLogin={user.isLogin} width={prefs.width} onFull={onFull} />)}
-        {webtoon && ready && (
-          <NextGate
-            key={nextVol?.no ?? 0}
-            vol={nextVol}
-            tailFull={tailFull}
-            options={gateOptions}
-            user={user}
-            waitLeft={waitLeft}
-            title={p.title}
-            follow={follow}
-            choose={unlock.choose}
-            preview={(v) => navigate(viewerHref(p.pid, v.no))}
-          />
+        {/* Loaded only after an episode read in full: a preview (and Lighthouse's visitor) never fetches it. */}
+        {webtoon && ready && full && (
+          <Suspense fallback={null}>
+            <WebtoonFollow detail={detail} no={no} user={user} width={prefs.width} onChain={setChain} preview={(n) => navigate(viewerHref(p.pid, n))} />
+          </Suspense>
         )}
         {p.section === "CM" && ready && (
-          <ComicPage manifest={manifest} groups={groups} cur={cur} token={token} turn={turn} toggleChrome={toggleChrome} end={endPanel} rtl={rtl} zoom={zoom} />
+          <Suspense fallback={null}>
+            <ComicPage manifest={manifest} groups={groups} cur={cur} token={token} turn={turn} toggleChrome={toggleChrome} end={endPanel} rtl={rtl} chrome={chrome} />
+          </Suspense>
         )}
-        {unlock.pending && <UndoBar pending={unlock.pending} />}
         {p.section === "EB" && <NovelText texts={texts} font={prefs.font} textRef={textRef} end={ready && (texts.length > 0 || manifest === null) && endPanel} />}
       </main>
 
@@ -221,19 +181,6 @@ export function Viewer({ detail, no, place, manifest: given, savedAuth }: Viewer
         <button type="button" className={s.btn} disabled={prevNo === null} onClick={() => go("P")} data-testid="prev-vol">
           ‹ 이전화
         </button>
-        {p.section === "CM" && cur < groups.length && (
-          <span className={s.zoomBar} role="group" aria-label="확대">
-            <button type="button" className={s.btn} onClick={() => zoom.step(-1)} disabled={zoom.z.s <= 1} aria-label="축소">
-              −
-            </button>
-            <button type="button" className={s.btn} onClick={zoom.reset} aria-label={`원래 크기 (지금 ${zoomPercent(zoom.z)})`} data-testid="zoom-level">
-              {zoomPercent(zoom.z)}
-            </button>
-            <button type="button" className={s.btn} onClick={() => zoom.step(1)} disabled={zoom.z.s >= ZOOM_MAX} aria-label="확대하기">
-              +
-            </button>
-          </span>
-        )}
         <span className={s.pageCount}>
           {p.section === "CM" ? `${Math.min(cur + 1, groups.length)} / ${groups.length}` : `${count}쪽${full ? "" : ` / ${vol.pages}`}`}
         </span>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { unlockOptions } from "~/components/detail/unlock";
+import { canRead, unlockOptions } from "~/components/detail/unlock";
 import type { CouponInfo, SalesStatus, Vol } from "~/utils/storeApi";
 import { episodeAt, episodeURL, nextStep } from "./follow";
 
@@ -21,8 +21,10 @@ const status = (v: { no: number; buy?: boolean; rentEnd?: string }): SalesStatus
 const wff = (ready: boolean): CouponInfo =>
   ({ WCPInfo: { isAvailable: true, waitTime: ready ? 0 : 600, recycle: 1440, excludeNewest: 0 }, RCPInfo: { usableCnt: 0, count: 0, usedCnt: 0 }, PCPInfo: { passCount: 0, jumpingCount: 0 } }) as unknown as CouponInfo;
 const now = Date.parse("2026-06-01T00:00:00Z");
-const opts = (v: Vol, st?: SalesStatus | null, cp?: CouponInfo | null) =>
+const options = (v: Vol, st?: SalesStatus | null, cp?: CouponInfo | null) =>
   unlockOptions({ vol: v, status: st, coupons: cp, allNos: [1, 2, 3], isRental: true, isBuy: true, isTicket: false, tickets: 0, jumpingWork: false, now });
+
+const opts = (v: Vol, st?: SalesStatus | null, cp?: CouponInfo | null) => canRead(options(v, st, cp));
 
 describe("nextStep: what follows a read episode", () => {
   it("a free, owned or rented next episode follows on scrolling", () => {
@@ -35,10 +37,9 @@ describe("nextStep: what follows a read episode", () => {
     expect(nextStep(true, true, opts(vol(2), status({ no: 2, rentEnd: "2026-05-01T00:00:00Z" })))).toBe("sheet");
   });
   it("a ready wait-for-free coupon is offered in the sheet, enabled, never spent by scrolling", () => {
-    const o = opts(vol(2), null, wff(true));
-    expect(nextStep(true, true, o)).toBe("sheet");
-    expect(o[0]).toMatchObject({ kind: "wff", available: true });
-    expect(opts(vol(2), null, wff(false))[0]).toMatchObject({ kind: "wff", available: false });
+    expect(nextStep(true, true, opts(vol(2), null, wff(true)))).toBe("sheet");
+    expect(options(vol(2), null, wff(true))[0]).toMatchObject({ kind: "wff", available: true });
+    expect(options(vol(2), null, wff(false))[0]).toMatchObject({ kind: "wff", available: false });
   });
   it("nothing after a preview, after the last episode; waits while entitlements are asked", () => {
     expect(nextStep(false, true, opts(vol(2, { isFree: true })))).toBe("none");

@@ -1,10 +1,12 @@
 // Webtoon reading that flows (issue 34): past the end of an episode the next
 // one follows on the same page when the reader may read it, and the unlock
 // sheet stands there when not. Pure rules; FollowOn.tsx renders them.
-import { canRead, type UnlockOption } from "~/components/detail/unlock";
+// It imports nothing of the detail's unlock rules: the viewer's own chunk
+// takes episodeAt and episodeURL, and the rules come with FollowOn's chunk.
 
 /**
- * nextStep: what stands after an episode the reader has read.
+ * nextStep: what stands after an episode the reader has read; readable is
+ * canRead (detail/unlock.ts) of the next episode's options, null while asked.
  * - "none": nothing (no next episode, or the episode ended in a preview:
  *   its own end panel already says how to read on).
  * - "follow": free, owned or rented: its pages load below.
@@ -13,11 +15,11 @@ import { canRead, type UnlockOption } from "~/components/detail/unlock";
  *   follows, but scrolling alone never spends a coupon the reader waited a
  *   day for.
  */
-export function nextStep(tailFull: boolean, hasNext: boolean, options: UnlockOption[] | null): "none" | "follow" | "sheet" | "wait" {
+export function nextStep(tailFull: boolean, hasNext: boolean, readable: boolean | null): "none" | "follow" | "sheet" | "wait" {
   if (!tailFull || !hasNext) return "none";
   // The member's entitlements are still being asked.
-  if (options === null) return "wait";
-  return canRead(options) ? "follow" : "sheet";
+  if (readable === null) return "wait";
+  return readable ? "follow" : "sheet";
 }
 
 /**

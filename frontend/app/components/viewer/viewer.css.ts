@@ -70,7 +70,8 @@ export const followTitle = style({ margin: 0, padding: "16px 12px 0", fontSize: 
 export const followLine = style({ padding: "24px 12px 120px", textAlign: "center", fontSize: 13, color: "#ccc" });
 export const followSheet = style({ padding: "8px 12px 140px" });
 // Comic zoom: out, the level (back to the page's size), in.
-export const zoomBar = style({ display: "inline-flex", gap: 4 });
+// Above the bottom bar, over the page's right edge, while the bars are shown.
+export const zoomBar = style({ position: "fixed", right: 10, bottom: 64, zIndex: 21, display: "inline-flex", gap: 4, padding: 4, borderRadius: 10, background: "rgba(20,20,20,0.97)" });
 // The end panel's way back to the list: the page's own text colour on the
 // page's own background, so it reads on every reader theme (dark strip,
 // sepia or dark novel page), not white on a light page.
