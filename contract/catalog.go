@@ -89,6 +89,7 @@ type Product struct {
 	IsOriginal    bool     `json:"isOriginal"`
 	IsMonopoly    bool     `json:"isMonopoly"`
 	IsShortStory  bool     `json:"isShortStory"`
+	RightToLeft   bool     `json:"rightToLeft,omitempty"` // a comic read right to left (RightToLeft below)
 	OriginalLabel string   `json:"originalLabel,omitempty"`
 	Unit          string   `json:"unit"` // 화 or 권
 	Keywords      []string `json:"keywords,omitempty"`
@@ -140,6 +141,12 @@ type Product struct {
 	// Version grows with every change; an edge ignores an older document.
 	Version int64 `json:"version"`
 }
+
+// Product.RightToLeft: a comic whose pages read right to left (most licensed
+// manga in Korea); the viewer turns its pages and pairs its spreads that
+// way. Comics only (the writer refuses it on a webtoon or a novel). It sits
+// beside the other flags, in what was padding: the head grows by no word
+// (edge/catalog's TestRightToLeftTakesNoWordOfTheHead).
 
 // IsAdult reports whether the work is for adults only (age rating 19).
 // MaxAltTitles bounds a work's AltTitles (each 1-200 characters).

@@ -34,6 +34,7 @@ type ProdInfo struct {
 	IsOriginal                bool              `json:"isOriginal"`
 	IsMonopoly                bool              `json:"isMonopoly"`
 	IsShortStory              bool              `json:"isShortStory"`
+	RightToLeft               bool              `json:"rightToLeft,omitempty"` // a comic read right to left
 	OriginalLabel             string            `json:"originalLabel,omitempty"`
 	ViewCnt                   int64             `json:"viewCnt"`
 	Unit                      string            `json:"unit"`
@@ -341,7 +342,7 @@ func prodInfo(v *catalog.View, p *catalog.Prod, n int) ProdInfo {
 		SubGenre: p.SubGenre, Category1: p.Category1, Category2: p.Category2, Summary: p.Summary,
 		Provider: p.Provider, Authors: p.Authors, Age: p.Age, IsAdult: p.IsAdult(), UpdateState: "NONE",
 		FlagEnd: yn(p.FlagEnd), UpdateCycle: p.UpdateCycle, Weekdays: p.Weekdays, IsOriginal: p.IsOriginal,
-		IsMonopoly: p.IsMonopoly, IsShortStory: p.IsShortStory, OriginalLabel: p.OriginalLabel, ViewCnt: p.ViewCnt(),
+		IsMonopoly: p.IsMonopoly, IsShortStory: p.IsShortStory, RightToLeft: p.RightToLeft, OriginalLabel: p.OriginalLabel, ViewCnt: p.ViewCnt(),
 		Unit: p.Unit, VolCnt: n, IsSpecialPriceSet: p.IsSpecialPriceSet, IsPackage: p.IsPackage,
 		SpecialPriceSetMainSubdir: p.SpecialPriceSetMainSubdir, SpecialPriceSetProdCnt: p.SpecialPriceSetProdCnt,
 		WaitForFree: p.WaitForFree, Gift: p.Gift, JumpingPass: p.JumpingPass, WaitRecycle: p.WaitRecycle,

@@ -44,7 +44,7 @@ func invalid(format string, args ...any) error {
 
 const workCols = `pid, section, title, sub_title, summary, provider, thumb_url, thumb_wide_url,
 	genre_id, sub_genre, category1, category2, age, flag_end, weekdays, update_cycle,
-	is_original, is_monopoly, is_short_story, original_label, unit, keywords, alt_titles,
+	is_original, is_monopoly, is_short_story, right_to_left, original_label, unit, keywords, alt_titles,
 	wait_for_free, gift, jumping_pass, wait_recycle, wait_exclude_newest,
 	is_special_price_set, is_package, special_price_set_main_subdir, special_price_set_prod_cnt,
 	cashback_rate, discount_rate, event_deadline, rent_days, service_code, early_count, early_price,
@@ -99,7 +99,7 @@ func workRow(p *contract.Product) []any {
 	}
 	return []any{p.PID, p.Section, p.Title, p.SubTitle, p.Summary, p.Provider, p.ThumbURL, p.ThumbWideURL,
 		p.GenreID, p.SubGenre, p.Category1, p.Category2, p.Age, p.FlagEnd, weekdays, p.UpdateCycle,
-		p.IsOriginal, p.IsMonopoly, p.IsShortStory, p.OriginalLabel, p.Unit, keywords, altTitles,
+		p.IsOriginal, p.IsMonopoly, p.IsShortStory, p.RightToLeft, p.OriginalLabel, p.Unit, keywords, altTitles,
 		p.WaitForFree, p.Gift, p.JumpingPass, p.WaitRecycle, p.WaitExcludeNewest,
 		p.IsSpecialPriceSet, p.IsPackage, p.SpecialPriceSetMainSubdir, p.SpecialPriceSetProdCnt,
 		p.CashbackRate, p.DiscountRate, deadline, p.RentDays, p.ServiceCode, p.EarlyCount, p.EarlyPrice,
@@ -155,6 +155,10 @@ func Normalize(p *contract.Product, now time.Time) error {
 		return invalid("미리보기 가격(earlyPrice)은 %d원부터 %d원까지, 100원 단위로 정해 주세요.", MinEarlyPrice, MaxEarlyPrice)
 	case p.EarlyCount == 0 && p.EarlyPrice != 0:
 		return invalid("미리보기 가격(earlyPrice)은 미리보기 회차 수(earlyCount)와 함께 정해 주세요.")
+	case p.RightToLeft && p.Section != contract.SectionComic:
+		// A strip or a text has no page order to turn: the flag would
+		// only mislead the next reader of the document.
+		return invalid("오른쪽에서 왼쪽으로 넘기기(rightToLeft)는 만화(CM)에만 정할 수 있습니다.")
 	}
 	if p.GenreID != "" && !knownGenre(p.GenreID) {
 		return invalid("unknown genreId %q", p.GenreID)
@@ -387,7 +391,7 @@ func LoadProducts(ctx context.Context, q Querier, pids []string, forUpdate bool)
 		var related, notices, trailers []byte
 		if err := rows.Scan(&p.PID, &p.Section, &p.Title, &p.SubTitle, &p.Summary, &p.Provider, &p.ThumbURL, &p.ThumbWideURL,
 			&p.GenreID, &p.SubGenre, &p.Category1, &p.Category2, &p.Age, &p.FlagEnd, &p.Weekdays, &p.UpdateCycle,
-			&p.IsOriginal, &p.IsMonopoly, &p.IsShortStory, &p.OriginalLabel, &p.Unit, &p.Keywords, &p.AltTitles,
+			&p.IsOriginal, &p.IsMonopoly, &p.IsShortStory, &p.RightToLeft, &p.OriginalLabel, &p.Unit, &p.Keywords, &p.AltTitles,
 			&p.WaitForFree, &p.Gift, &p.JumpingPass, &p.WaitRecycle, &p.WaitExcludeNewest,
 			&p.IsSpecialPriceSet, &p.IsPackage, &p.SpecialPriceSetMainSubdir, &p.SpecialPriceSetProdCnt,
 			&p.CashbackRate, &p.DiscountRate, &deadline, &p.RentDays, &p.ServiceCode, &p.EarlyCount, &p.EarlyPrice,

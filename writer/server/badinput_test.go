@@ -236,6 +236,8 @@ func TestEveryRouteRefusesBadInputAndChangesNothing(t *testing.T) {
 		{"admin alt titles too many", e.Admin, "PATCH", "/admin/api/v1/works/B1", map[string]any{"altTitles": []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"}}, nil, 400},
 		{"admin alt titles repeated", e.Admin, "PATCH", "/admin/api/v1/works/B1", map[string]any{"altTitles": []string{"다른 이름", " 다른 이름"}}, nil, 400},
 		{"admin alt titles not a list", e.Admin, "PATCH", "/admin/api/v1/works/B1", map[string]any{"altTitles": "다른 이름"}, nil, 400},
+		{"admin right to left on a webtoon", e.Admin, "PATCH", "/admin/api/v1/works/B1", map[string]any{"rightToLeft": true}, nil, 400},
+		{"admin right to left not a boolean", e.Admin, "PATCH", "/admin/api/v1/works/B1", map[string]any{"rightToLeft": "yes"}, nil, 400},
 		{"admin unknown work", e.Admin, "PATCH", "/admin/api/v1/works/NOPE", map[string]any{"title": "x"}, nil, 404},
 		// Early access (미리보기): how many volumes to come, at what price.
 		{"admin early negative count", e.Admin, "PATCH", "/admin/api/v1/works/B1", map[string]any{"earlyCount": -1, "earlyPrice": 300}, nil, 400},

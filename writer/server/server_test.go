@@ -149,6 +149,31 @@ func TestAdminAltTitlesReachKV(t *testing.T) {
 	writertest.WaitKV(t, e.kv, "prod.P101", 5*time.Second, func(b []byte) bool { return !bytes.Contains(b, []byte(`"altTitles"`)) })
 }
 
+// A comic's right-to-left page order set by the admin API is kept in
+// PostgreSQL and published in the work's head; turned off, the head no
+// longer names it (omitempty: the head stays as small as before).
+func TestAdminRightToLeftReachesKV(t *testing.T) {
+	t.Parallel()
+	e := start(t)
+	w := newWork("P102")
+	w["section"] = "CM"
+	if st, body := e.admin.Do("POST", "/admin/api/v1/works", w); st != http.StatusCreated {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	if st, body := e.admin.Do("PATCH", "/admin/api/v1/works/P102", map[string]any{"rightToLeft": true}); st != 200 {
+		t.Fatalf("right to left: %d %s", st, body)
+	}
+	writertest.WaitKV(t, e.kv, "prod.P102", 5*time.Second, func(b []byte) bool { return product(t, b).RightToLeft })
+	var rtl bool
+	if err := e.pool.QueryRow(context.Background(), `SELECT right_to_left FROM works WHERE pid='P102'`).Scan(&rtl); err != nil || !rtl {
+		t.Fatalf("postgres right_to_left %v %v", rtl, err)
+	}
+	if st, body := e.admin.Do("PATCH", "/admin/api/v1/works/P102", map[string]any{"rightToLeft": false}); st != 200 {
+		t.Fatalf("left to right: %d %s", st, body)
+	}
+	writertest.WaitKV(t, e.kv, "prod.P102", 5*time.Second, func(b []byte) bool { return !bytes.Contains(b, []byte(`"rightToLeft"`)) })
+}
+
 func TestAdminVolumeScheduledRelease(t *testing.T) {
 	t.Parallel()
 	e := start(t)

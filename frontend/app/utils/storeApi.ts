@@ -107,6 +107,8 @@ export type ProdInfo = {
   isOriginal: boolean;
   isMonopoly: boolean;
   isShortStory: boolean;
+  /** a comic read right to left (most licensed manga); absent: left to right */
+  rightToLeft?: boolean;
   viewCnt: number;
   unit: string;
   zzimId: number;

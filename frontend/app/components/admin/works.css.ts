@@ -18,3 +18,7 @@ export const saved = style({
   marginBottom: space.lg,
   fontWeight: 700,
 });
+
+/** A set of radio choices (a comic's page order): no browser frame. */
+export const choices = style({ border: 0, margin: 0, padding: 0, display: "flex", flexDirection: "column", gap: 6 });
+export const choice = style({ display: "flex", alignItems: "center", gap: 6, fontSize: 14, color: vars.color.text });

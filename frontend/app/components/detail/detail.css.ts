@@ -85,6 +85,8 @@ export const primary = style({ flex: 2, padding: "13px 0", borderRadius: 12, bor
 export const secondary = style({ flex: 1, padding: "13px 0", borderRadius: 12, border: `1px solid ${vars.color.border}`, background: vars.color.bg, color: vars.color.text, fontWeight: 700, fontSize: 14, cursor: "pointer" });
 export const sheetWrap = style({ position: "fixed", inset: 0, zIndex: 960, display: "flex", alignItems: "flex-end", justifyContent: "center", background: vars.color.dim });
 export const sheet = style({ width: "100%", maxWidth: 720, background: vars.color.bgElevated, borderRadius: "18px 18px 0 0", padding: "16px 16px calc(16px + env(safe-area-inset-bottom))", maxHeight: "80vh", overflowY: "auto" });
+// The same sheet standing in a page (the webtoon viewer): a card, not a drawer.
+export const sheetInline = style({ borderRadius: 18, maxHeight: "none", overflowY: "visible", margin: "0 auto", textAlign: "left", color: vars.color.text });
 export const sheetTitle = style({ fontSize: 17, fontWeight: 800 });
 export const sheetSub = style({ fontSize: 12, color: vars.color.textSubtle, marginTop: 2 });
 export const option = style({

@@ -1,11 +1,14 @@
-import { useMemo, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
+import { pageTitle } from "~/utils/meta";
+import type { Vol } from "~/utils/storeApi";
 import { isHttpError } from "~/utils/http";
 import { sectionPath } from "~/utils/layout";
 import type { Detail, DownloadAuth } from "~/utils/storeApi";
 import { useUser } from "~/utils/userStore";
 import { total, type Manifest } from "./media";
-import { targetVol, visiblePages, type Direction } from "./nav";
+import { episodeAt, episodeURL } from "./follow";
+import { targetVol, viewerHref, visiblePages, type Direction } from "./nav";
 import { loadPlace, type Place } from "./place";
 import { SaveOffline } from "./SaveOffline";
 import { useAutoScroll } from "./useAutoScroll";
@@ -14,9 +17,14 @@ import { useReadingPlace } from "./useReadingPlace";
 import { useReadingPrefs } from "./useReadingPrefs";
 import { useEntitlement, useManifest, useNovelTexts } from "./useVolumeMedia";
 import { ViewerEnd } from "./ViewerEnd";
-import { ComicPage, NovelText, WebtoonStrip } from "./ViewerPages";
+import { NovelText, WebtoonStrip } from "./ViewerPages";
 import { ViewerSettings } from "./ViewerSettings";
 import * as s from "./viewer.css";
+
+// What follows a webtoon episode (the next episodes, the unlock sheet) is its own chunk.
+const WebtoonFollow = lazy(() => import("./FollowOn"));
+// The comic page and its zoom, likewise: a webtoon or a novel never loads them.
+const ComicPage = lazy(() => import("./ComicPage"));
 
 /** manifest: the processed content's, when the loader already has it (undefined: ask here). */
 /** savedAuth: the saved copy's entitlement, used when download-auth cannot be asked (no network). */
@@ -52,20 +60,60 @@ export function Viewer({ detail, no, place, manifest: given, savedAuth }: Viewer
   const wide = useWideScreen();
   useAutoScroll(speed, p.section === "WT");
 
-  const nos = useMemo(() => detail.volList.map((v) => v.no), [detail.volList]);
+  // Webtoon: the episodes that followed this one on the page (FollowOn.tsx)
+  // and the one the reader is in.
+  const webtoon = p.section === "WT";
+  const [chain, setChain] = useState<Vol[]>([]);
+  const [reading, setReading] = useState(no);
+  const readingVol = [vol, ...chain].find((v) => v.no === reading) ?? vol;
+
+  const nos = useMemo(() => [...new Set([...detail.volList, ...chain].map((v) => v.no))], [detail.volList, chain]);
   const go = (dir: Direction) => {
     if (dir === "A") return navigate(`/${sectionPath(p.section)}/detail/${p.pid}?tab=V`);
-    const t = targetVol(nos, no, dir, loadPlace(p.pid)?.no);
+    const t = targetVol(nos, reading, dir, loadPlace(p.pid)?.no);
     if (t !== null) navigate(`/viewer?pid=${encodeURIComponent(p.pid)}&no=${t}`, { replace: true });
   };
-  const prevNo = targetVol(nos, no, "P");
-  const nextNo = targetVol(nos, no, "N");
+  const prevNo = targetVol(nos, reading, "P");
+  const nextNo = targetVol(nos, reading, "N");
 
+  const rtl = p.section === "CM" && !!p.rightToLeft;
   const startAt = () => (p.section === "CM" && place && place.no === no ? place.page + 1 : 1);
-  const { at, groups, cur, turn } = useComicPages(p.section === "CM", startAt, count, wide, manifest, token);
+  const { at, groups, cur, turn } = useComicPages(p.section === "CM", startAt, count, wide, manifest, token, rtl);
+
+  // The episode the reader is in: the address, the title and the place follow it.
+  const main = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!webtoon || chain.length === 0) return;
+    let raf = 0;
+    const onScroll = () => {
+      if (raf) return;
+      raf = requestAnimationFrame(() => {
+        raf = 0;
+        const secs = Array.from(main.current?.querySelectorAll<HTMLElement>("[data-episode]") ?? []).map((el) => ({ no: Number(el.dataset.episode), top: el.getBoundingClientRect().top }));
+        const n = episodeAt(secs, window.innerHeight / 3);
+        if (n !== null) setReading(n);
+      });
+    };
+    window.addEventListener("scroll", onScroll, { passive: true });
+    onScroll();
+    return () => {
+      cancelAnimationFrame(raf);
+      window.removeEventListener("scroll", onScroll);
+    };
+  }, [webtoon, chain.length]);
+  useEffect(() => {
+    if (chain.length === 0 || new URL(window.location.href).searchParams.get("no") === String(reading)) return;
+    // Not a navigation: the pages on screen stay; Back and a reload open the episode read.
+    window.history.replaceState(window.history.state, "", episodeURL(window.location.href, reading));
+    document.title = pageTitle(`${p.title} ${readingVol.title}`);
+  }, [reading, chain.length, p.title, readingVol.title]);
+  const segment = useCallback(() => {
+    if (reading === no) return null;
+    return { no: reading, el: main.current?.querySelector(`[data-episode="${reading}"]`) ?? null };
+  }, [reading, no]);
 
   const laidOut = ready && (p.section !== "EB" || texts.length > 0);
-  const { stripRef, textRef, curPage, measure, restore } = useReadingPlace({ pid: p.pid, no, section: p.section, at, laidOut, place, isLogin: user.isLogin });
+  const { stripRef, textRef, curPage, measure, restore } = useReadingPlace({ pid: p.pid, no, section: p.section, at, laidOut, place, isLogin: user.isLogin, segment });
 
   // A narrower strip is shorter: keep the panel on screen while it changes.
   const changeWidth = (v: number) => {
@@ -75,8 +123,9 @@ export function Viewer({ detail, no, place, manifest: given, savedAuth }: Viewer
   };
   const toggleChrome = () => setChrome((c) => !c);
 
+  // The opened episode's own next (the bar's 다음화 follows the episode being read).
   const endPanel = (
-    <ViewerEnd pid={p.pid} section={p.section} no={no} pending={manifest === null} full={full} serviceOff={serviceOff} isLogin={user.isLogin} hasNext={nextNo !== null} go={go} />
+    <ViewerEnd pid={p.pid} section={p.section} no={no} pending={manifest === null} full={full} serviceOff={serviceOff} isLogin={user.isLogin} hasNext={targetVol(nos, no, "N") !== null} go={go} />
   );
 
   return (
@@ -86,7 +135,7 @@ export function Viewer({ detail, no, place, manifest: given, savedAuth }: Viewer
           ‹
         </button>
         <h1 className={s.title}>
-          {p.title} · {vol.title}
+          {p.title} · {readingVol.title}
         </h1>
         {!full && ready && <span className={s.previewTag}>미리보기</span>}
         <button type="button" className={s.btn} onClick={() => setSettings((x) => !x)} aria-expanded={settings} aria-label="보기 설정">
@@ -94,11 +143,23 @@ export function Viewer({ detail, no, place, manifest: given, savedAuth }: Viewer
         </button>
       </div>
 
-      <main onClick={() => p.section !== "CM" && toggleChrome()}>
-        {p.section === "WT" && (
-          <WebtoonStrip no={no} manifest={manifest} shown={shown} token={token} width={prefs.width} curPage={curPage} stripRef={stripRef} end={ready && endPanel} />
+      <main ref={main} onClick={(e) => p.section !== "CM" && !(e.target as Element).closest?.("[data-inline]") && toggleChrome()}>
+        {webtoon && (
+          <div data-episode={no}>
+            <WebtoonStrip no={no} manifest={manifest} shown={shown} token={token} width={prefs.width} curPage={curPage} stripRef={stripRef} end={ready && endPanel} />
+          </div>
         )}
-        {p.section === "CM" && ready && <ComicPage manifest={manifest} groups={groups} cur={cur} token={token} turn={turn} toggleChrome={toggleChrome} end={endPanel} />}
+        {/* Loaded only after an episode read in full: a preview (and Lighthouse's visitor) never fetches it. */}
+        {webtoon && ready && full && (
+          <Suspense fallback={null}>
+            <WebtoonFollow detail={detail} no={no} user={user} width={prefs.width} onChain={setChain} preview={(n) => navigate(viewerHref(p.pid, n))} />
+          </Suspense>
+        )}
+        {p.section === "CM" && ready && (
+          <Suspense fallback={null}>
+            <ComicPage manifest={manifest} groups={groups} cur={cur} token={token} turn={turn} toggleChrome={toggleChrome} end={endPanel} rtl={rtl} chrome={chrome} />
+          </Suspense>
+        )}
         {p.section === "EB" && <NovelText texts={texts} font={prefs.font} textRef={textRef} end={ready && (texts.length > 0 || manifest === null) && endPanel} />}
       </main>
 

@@ -43,9 +43,9 @@ export function ViewerEnd({ pid, section, no, pending, full, serviceOff, isLogin
           다음 화 보기
         </button>
       )}
-      <button type="button" className={s.btn} onClick={() => go("A")}>
+      <Link className={s.endLink} to={`/${sectionPath(section)}/detail/${pid}?tab=V`}>
         목록으로
-      </button>
+      </Link>
       <EpisodeComments pid={pid} vol={no} />
     </div>
   );

@@ -37,41 +37,6 @@ export function WebtoonStrip(props: {
   );
 }
 
-/** Comic: the spread on screen with its tap areas, or the end panel after the last. */
-export function ComicPage(props: {
-  manifest: Manifest | null | undefined;
-  groups: number[][];
-  cur: number;
-  token: string | null;
-  turn: (d: 1 | -1) => void;
-  toggleChrome: () => void;
-  end: ReactNode;
-}) {
-  const { manifest, groups, cur, token, turn, toggleChrome, end } = props;
-  if (cur >= groups.length) return <div className={s.endTop}>{end}</div>;
-  return (
-    <div className={s.pageWrap} data-testid="comic-page" data-page={cur}>
-      {manifest &&
-        (groups[cur] ?? []).map((n) => (
-          <img
-            key={n}
-            className={`${s.pageImg} ${s.pageFit({ spread: groups[cur].length === 2 })}`}
-            srcSet={srcSet(manifest, n, token)}
-            sizes={groups[cur].length === 2 ? "50vw" : "100vw"}
-            src={pageURL(manifest, n, fallbackWidth(manifest.pages[n - 1]), token)}
-            alt={`${n}쪽`}
-            width={manifest.pages[n - 1].w}
-            height={manifest.pages[n - 1].h}
-            data-testid="page"
-          />
-        ))}
-      <button type="button" className={s.tapLeft} aria-label="이전 쪽" onClick={() => turn(-1)} />
-      <button type="button" className={s.tapRight} aria-label="다음 쪽" onClick={() => turn(1)} />
-      <button type="button" className={s.tapMenu} aria-label="메뉴" onClick={toggleChrome} />
-    </div>
-  );
-}
-
 /** Novel: the text chunks in the reader's font. */
 export function NovelText(props: { texts: string[]; font: { size: number; line: number }; textRef: RefObject<HTMLDivElement | null>; end: ReactNode }) {
   const { texts, font, textRef, end } = props;

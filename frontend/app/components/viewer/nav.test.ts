@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { previewLoginFirst, spreads, targetVol, visiblePages, webViewerSupported } from "./nav";
+import { displayOrder, keyTurn, previewLoginFirst, sideTurn, spreads, targetVol, visiblePages, webViewerSupported } from "./nav";
 
 describe("targetVol (direction codes)", () => {
   const nos = [3, 1, 2, 5];
@@ -50,5 +50,26 @@ describe("previewLoginFirst: a preview in the app below 6.0.0 needs login (seed 
   it("not for what is no preview: a free volume, or one whose preview is all of it", () => {
     expect(previewLoginFirst(app("5.0.0"), { ...paid, isFree: true })).toBe(false);
     expect(previewLoginFirst(app("5.0.0"), { ...paid, previewPages: 10 })).toBe(false);
+  });
+});
+
+describe("right-to-left page order", () => {
+  it("shows a spread's first page on the right", () => {
+    expect(displayOrder([1, 2], true)).toEqual([2, 1]);
+    expect(displayOrder([1, 2], false)).toEqual([1, 2]);
+    expect(displayOrder([3], true)).toEqual([3]);
+  });
+  it("leads on from the left side and back from the right", () => {
+    expect(sideTurn("left", true)).toBe(1);
+    expect(sideTurn("right", true)).toBe(-1);
+    expect(sideTurn("left", false)).toBe(-1);
+    expect(sideTurn("right", false)).toBe(1);
+  });
+  it("turns the arrow keys the same way", () => {
+    expect(keyTurn("ArrowLeft", true)).toBe(1);
+    expect(keyTurn("ArrowRight", true)).toBe(-1);
+    expect(keyTurn("ArrowRight", false)).toBe(1);
+    expect(keyTurn("ArrowLeft", false)).toBe(-1);
+    expect(keyTurn("Enter", true)).toBe(0);
   });
 });

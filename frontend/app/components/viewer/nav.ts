@@ -43,6 +43,23 @@ export function spreads(count: number, wide: boolean): number[][] {
   return out;
 }
 
+/**
+ * Page order of a comic read right to left (prodInfo.rightToLeft): page n of
+ * a spread sits on the right, the left side of the screen leads on and the
+ * right side back, and so do the arrow keys. Left to right is the mirror.
+ */
+export const displayOrder = (group: number[], rtl: boolean) => (rtl ? [...group].reverse() : group);
+
+/** sideTurn: the turn a tap on a side of the page makes (1 on, -1 back). */
+export const sideTurn = (side: "left" | "right", rtl: boolean): 1 | -1 => ((side === "left") === rtl ? 1 : -1);
+
+/** keyTurn: the turn an arrow key makes, 0 for any other key. */
+export function keyTurn(key: string, rtl: boolean): 1 | -1 | 0 {
+  if (key === "ArrowLeft") return sideTurn("left", rtl);
+  if (key === "ArrowRight") return sideTurn("right", rtl);
+  return 0;
+}
+
 /** The web viewer needs IntersectionObserver and fetch; otherwise '지원하지 않는 브라우저 입니다.' shows for 2 s. */
 export const UNSUPPORTED = "지원하지 않는 브라우저 입니다.";
 export const UNSUPPORTED_MS = 2000;

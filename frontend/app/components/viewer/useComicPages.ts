@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { srcSet, type Manifest } from "./media";
-import { spreads } from "./nav";
+import { keyTurn, spreads } from "./nav";
 
 /** Wide screens show comic spreads. */
 export function useWideScreen() {
@@ -18,9 +18,10 @@ export function useWideScreen() {
 /**
  * Comic page turning. at: the first page (1-based) on screen; spreads are
  * derived from it, so turning the phone keeps the page. count + 1 is the end
- * panel. The arrow keys turn, and the next two spreads preload.
+ * panel. The arrow keys turn (mirrored for a work read right to left, rtl),
+ * and the next two spreads preload.
  */
-export function useComicPages(comic: boolean, startAt: () => number, count: number, wide: boolean, manifest: Manifest | null | undefined, token: string | null) {
+export function useComicPages(comic: boolean, startAt: () => number, count: number, wide: boolean, manifest: Manifest | null | undefined, token: string | null, rtl = false) {
   const [at, setAt] = useState(startAt);
   const groups = useMemo(() => spreads(count, wide), [count, wide]);
   const found = groups.findIndex((g) => g.includes(at));
@@ -43,11 +44,11 @@ export function useComicPages(comic: boolean, startAt: () => number, count: numb
       img.srcset = srcSet(manifest!, n, token);
     }
     const k = (e: KeyboardEvent) => {
-      if (e.key === "ArrowRight") turn(1);
-      if (e.key === "ArrowLeft") turn(-1);
+      const d = keyTurn(e.key, rtl);
+      if (d) turn(d);
     };
     window.addEventListener("keydown", k);
     return () => window.removeEventListener("keydown", k);
-  }, [comic, groups, cur, turn, manifest, token, wide]);
+  }, [comic, groups, cur, turn, manifest, token, wide, rtl]);
   return { at, groups, cur, turn };
 }

@@ -12,6 +12,11 @@ type Args = {
   /** where to open, when it is this volume's */
   place?: Place | null;
   isLogin: boolean;
+  /**
+   * webtoon: the episode the reader is in and its strip, when episodes
+   * followed the one opened (FollowOn.tsx); the place is that episode's.
+   */
+  segment?: () => { no: number; el: Element | null } | null;
 };
 
 /**
@@ -20,7 +25,7 @@ type Args = {
  * restored once the pages are laid out. Nothing is saved before the
  * restore, so opening a volume never overwrites another device's place.
  */
-export function useReadingPlace({ pid, no, section, at, laidOut, place, isLogin }: Args) {
+export function useReadingPlace({ pid, no, section, at, laidOut, place, isLogin, segment }: Args) {
   const stripRef = useRef<HTMLDivElement>(null);
   const textRef = useRef<HTMLDivElement>(null);
   // The page at the top of the screen (from 1): the next few load ahead.
@@ -33,10 +38,11 @@ export function useReadingPlace({ pid, no, section, at, laidOut, place, isLogin 
       const r = el.getBoundingClientRect();
       return { top: r.top + y, height: r.height };
     };
-    const base = { no, page: 0, ratio: 0, offset: 0, at: Date.now() };
+    const seg = section === "WT" ? segment?.() : null;
+    const base = { no: seg?.no ?? no, page: 0, ratio: 0, offset: 0, at: Date.now() };
     if (section === "CM") return { ...base, page: Math.max(0, at - 1) };
     if (section === "WT") {
-      const imgs = Array.from(stripRef.current?.querySelectorAll("[data-testid=page]") ?? []);
+      const imgs = Array.from((seg ? seg.el : stripRef.current)?.querySelectorAll("[data-testid=page]") ?? []);
       return { ...base, ...stripPlace(imgs.map(box), y) };
     }
     const paras = Array.from(textRef.current?.querySelectorAll("p") ?? []);
@@ -50,7 +56,7 @@ export function useReadingPlace({ pid, no, section, at, laidOut, place, isLogin 
     };
     const h = document.documentElement.scrollHeight - window.innerHeight;
     return { ...base, offset: textOffset(lengths, paras.map(box), y, bottom), ratio: h > 0 ? Math.min(1, y / h) : 0 };
-  }, [no, section, at]);
+  }, [no, section, at, segment]);
   const record = useCallback(() => {
     const pl = measure();
     setCurPage(pl.page + 1);

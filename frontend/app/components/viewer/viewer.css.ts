@@ -31,7 +31,11 @@ export const strip = style({ margin: "0 auto", display: "flex", flexDirection: "
 // The box comes from the img's width/height attributes until the picture is
 // in, then from the picture itself: no forced ratio that could squeeze it.
 export const stripImg = style({ width: "100%", height: "auto", display: "block", background: "#222" });
-export const pageWrap = style({ height: "100vh", display: "flex", alignItems: "center", justifyContent: "center", gap: 0, position: "relative" });
+// touch-action none: the page's own pinch and drag (useComicZoom) instead of the browser's.
+export const pageWrap = style({ height: "100vh", position: "relative", overflow: "hidden", touchAction: "none" });
+export const zoomLayer = style({ position: "absolute", inset: 0, display: "flex", alignItems: "center", justifyContent: "center", gap: 0, transformOrigin: "0 0" });
+// A zoomed page is dragged, not turned: its tap areas let the pointer through.
+export const tapsOff = style({ pointerEvents: "none" });
 export const pageImg = style({ maxHeight: "100vh", maxWidth: "100%", objectFit: "contain", flex: "0 1 auto", minWidth: 0 });
 export const tapLeft = style({ position: "absolute", left: 0, top: 0, bottom: 0, width: "30%", border: 0, background: "transparent", cursor: "w-resize" });
 export const tapRight = style({ position: "absolute", right: 0, top: 0, bottom: 0, width: "30%", border: 0, background: "transparent", cursor: "e-resize" });
@@ -59,3 +63,25 @@ export const tapMenu = style({ position: "absolute", left: "30%", right: "30%", 
 export const endTop = style({ paddingTop: 80 });
 export const settings = style({ display: "flex", flexWrap: "wrap", gap: 8, width: "100%", paddingBottom: 6 });
 export const pageCount = style({ flex: 1, textAlign: "center", fontSize: 12 });
+
+// Webtoon episodes that followed the one opened (FollowOn.tsx).
+export const followed = style({ borderTop: "1px solid rgba(255,255,255,0.2)" });
+export const followTitle = style({ margin: 0, padding: "16px 12px 0", fontSize: 15, fontWeight: 800, textAlign: "center" });
+export const followLine = style({ padding: "24px 12px 120px", textAlign: "center", fontSize: 13, color: "#ccc" });
+export const followSheet = style({ padding: "8px 12px 140px" });
+// Comic zoom: out, the level (back to the page's size), in.
+// Above the bottom bar, over the page's right edge, while the bars are shown.
+export const zoomBar = style({ position: "fixed", right: 10, bottom: 64, zIndex: 21, display: "inline-flex", gap: 4, padding: 4, borderRadius: 10, background: "rgba(20,20,20,0.97)" });
+// The end panel's way back to the list: the page's own text colour on the
+// page's own background, so it reads on every reader theme (dark strip,
+// sepia or dark novel page), not white on a light page.
+export const endLink = style({
+  border: "1px solid currentColor",
+  background: "transparent",
+  color: "inherit",
+  borderRadius: 8,
+  padding: "8px 14px",
+  fontSize: 13,
+  textDecoration: "none",
+  cursor: "pointer",
+});

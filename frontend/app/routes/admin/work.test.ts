@@ -56,6 +56,17 @@ describe("admin/works/:pid", () => {
     ]);
   });
 
+  it("saves a comic's page order: right to left or back", async () => {
+    expect(await clientAction({ request: form({ intent: "order", order: "rtl" }), params })).toEqual({ saved: true });
+    expect(await clientAction({ request: form({ intent: "order", order: "ltr" }), params })).toEqual({ saved: true });
+    expect(calls).toEqual([
+      { path: "/admin/api/v1/works/wt_1", opts: { method: "PATCH", json: { rightToLeft: true } } },
+      { path: "/admin/api/v1/works/wt_1", opts: { method: "PATCH", json: { rightToLeft: false } } },
+    ]);
+    answers["PATCH /admin/api/v1/works/wt_1"] = new HttpError("api", 400, 400, "오른쪽에서 왼쪽으로 넘기기(rightToLeft)는 만화(CM)에만 정할 수 있습니다.");
+    expect(await clientAction({ request: form({ intent: "order", order: "rtl" }), params })).toEqual({ message: "오른쪽에서 왼쪽으로 넘기기(rightToLeft)는 만화(CM)에만 정할 수 있습니다." });
+  });
+
   it("refuses a bad setting before sending it", async () => {
     expect(await clientAction({ request: form({ intent: "early", earlyCount: "51", earlyPrice: "300" }), params })).toEqual({ message: COUNT_MESSAGE, field: "earlyCount" });
     expect(await clientAction({ request: form({ intent: "early", earlyCount: "1", earlyPrice: "150" }), params })).toEqual({ message: PRICE_MESSAGE, field: "earlyPrice" });

@@ -11,7 +11,7 @@ import { pageTitle } from "~/utils/meta";
 export const meta = () => [{ title: pageTitle("작품 설정") }, { name: "robots", content: "noindex" }];
 
 /** The fields of the writer's work document this screen reads. */
-type Work = { pid: string; section: string; title: string; hidden?: boolean; earlyCount?: number; earlyPrice?: number };
+type Work = { pid: string; section: string; title: string; hidden?: boolean; earlyCount?: number; earlyPrice?: number; rightToLeft?: boolean };
 type Data = { staff: Staff | null; work: Work | null; message?: string };
 type Done = { message?: string; field?: "earlyCount" | "earlyPrice"; saved?: boolean };
 
@@ -22,7 +22,8 @@ const won = (n: number) => `${n.toLocaleString("ko-KR")}원`;
  * /admin/works/:pid: a work's settings as a content manager sets them
  * (issue 31, no screen before): for now its early access (미리보기, issue 32),
  * the number of episodes still to be released that are sold early and their
- * price. Staff sign in with the writer's HttpOnly session (StaffSignIn); the
+ * price; and a comic's page order (right to left for most licensed manga,
+ * issue 34). Staff sign in with the writer's HttpOnly session (StaffSignIn); the
  * writer needs the catalog permission (content managers, operators).
  */
 export async function clientLoader({ request, params }: { request: Request; params: { pid?: string } }): Promise<Data> {
@@ -40,6 +41,14 @@ export async function clientLoader({ request, params }: { request: Request; para
 
 export async function clientAction({ request, params }: { request: Request; params: { pid?: string } }): Promise<Done | Response> {
   const form = await request.clone().formData();
+  if (form.get("intent") === "order") {
+    try {
+      await http(`${ADMIN}/works/${encodeURIComponent(params.pid ?? "")}`, { method: "PATCH", json: { rightToLeft: form.get("order") === "rtl" } });
+    } catch (e) {
+      return { message: isHttpError(e) ? e.message : "저장하지 못했습니다." };
+    }
+    return { saved: true };
+  }
   if (form.get("intent") !== "early") return staffSignInAction({ request });
   // Refused here first, with the writer's own rules; nothing is sent.
   const c = checkEarlyAccess(String(form.get("earlyCount") ?? ""), String(form.get("earlyPrice") ?? ""));
@@ -79,6 +88,14 @@ export default function AdminWork() {
               <dd className={s.metaValue}>{work.pid}</dd>
               <dt className={s.metaTerm}>공개</dt>
               <dd className={s.metaValue}>{work.hidden ? "숨김" : "공개 중"}</dd>
+              {work.section === "CM" && (
+                <>
+                  <dt className={s.metaTerm}>넘김 방향</dt>
+                  <dd className={s.metaValue} data-testid="order-current">
+                    {work.rightToLeft ? "오른쪽에서 왼쪽" : "왼쪽에서 오른쪽"}
+                  </dd>
+                </>
+              )}
               <dt className={s.metaTerm}>미리보기</dt>
               <dd className={s.metaValue} data-testid="early-current">
                 {early.earlyCount > 0 ? `${early.earlyCount}회차 · 회차당 ${won(early.earlyPrice)}` : "사용 안 함"}
@@ -92,6 +109,28 @@ export default function AdminWork() {
               </p>
             )}
           </section>
+          {work.section === "CM" && (
+            <section className={a.panel} aria-labelledby="order-title">
+              <h2 id="order-title" className={a.h2}>
+                페이지 넘김 방향
+              </h2>
+              <Form method="post" className={a.form} key={String(!!work.rightToLeft)}>
+                <input type="hidden" name="intent" value="order" />
+                <fieldset className={s.choices}>
+                  <legend className={a.note}>대부분의 일본 만화는 오른쪽에서 왼쪽으로 읽습니다. 뷰어는 이 순서로 쪽을 넘기고 펼침면을 놓습니다.</legend>
+                  <label className={s.choice}>
+                    <input type="radio" name="order" value="ltr" defaultChecked={!work.rightToLeft} /> 왼쪽에서 오른쪽
+                  </label>
+                  <label className={s.choice}>
+                    <input type="radio" name="order" value="rtl" defaultChecked={!!work.rightToLeft} /> 오른쪽에서 왼쪽
+                  </label>
+                </fieldset>
+                <button type="submit" className={a.button} disabled={busy}>
+                  넘김 방향 저장
+                </button>
+              </Form>
+            </section>
+          )}
           <section className={a.panel} aria-labelledby="early-title">
             <h2 id="early-title" className={a.h2}>
               미리보기 (유료 선공개)
