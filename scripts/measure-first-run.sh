@@ -3,7 +3,8 @@
 # `storefront up -works N` on a fresh folder and reports, when the ready file
 # appears, the wall time, the launcher's CPU-seconds (utime+stime from
 # /proc/<pid>/stat, robust to other load on the machine), the CPU-seconds of
-# its live child processes (PostgreSQL, ClickHouse), the load average, the
+# its child processes (PostgreSQL with the backends it reaped, ClickHouse),
+# the load average, the
 # data folder's size and the launcher's resident memory; then stops it.
 #
 #   scripts/measure-first-run.sh BIN DATA PORTBASE [WORKS] [extra flags of up]
@@ -18,6 +19,9 @@ ready="$data.ready"; rm -f "$ready"
 log="$data.log"
 tck=$(getconf CLK_TCK)
 cpu() { awk -v t="$tck" '{ split($0, a, ") "); split(a[2], f, " "); printf "%.2f", (f[12]+f[13])/t }' "/proc/$1/stat"; }
+# With the CPU of the children a process has waited for (PostgreSQL's
+# postmaster reaps its backends: a closed connection's CPU lands there).
+cpuall() { awk -v t="$tck" '{ split($0, a, ") "); split(a[2], f, " "); printf "%.2f", (f[12]+f[13]+f[14]+f[15])/t }' "/proc/$1/stat"; }
 desc() { # live descendants of $1
   local kids; kids=$(pgrep -P "$1" || true)
   for k in $kids; do echo "$k"; desc "$k"; done
@@ -36,7 +40,7 @@ done
 t1=$(date +%s.%N)
 self=$(cpu "$pid")
 kids=0
-for k in $(desc "$pid"); do c=$(cpu "$k" 2>/dev/null || echo 0); kids=$(echo "$kids + $c" | bc); done
+for k in $(desc "$pid"); do c=$(cpuall "$k" 2>/dev/null || echo 0); kids=$(echo "$kids + $c" | bc); done
 rss=$(( $(ps -o rss= -p "$pid") / 1024 ))
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 size=$(du -sh "$data" | cut -f1)
