@@ -50,9 +50,10 @@ func pointAtPool(cat *demo.Catalog, pool *originals.Pool) {
 // that shows it; the others already point at it), per banner and event (each
 // drawn with its title), and per pooled episode and section
 // (EnqueueVolumes: one job gives the episode to every volume drawn for it,
-// 9 jobs for the 100,016 volumes of the default catalog). Targets come from PostgreSQL, so a run interrupted after the
-// import finishes the work on the next run; files and jobs already there
-// are not queued again. It returns how many jobs it queued.
+// 9 jobs for the 100,016 volumes of the default catalog). Targets come from
+// PostgreSQL, so a run interrupted after the import finishes the work on
+// the next run; files and jobs already there are not queued again. It
+// returns how many jobs it queued.
 func enqueueDemoMedia(ctx context.Context, svc *media.Service, db *pgxpool.Pool, pool *originals.Pool) (int, error) {
 	queued := 0
 	one := func(j media.Job, file []byte) error {
