@@ -48,10 +48,12 @@ func pointAtPool(cat *demo.Catalog, pool *originals.Pool) {
 // enqueueDemoMedia queues the jobs that give the loaded catalog its
 // pictures and pages: a job per pooled cover and wide cover (for one work
 // that shows it; the others already point at it), per banner and event (each
-// drawn with its title), and per volume (EnqueueVolumes, grouped by pooled
-// episode). Targets come from PostgreSQL, so a run interrupted after the
-// import finishes the work on the next run; files and jobs already there
-// are not queued again. It returns how many jobs it queued.
+// drawn with its title), and per pooled episode and section
+// (EnqueueVolumes: one job gives the episode to every volume drawn for it,
+// 9 jobs for the 100,016 volumes of the default catalog). Targets come from
+// PostgreSQL, so a run interrupted after the import finishes the work on
+// the next run; files and jobs already there are not queued again. It
+// returns how many jobs it queued.
 func enqueueDemoMedia(ctx context.Context, svc *media.Service, db *pgxpool.Pool, pool *originals.Pool) (int, error) {
 	queued := 0
 	one := func(j media.Job, file []byte) error {
@@ -153,7 +155,9 @@ func enqueueDemoMedia(ctx context.Context, svc *media.Service, db *pgxpool.Pool,
 			if err != nil {
 				return queued, fmt.Errorf("demo %s episode %d: %w", sec, e, err)
 			}
-			queued += n
+			if n > 0 {
+				queued++
+			}
 		}
 	}
 	return queued, nil

@@ -113,31 +113,41 @@ func up(args []string) error {
 	}
 	os.Setenv("WRITER_URL", "http://"+writer.Addr())
 
-	if err := loadDemo(ctx, d.DatabaseURL, f, writer.Media(), log); err != nil {
+	g, gctx := errgroup.WithContext(ctx)
+	// The writer runs while the demo is queued: its media workers encode
+	// the pictures as soon as their jobs are in, while the volumes' jobs
+	// are still being queued (on a first run the encoding is most of the
+	// wait).
+	g.Go(func() error { return writer.Run(gctx) })
+	// A failure from here on stops the writer before the dependencies.
+	fail := func(err error) error {
+		cancel()
+		_ = g.Wait()
 		return err
+	}
+	if err := loadDemo(gctx, d.DatabaseURL, f, writer.Media(), log); err != nil {
+		return fail(err)
 	}
 
 	var acfg analyticsserver.Config
 	if err := parseEnvConfig(acfg.RegisterFlags); err != nil {
-		return fmt.Errorf("analytics config: %w", err)
+		return fail(fmt.Errorf("analytics config: %w", err))
 	}
 	analytics, err := analyticsserver.New(ctx, acfg, log.With("svc", "analytics"))
 	if err != nil {
-		return fmt.Errorf("start analytics: %w", err)
+		return fail(fmt.Errorf("start analytics: %w", err))
 	}
 	// The edge forwards the reports API (/analytics/api/) to it.
 	os.Setenv("ANALYTICS_URL", "http://"+analytics.Addr())
 	var ecfg edgeserver.Config
 	if err := parseEnvConfig(ecfg.RegisterFlags); err != nil {
-		return fmt.Errorf("edge config: %w", err)
+		return fail(fmt.Errorf("edge config: %w", err))
 	}
 	edge, err := edgeserver.New(ctx, ecfg, log.With("svc", "edge"))
 	if err != nil {
-		return fmt.Errorf("start edge: %w", err)
+		return fail(fmt.Errorf("start edge: %w", err))
 	}
 
-	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { return writer.Run(gctx) })
 	g.Go(func() error { return analytics.Run(gctx) })
 	g.Go(func() error { return edge.Run(gctx) })
 	g.Go(func() error {

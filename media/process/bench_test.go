@@ -237,3 +237,40 @@ func TestSSIMOfAPictureWithItselfIsOne(t *testing.T) {
 		t.Fatalf("SSIM of a picture and its negative = %f", s)
 	}
 }
+
+// BenchmarkAVIFEffort weighs libaom's effort (through libvips) on the first
+// strips of the episode at 720 wide: CPU per strip, bytes and SSIM against
+// the decoded upload, at the quality ContentOptions uses; the effort is
+// what the demo's first run (and every upload) pays most of its CPU for.
+//
+//	go test -run XXX -bench AVIFEffort -benchtime 1x ./media/process
+func BenchmarkAVIFEffort(b *testing.B) {
+	strips := episode(b, 10)
+	b.ResetTimer()
+	for range b.N {
+		for _, effort := range []int{0, 1, 2, 3} {
+			opt := ContentOptions
+			opt.Formats = []string{contract.FormatAVIF}
+			opt.Widths = []int{720}
+			opt.AVIFEffort = effort
+			var ssim float64
+			var size int64
+			start := cpuTime()
+			for _, s := range strips {
+				pics, err := Image(s, opt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				v := pics[0].Variants[0]
+				size += int64(len(v.Data))
+				ssim += SSIM(lumaOf(b, s), lumaOf(b, v.Data), 720)
+			}
+			cpu := cpuTime() - start // includes the SSIM, the same for every effort
+			n := float64(len(strips))
+			e := fmt.Sprintf("-e%d", effort)
+			b.ReportMetric(cpu.Seconds()/n, "cpu-s/strip"+e)
+			b.ReportMetric(float64(size)/n/1e3, "KB"+e)
+			b.ReportMetric(ssim/n, "ssim"+e)
+		}
+	}
+}

@@ -73,12 +73,13 @@ func (s *Service) Enqueue(ctx context.Context, j Job, files [][]byte) (int64, er
 }
 
 // EnqueueVolumes gives the same files to many volumes at once: they are
-// checked and stored once, and one job per volume is queued in one
-// statement, except for volumes that already have a job for these files
-// (a second run queues nothing). The worker encodes the files for the first
-// of these jobs and reuses what it made for the others (media_made), so the
-// rest cost only their documents. Every volume must exist. It returns how
-// many jobs it queued.
+// checked and stored once, and one job per section is queued (the section
+// picks the recipe): it names its first volume, and media_job_volumes the
+// others. The worker encodes the files once and, in the transaction that
+// finishes the job, points every one of its volumes at the version. Volumes
+// that already have a job for these files (their own or a shared one) are
+// left out, so a second run queues nothing. Every volume must exist. It
+// returns how many volumes it queued pages for.
 func (s *Service) EnqueueVolumes(ctx context.Context, files [][]byte, vols []Volume) (int, error) {
 	if len(vols) == 0 {
 		return 0, nil
@@ -119,22 +120,66 @@ func (s *Service) EnqueueVolumes(ctx context.Context, files [][]byte, vols []Vol
 			return 0, fmt.Errorf("enqueue media for %s volumes: %w", sec, err)
 		}
 	}
-	var queued int64
+	queued := 0
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		// Two launchers giving these files at once queue them once.
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, "media:volumes:"+strings.Join(keys, ",")); err != nil {
 			return fmt.Errorf("lock media files: %w", err)
 		}
-		now := s.cfg.Now().UTC()
-		tag, err := tx.Exec(ctx, `INSERT INTO media_jobs (target, pid, no, ref_id, originals, kinds, not_before, created_at, updated_at)
-			SELECT 'volume', t.pid, t.no, 0, $3, $4, $5, $5, $5 FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS t(pid, no, i)
+		// The volumes without a job for these files, by section, in the
+		// order given.
+		rows, err := tx.Query(ctx, `SELECT w.section, t.pid, t.no FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS t(pid, no, i)
+			JOIN works w ON w.pid = t.pid
 			WHERE NOT EXISTS (SELECT 1 FROM media_jobs m WHERE m.target = 'volume' AND m.pid = t.pid AND m.no = t.no AND m.ref_id = 0
 				AND m.originals = $3 AND m.state <> 'failed')
-			ORDER BY t.i`, pids, nos, keys, kinds, now)
+			AND NOT EXISTS (SELECT 1 FROM media_job_volumes x JOIN media_jobs m ON m.id = x.job_id
+				WHERE x.pid = t.pid AND x.no = t.no AND m.originals = $3 AND m.state <> 'failed')
+			ORDER BY t.i`, pids, nos, keys)
 		if err != nil {
-			return fmt.Errorf("queue media jobs: %w", err)
+			return fmt.Errorf("find volumes to queue: %w", err)
 		}
-		queued = tag.RowsAffected()
+		bySection := map[string][]Volume{}
+		var order []string
+		seen := map[Volume]bool{}
+		for rows.Next() {
+			var sec string
+			var v Volume
+			if err := rows.Scan(&sec, &v.PID, &v.No); err != nil {
+				rows.Close()
+				return fmt.Errorf("find volumes to queue: %w", err)
+			}
+			if seen[v] {
+				continue
+			}
+			seen[v] = true
+			if bySection[sec] == nil {
+				order = append(order, sec)
+			}
+			bySection[sec] = append(bySection[sec], v)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("find volumes to queue: %w", err)
+		}
+		now := s.cfg.Now().UTC()
+		for _, sec := range order {
+			vs := bySection[sec]
+			var id int64
+			if err := tx.QueryRow(ctx, `INSERT INTO media_jobs (target, pid, no, ref_id, originals, kinds, not_before, created_at, updated_at)
+				VALUES ('volume', $1, $2, 0, $3, $4, $5, $5, $5) RETURNING id`, vs[0].PID, vs[0].No, keys, kinds, now).Scan(&id); err != nil {
+				return fmt.Errorf("queue media job: %w", err)
+			}
+			if len(vs) > 1 {
+				rest := make([][]any, len(vs)-1)
+				for i, v := range vs[1:] {
+					rest[i] = []any{id, v.PID, int32(v.No)}
+				}
+				if _, err := tx.CopyFrom(ctx, pgx.Identifier{"media_job_volumes"}, []string{"job_id", "pid", "no"}, pgx.CopyFromRows(rest)); err != nil {
+					return fmt.Errorf("queue media job's volumes: %w", err)
+				}
+			}
+			queued += len(vs)
+		}
 		return nil
 	})
 	if err != nil {
@@ -143,7 +188,7 @@ func (s *Service) EnqueueVolumes(ctx context.Context, files [][]byte, vols []Vol
 	if queued > 0 {
 		s.Wake()
 	}
-	return int(queued), nil
+	return queued, nil
 }
 
 // storeOriginals checks files as a completed upload is checked and stores

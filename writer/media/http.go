@@ -609,8 +609,12 @@ func (s *Service) listJobs(w http.ResponseWriter, r *http.Request) error {
 	if err := staff.OwnWork(r.Context(), s.pool, pid); err != nil {
 		return err
 	}
+	// A job for many volumes names its first; the others find it through
+	// media_job_volumes.
 	rows, err := s.pool.Query(r.Context(), `SELECT `+jobColumns+` FROM media_jobs
-		WHERE pid = $1 AND ($2 = 0 OR no = $2) ORDER BY id DESC LIMIT 50`, pid, no)
+		WHERE (pid = $1 AND ($2 = 0 OR no = $2))
+		OR id IN (SELECT job_id FROM media_job_volumes WHERE pid = $1 AND ($2 = 0 OR no = $2))
+		ORDER BY id DESC LIMIT 50`, pid, no)
 	if err != nil {
 		return fmt.Errorf("list jobs: %w", err)
 	}

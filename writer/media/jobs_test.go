@@ -2,6 +2,7 @@ package media_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"testing"
@@ -257,8 +258,24 @@ func TestOneOriginalGivenToManyVolumesIsEncodedOnce(t *testing.T) {
 	if _, err := svc.EnqueueVolumes(ctx, pages, []media.Volume{{PID: "P11", No: 41}, {PID: "P11", No: 1}}); err == nil {
 		t.Fatal("pages for a volume that does not exist were queued")
 	}
-	if n := e.Count(`SELECT count(*) FROM media_jobs`); n != 41 {
-		t.Fatalf("%d jobs, want 41", n)
+	// One job for the forty volumes (one section, one recipe) and one for
+	// the cover: not a job row per volume.
+	if n := e.Count(`SELECT count(*) FROM media_jobs`); n != 2 {
+		t.Fatalf("%d jobs, want 2", n)
+	}
+	if n := e.Count(`SELECT count(*) FROM media_job_volumes`); n != 39 {
+		t.Fatalf("%d shared volumes, want the 39 after the job's own", n)
+	}
+	// A volume served by the shared job finds it among its jobs.
+	st, body := e.Admin.Do("GET", "/admin/api/v1/media/jobs?pid=P11&no=7", nil)
+	var listed struct {
+		Jobs []struct {
+			State  string `json:"state"`
+			Target string `json:"target"`
+		} `json:"jobs"`
+	}
+	if err := json.Unmarshal(body, &listed); st != http.StatusOK || err != nil || len(listed.Jobs) != 1 || listed.Jobs[0].State != "done" {
+		t.Fatalf("jobs of P11/7: %d %s", st, body)
 	}
 	if svc.Encoded() != 3 {
 		t.Fatalf("encoded %d after the second run", svc.Encoded())

@@ -63,7 +63,13 @@ func (s *Service) commit(ctx context.Context, plans []*plan) error {
 			vols = append(vols, volumeSave{job: p.job, ver: p.vol.ver})
 			volPlans = append(volPlans, p)
 		}
-		vurls, err := s.saveVolumes(ctx, tx, vols)
+		// A job for many volumes points the others at its version too
+		// (after the plans' own, whose URLs are the jobs' results).
+		shared, err := sharedVolumes(ctx, tx, volPlans)
+		if err != nil {
+			return err
+		}
+		vurls, err := s.saveVolumes(ctx, tx, append(vols, shared...))
 		if err != nil {
 			return err
 		}
@@ -106,6 +112,40 @@ func (s *Service) commit(ctx context.Context, plans []*plan) error {
 		s.Changed()
 	}
 	return nil
+}
+
+// sharedVolumes lists the other volumes of the plans' jobs
+// (media_job_volumes), each to get its job's version.
+func sharedVolumes(ctx context.Context, tx pgx.Tx, plans []*plan) ([]volumeSave, error) {
+	if len(plans) == 0 {
+		return nil, nil
+	}
+	ids := make([]int64, len(plans))
+	byID := make(map[int64]*plan, len(plans))
+	for i, p := range plans {
+		ids[i] = p.job.ID
+		byID[p.job.ID] = p
+	}
+	rows, err := tx.Query(ctx, `SELECT job_id, pid, no FROM media_job_volumes WHERE job_id = ANY($1) ORDER BY job_id, pid, no`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("load the volumes of media jobs: %w", err)
+	}
+	defer rows.Close()
+	var out []volumeSave
+	for rows.Next() {
+		var id int64
+		v := &job{Target: TargetVolume}
+		if err := rows.Scan(&id, &v.PID, &v.No); err != nil {
+			return nil, fmt.Errorf("load the volumes of media jobs: %w", err)
+		}
+		p := byID[id]
+		v.ID, v.Originals, v.Kinds = id, p.job.Originals, p.job.Kinds
+		out = append(out, volumeSave{job: v, ver: p.vol.ver})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load the volumes of media jobs: %w", err)
+	}
+	return out, nil
 }
 
 // lockJobs locks the plans' jobs and returns the plans whose job is still
