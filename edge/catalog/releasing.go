@@ -63,3 +63,33 @@ func (s *Store) ReleasingBetween(from, to time.Time) []Release {
 	}
 	return out
 }
+
+// VolumesAt is the numbers of pid's volumes released at instant at: the
+// episodes a releasing work's readers open first (their viewer answers are
+// rendered ahead with its detail, server.prerender).
+func (s *Store) VolumesAt(pid string, at time.Time) []int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p := s.products[pid]
+	if p == nil {
+		return nil
+	}
+	var out []int
+	if p.paged {
+		if p.VolumeIndex == nil {
+			return nil
+		}
+		for _, x := range p.VolumeIndex.Recent {
+			if x.At.Equal(at) {
+				out = append(out, x.No)
+			}
+		}
+		return out
+	}
+	for i := range p.volsByNo {
+		if p.volsByNo[i].ReleaseAt.Equal(at) {
+			out = append(out, p.volsByNo[i].No)
+		}
+	}
+	return out
+}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -37,7 +38,8 @@ const aheadMaxBytes = 128 << 20
 
 // prerenderPaths are the answers rendered ahead for a releasing work: what
 // a reader opening it at the release asks (detail, volume list newest
-// first), for both audiences.
+// first), for both audiences; with them the viewer's answer of each volume
+// released then (its manifest read ahead too).
 var prerenderPaths = []string{"", "/volumes?order=latest"}
 
 // aheadAnswers are the answers rendered ahead, by cache key.
@@ -129,7 +131,11 @@ func (s *Server) prerender(ctx context.Context, now time.Time) int {
 		if done {
 			continue
 		}
-		for _, p := range prerenderPaths {
+		paths := prerenderPaths
+		for _, no := range s.store.VolumesAt(r.PID, r.At) {
+			paths = append(paths[:len(paths):len(paths)], "/volumes/"+strconv.Itoa(no)+"/media")
+		}
+		for _, p := range paths {
 			uri := APIPrefix + "products/" + r.PID + p
 			for _, prefix := range []string{"a", "t"} {
 				if s.holdAhead(ctx, prefix+uri, r.At) {

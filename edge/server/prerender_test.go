@@ -17,8 +17,9 @@ func TestReleasingWorkRenderedAheadOfItsRelease(t *testing.T) {
 	e := newEnv(t)
 	clk := &clock{t: t0}
 	release := t0.Add(30 * time.Minute)
+	o := &memObjects{}
 	e.putProduct(product("other", contract.SectionWebtoon, "다른 작품"))
-	g := startEdge(t, e, func(c *server.Config) { c.Now = clk.Now })
+	g := startEdge(t, e, func(c *server.Config) { c.Now = clk.Now }, withObjects(o))
 	g.waitReady()
 	var d struct {
 		VolList []struct{ No int } `json:"volList"`
@@ -28,7 +29,7 @@ func TestReleasingWorkRenderedAheadOfItsRelease(t *testing.T) {
 	}
 	e.putProduct(product("rel", contract.SectionWebtoon, "예약 작품", func(p *contract.Product) {
 		p.Volumes = append(p.Volumes, contract.Volume{No: 4, Title: "4화", ReleaseAt: release, BuyPrice: 300, Pages: 3, PreviewPages: 1, ContentBase: contract.ContentBase("rel", 4)})
-	}))
+	}, withContent(4, contentVersion(o, "00e4", 3))))
 	eventually(t, "the new head applied", func() bool {
 		resp, _ := g.get("/home/api/v1/products/rel")
 		return resp.StatusCode == 200
@@ -41,7 +42,7 @@ func TestReleasingWorkRenderedAheadOfItsRelease(t *testing.T) {
 
 	clk.Set(release.Add(-2 * time.Second))
 	eventually(t, "answers rendered ahead", func() bool {
-		return metric(t, g, "edge_release_answers_rendered_total") >= 4 // two answers, two audiences
+		return metric(t, g, "edge_release_answers_rendered_total") >= 6 // three answers, two audiences
 	})
 	served := metric(t, g, "edge_release_answers_served_total")
 	g.getJSON("/home/api/v1/products/rel", 200, &d)
@@ -66,6 +67,11 @@ func TestReleasingWorkRenderedAheadOfItsRelease(t *testing.T) {
 	}
 	if got := metric(t, g, "edge_release_answers_served_total") - served; got != 2 {
 		t.Fatalf("%v answers at the release came from the ones rendered ahead, want 2", got)
+	}
+	// The new volume's viewer answer too.
+	resp, media := g.get("/home/api/v1/products/rel/volumes/4/media")
+	if got := metric(t, g, "edge_release_answers_served_total") - served; got != 3 || resp.StatusCode != 200 {
+		t.Fatalf("viewer answer at the release: status %d, %v answers from the ones rendered ahead, want 3: %s", resp.StatusCode, got, media)
 	}
 }
 
