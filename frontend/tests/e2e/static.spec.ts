@@ -20,7 +20,12 @@ function wireGet(url: string, encoding: string): Promise<{ enc?: string; body: B
 
 test("the build's scripts and styles are served precompressed and immutable", async ({ request }) => {
   const html = await (await request.get("/")).text();
-  const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+  // A drawn page (edge/server/pages.go) names its modules in sf-boot's
+  // data-modules instead of modulepreload links; React Router's stylesheet
+  // link ends in "#".
+  const linked = [...html.matchAll(/(?:src|href)="(\/assets\/[^"#]+\.(?:js|css))#?"/g)].map((m) => m[1]);
+  const boot = html.match(/data-modules="([^"]*)"/)?.[1].split(" ").filter((m) => m.startsWith("/assets/")) ?? [];
+  const assets = [...new Set([...linked, ...boot])];
   expect(assets.length, "assets linked from index.html").toBeGreaterThan(0);
   for (const a of assets) {
     const raw = await request.get(a, { headers: { "Accept-Encoding": "identity" } });
