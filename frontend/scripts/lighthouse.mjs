@@ -73,7 +73,9 @@ export const GOALS = { fcpMs: 1800, lcpMs: 2000, tbtMs: 200, siMs: 3400 };
  * the same evening, measured again plus 2 %, for what landed in them: the
  * home's 이어보기 shelf (130.9 KB), the detail's 미리보기 list (149.1 KB) and
  * the viewer's episode comments (146.4 KB); loading the comments panel only
- * when the episode's end comes into view would take the viewer's back.
+ * when the episode's end comes into view would take the viewer's back. The
+ * detail again on 2026-11-28 night (152.4 KB measured, 155 allowed): its
+ * authors' page links and the unlock sheet's inline mode (issue 34).
  */
 export const GATES = {
   cls: 0.05,
@@ -81,7 +83,7 @@ export const GATES = {
   pages: {
     home: { jsGzipKB: 134, cssGzipKB: 5, requests: 40, lcp: /div\.bn > i > img$/ },
     genre: { jsGzipKB: 136, cssGzipKB: 5, requests: 40, lcp: /div\.gr > i > img$/ },
-    detail: { jsGzipKB: 152, cssGzipKB: 6, requests: 40, lcp: /div\.hero > img$/ },
+    detail: { jsGzipKB: 155, cssGzipKB: 6, requests: 40, lcp: /div\.hero > img$/ },
     viewer: { jsGzipKB: 150, cssGzipKB: 6, requests: 40, lcp: /div\.st > img$/ },
   },
 };
