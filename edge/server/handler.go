@@ -284,8 +284,22 @@ func setEncodedBody(ctx *fasthttp.RequestCtx, e *cache.Entry) {
 		h.Set("Content-Encoding", "gzip")
 		setCachedBody(ctx, e.Gzip)
 	default:
-		setCachedBody(ctx, e.Body)
+		setCachedBody(ctx, plainBody(e))
 	}
+}
+
+// plainBody is e's plain body, restored from its gzip variant when e was
+// held compressed only (an answer rendered ahead): only for the clients
+// that take neither compression, and old signatures over a token.
+func plainBody(e *cache.Entry) []byte {
+	if e.Body != nil {
+		return e.Body
+	}
+	p, err := e.WithPlain()
+	if err != nil {
+		return nil // our own gzip: never corrupt
+	}
+	return p.Body
 }
 
 // msgBadPath refuses a path no route takes: control characters or invalid

@@ -60,6 +60,12 @@ func TestReleasingWorkRenderedAheadOfItsRelease(t *testing.T) {
 	if err := json.Unmarshal(plain, &d); err != nil || len(d.VolList) != 4 {
 		t.Fatalf("plain answer at the release: %v, %d volumes", err, len(d.VolList))
 	}
+	// Cached as it was held (compressed only), it is still signed over the
+	// plain body for an old client signing with a token.
+	resp, _ = g.get("/home/api/v1/products/rel", "Accept-Encoding: br", contract.HeaderSignatureVersion+": 1", contract.HeaderRequestToken+": tok")
+	if want := string(contract.AppendSignatureVersion(nil, 1, 200, []byte("tok"), plain)); resp.Header.Get(contract.HeaderSignature) != want {
+		t.Fatalf("signature %q, want %q over the plain body", resp.Header.Get(contract.HeaderSignature), want)
+	}
 	g.getJSON("/home/api/v1/products/rel", 200, &d)
 	g.getJSON("/home/api/v1/products/rel/volumes?order=latest", 200, &vl)
 	if len(d.VolList) != 4 || vl.VolList[0].No != 4 {

@@ -36,6 +36,6 @@ func (s *Server) signEntry(ctx *fasthttp.RequestCtx, e *cache.Entry) {
 	case sigVersion(ctx) == 1 && len(tok) == 0 && e.SigNoToken != nil:
 		ctx.Response.Header.SetCanonical(hdrSignature, e.SigNoToken)
 	default:
-		s.sign(ctx, e.Status, e.Body)
+		s.sign(ctx, e.Status, plainBody(e))
 	}
 }
