@@ -71,7 +71,15 @@ func StartWriter(t testing.TB, edit func(*server.Config)) *Env {
 		r.Body.Close()
 		return r.StatusCode == 200
 	})
-	pool, err := pgxpool.New(context.Background(), url)
+	// The test's own reads go to PostgreSQL directly: behind a bouncer in
+	// transaction mode pgx's default cached statements fail whenever the
+	// bouncer hands the execute another server connection than the prepare
+	// (TestWorksBehindPgBouncerInTransactionMode's last count did, once).
+	direct := url
+	if cfg.DBPooled && cfg.DatabaseMigrateURL != "" {
+		direct = cfg.DatabaseMigrateURL
+	}
+	pool, err := pgxpool.New(context.Background(), direct)
 	if err != nil {
 		t.Fatal(err)
 	}
