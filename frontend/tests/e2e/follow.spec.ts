@@ -1,9 +1,7 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import path from "node:path";
-import { createInterface } from "node:readline";
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
+import { fakePushManager, pushMessages, startFakePush } from "./fakepush";
 import { expect, test } from "./fixtures";
 import { member } from "./members";
 
@@ -15,32 +13,16 @@ import { member } from "./members";
 
 const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? "dev-admin-token";
 const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
-const LAUNCHER = process.env.STOREFRONT_BIN ?? path.resolve(import.meta.dirname, "../../../bin/storefront");
-
-type Sub = { endpoint: string; keys: { p256dh: string; auth: string } };
-type Msg = { endpoint: string; payload: { title: string; body: string; url: string; tag: string } };
-
-let fake: ChildProcess;
 let fakeURL = "";
+let stopFake = () => {};
 
 test.beforeAll(async () => {
-  fake = spawn(LAUNCHER, ["fakepush", "-addr", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "inherit"] });
-  fakeURL = await new Promise<string>((resolve, reject) => {
-    fake.once("error", reject);
-    fake.once("exit", (code) => reject(new Error(`storefront fakepush exited ${code}`)));
-    createInterface({ input: fake.stdout! }).on("line", (l) => l.startsWith("FAKEPUSH_URL=") && resolve(l.slice("FAKEPUSH_URL=".length)));
-  });
+  ({ url: fakeURL, stop: stopFake } = await startFakePush());
 });
 
-test.afterAll(() => {
-  fake?.kill();
-});
+test.afterAll(() => stopFake());
 
-async function messages(request: APIRequestContext, endpoint: string) {
-  const r = await request.get(`${fakeURL}/_fake/messages?endpoint=${encodeURIComponent(endpoint)}`);
-  expect(r.ok()).toBe(true);
-  return (await r.json()) as { messages: Msg[]; refused: string[] };
-}
+const messages = (request: APIRequestContext, endpoint: string) => pushMessages(request, fakeURL, endpoint);
 
 /** A new work by a new author, volume 1 long out and volume 2 scheduled an hour ahead; answers the pid and the author's id. */
 async function newWork(request: APIRequestContext) {
@@ -76,46 +58,6 @@ async function newWork(request: APIRequestContext) {
   return { pid, title: `팔로우 작품 ${pid.slice(7)}`, author, authorId };
 }
 
-/** The page's PushManager answers with the fake's subscriptions (push.spec.ts). */
-async function fakePushManager(page: Page, request: APIRequestContext, made: Sub[]) {
-  await page.exposeFunction("__fakePushSubscribe", async (applicationServerKey: string) => {
-    const r = await request.post(`${fakeURL}/_fake/subscriptions`, { data: { applicationServerKey } });
-    expect(r.ok(), await r.text()).toBe(true);
-    const s = (await r.json()) as Sub;
-    made.push(s);
-    return s;
-  });
-  await page.addInitScript(() => {
-    type FakeSub = { endpoint: string; keys: { p256dh: string; auth: string } };
-    const w = window as unknown as { __fakePushSubscribe(key: string): Promise<FakeSub> };
-    const KEY = "__fakePushSub";
-    const b64url = (b: Uint8Array) => btoa(String.fromCharCode(...b)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-    const make = (s: FakeSub) =>
-      ({
-        endpoint: s.endpoint,
-        expirationTime: null,
-        options: { userVisibleOnly: true },
-        getKey: () => null,
-        toJSON: () => ({ endpoint: s.endpoint, expirationTime: null, keys: s.keys }),
-        unsubscribe: async () => {
-          sessionStorage.removeItem(KEY);
-          return true;
-        },
-      }) as unknown as PushSubscription;
-    PushManager.prototype.subscribe = async function (opts?: PushSubscriptionOptionsInit) {
-      const k = opts?.applicationServerKey;
-      const bytes = typeof k === "string" || !k ? new Uint8Array() : k instanceof ArrayBuffer ? new Uint8Array(k) : new Uint8Array(k.buffer, k.byteOffset, k.byteLength);
-      const s = await w.__fakePushSubscribe(b64url(bytes));
-      sessionStorage.setItem(KEY, JSON.stringify(s));
-      return make(s);
-    };
-    PushManager.prototype.getSubscription = async () => {
-      const s = sessionStorage.getItem(KEY);
-      return s ? make(JSON.parse(s) as FakeSub) : null;
-    };
-  });
-}
-
 /** axe's serious and critical findings on the page as it is, in both themes. */
 async function axeBothThemes(page: Page, name: string, ready: () => Promise<void>) {
   const found: string[] = [];
@@ -146,8 +88,7 @@ test("a visitor sees the author's works and is asked to sign in to follow", asyn
 
 test("a member follows an author; the author's new episode is released and the inbox and a Web Push tell them once", async ({ page, context, request, baseURL }) => {
   const w = await newWork(request);
-  const made: Sub[] = [];
-  await fakePushManager(page, request, made);
+  const made = await fakePushManager(page, request, fakeURL);
   await context.grantPermissions(["notifications"], { origin: baseURL });
   await member(page);
 
