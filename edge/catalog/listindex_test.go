@@ -323,7 +323,7 @@ func testListIndexMatchesScan(t *testing.T) {
 func TestListCountersOrderFollowsFlush(t *testing.T) {
 	now := time.Date(2026, 3, 2, 12, 0, 0, 0, contract.KST)
 	s := New(cache.NewTags())
-	s.CountersRefresh = time.Second
+	s.CountersRefresh = time.Second // before the first Apply
 	var ups []Update
 	for i := range 3 {
 		ups = append(ups, Update{Key: contract.ProductKey(fmt.Sprintf("P%06d", i)), Value: sampleProduct(i, 1), Revision: uint64(i + 1)})
@@ -355,12 +355,7 @@ func TestListCountersOrderFollowsFlush(t *testing.T) {
 // flush ticker, and the renders at the release instant use it as it is.
 func TestRecentListMadeAheadOfRelease(t *testing.T) {
 	now := time.Date(2025, 1, 1, 1, 0, 0, 0, time.UTC) // sampleProduct's first release
-	s := New(cache.NewTags())
-	var ups []Update
-	for i := range 3 {
-		ups = append(ups, Update{Key: contract.ProductKey(fmt.Sprintf("P%06d", i)), Value: sampleProduct(i, 3), Revision: uint64(i + 1)})
-	}
-	s.Apply(now, ups...)
+	s := sampleStore(now, 3, 3)
 	before := now.Add(-5 * time.Second)
 	a := readList(s, before, false, func(v *View) []*Prod { return v.List(Filter{Weekday: -1}, SortRecent) })
 	if !a.until.Equal(now) {
@@ -446,12 +441,7 @@ func TestListIndexConcurrent(t *testing.T) {
 // on /metrics): one entry per work per list built.
 func TestListIndexBytes(t *testing.T) {
 	now := time.Date(2026, 3, 2, 12, 0, 0, 0, contract.KST)
-	s := New(cache.NewTags())
-	var ups []Update
-	for i := range 1000 {
-		ups = append(ups, Update{Key: contract.ProductKey(fmt.Sprintf("P%06d", i)), Value: sampleProduct(i, 1), Revision: uint64(i + 1)})
-	}
-	s.Apply(now, ups...)
+	s := sampleStore(now, 1000, 1)
 	if n := s.Bytes()[modelLists]; n != 0 {
 		t.Fatalf("lists hold %d bytes before any render", n)
 	}
@@ -467,12 +457,7 @@ func TestListIndexBytes(t *testing.T) {
 // and make none, and they are the lists a render would have made.
 func TestWarmListsMakesReleaseMinuteLists(t *testing.T) {
 	now := time.Date(2026, 3, 2, 12, 0, 0, 0, contract.KST)
-	s := New(cache.NewTags())
-	var ups []Update
-	for i := range 1000 {
-		ups = append(ups, Update{Key: contract.ProductKey(fmt.Sprintf("P%06d", i)), Value: sampleProduct(i, 1), Revision: uint64(i + 1)})
-	}
-	s.Apply(now, ups...)
+	s := sampleStore(now, 1000, 1)
 	s.WarmLists(now)
 	for _, sec := range warmSections {
 		for _, o := range warmOrders {
@@ -509,12 +494,7 @@ func TestWarmListsMakesReleaseMinuteLists(t *testing.T) {
 // answer is the one the release's own render gives.
 func TestListReadAheadChangesNoList(t *testing.T) {
 	now := time.Date(2025, 1, 1, 1, 0, 0, 0, time.UTC) // sampleProduct's first release
-	s := New(cache.NewTags())
-	var ups []Update
-	for i := range 3 {
-		ups = append(ups, Update{Key: contract.ProductKey(fmt.Sprintf("P%06d", i)), Value: sampleProduct(i, 3), Revision: uint64(i + 1)})
-	}
-	s.Apply(now, ups...)
+	s := sampleStore(now, 3, 3)
 	before := now.Add(-5 * time.Second)
 	recent := func(v *View) []*Prod { return v.List(Filter{Weekday: -1}, SortRecent) }
 	ahead := func(v *View) []*Prod { v.MarkAhead(); return recent(v) }
@@ -541,4 +521,16 @@ func TestListReadAheadChangesNoList(t *testing.T) {
 	if !slices.Equal(got.pids, want.pids) || !slices.Equal(got2.pids, want.pids) || !got.until.Equal(want.until) || !got2.until.Equal(want.until) {
 		t.Fatalf("ahead %v / %v (until %v), at the release %v (until %v)", got.pids, got2.pids, got.until, want.pids, want.until)
 	}
+}
+
+// sampleStore is a store of n works (sampleProduct with volumes vols each)
+// applied at now.
+func sampleStore(now time.Time, n, vols int) *Store {
+	s := New(cache.NewTags())
+	ups := make([]Update, 0, n)
+	for i := range n {
+		ups = append(ups, Update{Key: contract.ProductKey(fmt.Sprintf("P%06d", i)), Value: sampleProduct(i, vols), Revision: uint64(i + 1)})
+	}
+	s.Apply(now, ups...)
+	return s
 }
